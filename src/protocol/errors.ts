@@ -1,0 +1,159 @@
+/**
+ * One error type for everything Tether can refuse or fail at.
+ *
+ * Codes are specific, lowercase snake_case strings gathered in one object so
+ * they form a string union; `HTTP_STATUS` maps every code to a status, so a new
+ * code does not compile until it has one.
+ *
+ * @module
+ */
+
+export const TETHER_ERROR_CODES = {
+  // The request itself.
+  invalid_json: "invalid_json",
+  invalid_input: "invalid_input",
+  invalid_id: "invalid_id",
+  invalid_trigger: "invalid_trigger",
+  invalid_last_event_id: "invalid_last_event_id",
+  unsupported_media_type: "unsupported_media_type",
+  body_too_large: "body_too_large",
+  // Who is asking.
+  unauthenticated: "unauthenticated",
+  forbidden: "forbidden",
+  // What they ask for.
+  not_found: "not_found",
+  agent_not_found: "agent_not_found",
+  thread_not_found: "thread_not_found",
+  run_not_found: "run_not_found",
+  user_not_found: "user_not_found",
+  // Tools declared by the browser.
+  tool_not_allowed: "tool_not_allowed",
+  tool_schema_mismatch: "tool_schema_mismatch",
+  tool_name_conflict: "tool_name_conflict",
+  tool_duplicate: "tool_duplicate",
+  // History and run state.
+  history_conflict: "history_conflict",
+  tool_result_unknown: "tool_result_unknown",
+  tool_result_conflict: "tool_result_conflict",
+  tool_results_pending: "tool_results_pending",
+  run_in_progress: "run_in_progress",
+  run_exists: "run_exists",
+  run_not_active: "run_not_active",
+  run_cancelled: "run_cancelled",
+  // Tool calls made by the model (reported to the model, not to HTTP clients).
+  invalid_arguments: "invalid_arguments",
+  tool_unknown: "tool_unknown",
+  tool_failed: "tool_failed",
+  // The run after it started.
+  step_limit_exceeded: "step_limit_exceeded",
+  model_error: "model_error",
+  model_rate_limited: "model_rate_limited",
+  // Start-up and configuration.
+  tool_executor_missing: "tool_executor_missing",
+  model_provider_unknown: "model_provider_unknown",
+  model_config_missing: "model_config_missing",
+  config_invalid: "config_invalid",
+  // Ours.
+  internal: "internal",
+} as const;
+
+export type TetherErrorCode = keyof typeof TETHER_ERROR_CODES;
+
+/** The HTTP status of each code, used before a stream opens. */
+export const HTTP_STATUS: Record<TetherErrorCode, number> = {
+  invalid_json: 400,
+  invalid_input: 400,
+  invalid_id: 400,
+  invalid_trigger: 400,
+  invalid_last_event_id: 400,
+  unsupported_media_type: 415,
+  body_too_large: 413,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  agent_not_found: 404,
+  thread_not_found: 404,
+  run_not_found: 404,
+  user_not_found: 404,
+  tool_not_allowed: 400,
+  tool_schema_mismatch: 400,
+  tool_name_conflict: 400,
+  tool_duplicate: 400,
+  history_conflict: 409,
+  tool_result_unknown: 409,
+  tool_result_conflict: 409,
+  tool_results_pending: 409,
+  run_in_progress: 409,
+  run_exists: 409,
+  run_not_active: 409,
+  run_cancelled: 409,
+  invalid_arguments: 400,
+  tool_unknown: 400,
+  tool_failed: 500,
+  step_limit_exceeded: 500,
+  model_error: 502,
+  model_rate_limited: 429,
+  tool_executor_missing: 500,
+  model_provider_unknown: 500,
+  model_config_missing: 500,
+  config_invalid: 500,
+  internal: 500,
+};
+
+const RETRYABLE: ReadonlySet<TetherErrorCode> = new Set(["model_rate_limited", "model_error"]);
+
+// A Symbol.for marker survives the package being bundled twice, where instanceof does not.
+const MARKER = Symbol.for("tether.error");
+
+export interface TetherErrorOptions {
+  cause?: unknown;
+  /** Structured facts about the failure (a schema diff, the offending id). */
+  details?: unknown;
+}
+
+export class TetherError extends Error {
+  readonly [MARKER] = true;
+  readonly code: TetherErrorCode;
+  readonly details?: unknown;
+
+  constructor(code: TetherErrorCode, message: string, options: TetherErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "TetherError";
+    this.code = code;
+    if (options.details !== undefined) this.details = options.details;
+  }
+
+  get status(): number {
+    return HTTP_STATUS[this.code];
+  }
+
+  /** Whether trying again later may succeed (rate limits, upstream failures). */
+  get retryable(): boolean {
+    return RETRYABLE.has(this.code);
+  }
+
+  /** The body sent before a stream opens: `{ error: { code, message, details? } }`. */
+  toJSON(): { error: { code: TetherErrorCode; message: string; details?: unknown } } {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details === undefined ? {} : { details: this.details }),
+      },
+    };
+  }
+}
+
+export function isTetherError(value: unknown): value is TetherError {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+}
+
+export function isTetherErrorCode(value: unknown): value is TetherErrorCode {
+  return typeof value === "string" && Object.hasOwn(TETHER_ERROR_CODES, value);
+}
+
+/** Wraps whatever was thrown: known errors pass through, anything else becomes `internal`. */
+export function toTetherError(error: unknown): TetherError {
+  if (isTetherError(error)) return error;
+  return new TetherError("internal", "Something went wrong inside Tether.", { cause: error });
+}

@@ -1,0 +1,33 @@
+/**
+ * Tether's vocabulary on top of `@ag-ui/core`: errors, tool outcomes, run
+ * triggers and browser tool specs. Event types come from `@ag-ui/core` and are
+ * never re-declared here.
+ *
+ * @module
+ */
+export {
+  HTTP_STATUS,
+  TETHER_ERROR_CODES,
+  TetherError,
+  isTetherError,
+  isTetherErrorCode,
+  toTetherError,
+  type TetherErrorCode,
+  type TetherErrorOptions,
+} from "./errors.ts";
+export { ID_PATTERN, isValidId } from "./ids.ts";
+export {
+  TOOL_OUTCOME_REASONS,
+  TOOL_OUTCOME_STAGES,
+  TOOL_OUTCOME_STATUSES,
+  ToolOutcomeSchema,
+  noResultOutcome,
+  parseToolOutcome,
+  type ToolOutcome,
+  type ToolOutcomeReason,
+  type ToolOutcomeStage,
+  type ToolOutcomeStatus,
+} from "./outcome.ts";
+export { diffSchemas, formatSchemaDiff, type SchemaDifference } from "./schema-diff.ts";
+export { defineBrowserTool, toAgUiTool, type BrowserToolKind, type BrowserToolSpec, type JsonSchema } from "./tool-spec.ts";
+export { TRIGGER_KINDS, TriggerSchema, readTrigger, type Trigger, type TriggerKind } from "./trigger.ts";

@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+/**
+ * Why a run exists. A continuation run carries it in
+ * `forwardedProps.tether.trigger`, so the run record can link each run to the
+ * one before it and to what the user or the browser did in between.
+ */
+export const TRIGGER_KINDS = ["user-message", "tool-result", "ui-action", "resume"] as const;
+export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+
+export const TriggerSchema = z.object({
+  kind: z.enum(TRIGGER_KINDS),
+  parentRunId: z.string().min(1).max(128).optional(),
+  toolCallIds: z.array(z.string().min(1).max(128)).max(64).optional(),
+  interruptIds: z.array(z.string().min(1).max(128)).max(64).optional(),
+  action: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type Trigger = z.infer<typeof TriggerSchema>;
+
+/** Where a trigger sits inside `RunAgentInput.forwardedProps`. */
+export function readTrigger(forwardedProps: unknown): unknown {
+  if (typeof forwardedProps !== "object" || forwardedProps === null) return undefined;
+  const tether = (forwardedProps as { tether?: unknown }).tether;
+  if (typeof tether !== "object" || tether === null) return undefined;
+  return (tether as { trigger?: unknown }).trigger;
+}

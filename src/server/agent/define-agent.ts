@@ -1,0 +1,77 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { TetherError, isValidId, type BrowserToolSpec } from "../../protocol/index.ts";
+import type { TetherUser } from "../auth/user.ts";
+import { assertToolName, type ServerTool } from "../tools/define-tool.ts";
+import { compileSchema } from "../tools/validate-arguments.ts";
+
+/**
+ * `strict`: a declared browser tool off the allow-list, or with a different
+ * schema, fails the run before it starts. `drop`: such tools are left out of
+ * the model's tool set and the run's log says why.
+ */
+export type BrowserToolPolicy = "strict" | "drop";
+
+/**
+ * `server`: the stored thread is the reference; the client may send the whole
+ * history or only its new messages. `client`: stateless, the request's history
+ * is used as sent.
+ */
+export type HistoryMode = "server" | "client";
+
+export interface AgentDefinition {
+  id: string;
+  description?: string;
+  /** Any AI SDK language model (specification v3). */
+  model: LanguageModelV3;
+  /** Who the agent is; per user when it depends on them. */
+  instructions?: string | ((user: TetherUser) => string);
+  tools?: ServerTool[];
+  /** The allow-list: browser tools this agent accepts, with the schema each must match. */
+  browserTools?: BrowserToolSpec[];
+  browserToolPolicy?: BrowserToolPolicy;
+  history?: HistoryMode;
+  /** Model steps a run may take before it ends with `step_limit_exceeded`. Default 8. */
+  maxSteps?: number;
+}
+
+export interface Agent {
+  id: string;
+  description: string;
+  model: LanguageModelV3;
+  instructions(user: TetherUser): string;
+  tools: ServerTool[];
+  browserTools: BrowserToolSpec[];
+  browserToolPolicy: BrowserToolPolicy;
+  history: HistoryMode;
+  maxSteps: number;
+}
+
+/** Checks an agent's configuration once, at start-up, so runs never meet a broken one. */
+export function defineAgent(definition: AgentDefinition): Agent {
+  if (!isValidId(definition.id)) throw new TetherError("config_invalid", `Agent id "${definition.id}" is not a valid id.`);
+  const tools = definition.tools ?? [];
+  const browserTools = definition.browserTools ?? [];
+  const seen = new Set<string>();
+  for (const tool of [...tools, ...browserTools]) {
+    assertToolName(tool.name);
+    if (seen.has(tool.name)) {
+      throw new TetherError("config_invalid", `Agent "${definition.id}" declares the tool "${tool.name}" twice (server and browser tools share one namespace).`);
+    }
+    seen.add(tool.name);
+    compileSchema(tool.parameters, `tool "${tool.name}" of agent "${definition.id}"`);
+  }
+  const maxSteps = definition.maxSteps ?? 8;
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new TetherError("config_invalid", `maxSteps must be a positive integer, got ${maxSteps}.`);
+  const instructions = definition.instructions ?? "";
+  return {
+    id: definition.id,
+    description: definition.description ?? "",
+    model: definition.model,
+    instructions: typeof instructions === "function" ? instructions : () => instructions,
+    tools,
+    browserTools,
+    browserToolPolicy: definition.browserToolPolicy ?? "strict",
+    history: definition.history ?? "server",
+    maxSteps,
+  };
+}

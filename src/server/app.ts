@@ -1,0 +1,107 @@
+import { join } from "node:path";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { TetherError } from "../protocol/index.ts";
+import type { Agent } from "./agent/define-agent.ts";
+import type { Authenticate } from "./auth/user.ts";
+import { errorHandler, notFoundHandler } from "./http/errors.ts";
+import { consoleLogger, type Logger } from "./http/logger.ts";
+import { auth } from "./http/middleware/auth.ts";
+import { capabilityRoutes } from "./http/routes/capabilities.ts";
+import { runAgentRoutes } from "./http/routes/run.ts";
+import { runRoutes } from "./http/routes/runs.ts";
+import { threadRoutes } from "./http/routes/threads.ts";
+import { createRunHub, type RunHub } from "./run/hub.ts";
+import { createRandomIds, type IdSource } from "./run/ids.ts";
+import { createRunner, type Runner } from "./run/runner.ts";
+import type { RunStore } from "./store/port.ts";
+import { createSqliteRunStore } from "./store/sqlite.ts";
+
+export interface TetherAppOptions {
+  agents: Agent[];
+  /** Who is asking; return undefined for missing or bad credentials. */
+  authenticate: Authenticate;
+  /** Where threads and runs live. Default: SQLite in `dataDir`. */
+  store?: RunStore;
+  /** Folder of the default SQLite store. Default: `TETHER_DATA_DIR` or `./data`. */
+  dataDir?: string;
+  /** Largest request body accepted, in bytes. Default 1 MiB. */
+  bodyLimit?: number;
+  ids?: IdSource;
+  logger?: Logger;
+}
+
+export interface TetherApp {
+  /** The HTTP API, routes relative to where it is mounted (`/api` by convention). */
+  api: Hono;
+  /** The API mounted at `/api`, with `/healthz`: ready to serve. */
+  app: Hono;
+  runner: Runner;
+  hub: RunHub;
+  store: RunStore;
+  /** Middleware that puts the caller on `c.var.user`, for an app's own routes. */
+  auth: ReturnType<typeof auth>;
+  /** Waits for running runs to end, then closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * The Tether runtime as a Hono app: the one place that picks the store, the
+ * fan-out and the id source.
+ *
+ * @example
+ * const tether = await createTetherApp({ agents: [workdesk], authenticate });
+ * serve({ fetch: tether.app.fetch, port: 8787 });
+ */
+export async function createTetherApp(options: TetherAppOptions): Promise<TetherApp> {
+  const logger = options.logger ?? consoleLogger;
+  const agents = new Map<string, Agent>();
+  for (const agent of options.agents) {
+    if (agents.has(agent.id)) throw new TetherError("config_invalid", `Two agents are named "${agent.id}".`);
+    agents.set(agent.id, agent);
+  }
+  const store = options.store ?? createSqliteRunStore({ filename: join(options.dataDir ?? process.env.TETHER_DATA_DIR ?? "./data", "tether.db") });
+  const recovered = await store.recoverInterruptedRuns();
+  if (recovered > 0) logger.warn(`${recovered} run(s) were left running by a previous process and are now marked failed.`);
+  const hub = createRunHub({ store, onPersistError: (error, runId) => logger.error(`Could not store events of run ${runId}; will retry.`, error) });
+  const runner = createRunner({ agents, store, hub, ids: options.ids ?? createRandomIds() });
+  const authenticate = auth(options.authenticate);
+  const limit = options.bodyLimit ?? 1024 * 1024;
+
+  const api = new Hono();
+  api.onError(errorHandler(logger));
+  api.notFound(notFoundHandler);
+  for (const prefix of ["/agents/*", "/threads/*", "/runs/*"]) api.use(prefix, authenticate);
+  api.use(
+    "*",
+    bodyLimit({
+      maxSize: limit,
+      onError: () => {
+        throw new TetherError("body_too_large", `The request body is larger than ${limit} bytes.`);
+      },
+    }),
+  );
+  api.route("/", runAgentRoutes(runner, hub));
+  api.route("/", capabilityRoutes(agents));
+  api.route("/", threadRoutes(store, hub));
+  api.route("/", runRoutes(store, runner));
+
+  const app = new Hono();
+  app.onError(errorHandler(logger));
+  app.notFound(notFoundHandler);
+  app.get("/healthz", (c) => c.json({ ok: true }));
+  app.route("/api", api);
+
+  return {
+    api,
+    app,
+    runner,
+    hub,
+    store,
+    auth: authenticate,
+    async close() {
+      await runner.drain();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { Hono } from "hono";
+import { setCookie } from "hono/cookie";
+import { z } from "zod";
+import { TetherError } from "../../protocol/index.ts";
+import type { Authenticate, TetherUser } from "./user.ts";
+
+/**
+ * DEMO ONLY. Anyone may sign in as any listed user, with no password: it lets
+ * the demo apps show permissions without an identity provider. A real app
+ * passes its own `authenticate` to `createTetherApp` instead.
+ *
+ * Tokens are HMAC-SHA256 signed `v1.<payload>.<signature>`; the user's roles
+ * are read from the directory on every request, never from the token.
+ */
+export interface DemoIdentity {
+  authenticate: Authenticate;
+  /** Signs a token for a listed user. */
+  issueToken(userId: string): string;
+  /** `POST /login {"user":"kim"}` → `{ token, user }`, and `GET /users`. Mount under `/api/demo`. */
+  routes: Hono;
+  users: TetherUser[];
+}
+
+export const DEMO_COOKIE = "tether_token";
+
+const LoginSchema = z.object({ user: z.string().min(1).max(64) });
+const PayloadSchema = z.object({ sub: z.string(), iat: z.number(), exp: z.number() });
+
+export function createDemoIdentity(options: { users: TetherUser[]; secret?: string; ttlSeconds?: number; now?: () => number }): DemoIdentity {
+  // A random secret per start unless one is given: tokens then die with the process.
+  const secret = options.secret || randomBytes(32).toString("hex");
+  const ttl = options.ttlSeconds ?? 12 * 60 * 60;
+  const now = () => Math.floor((options.now?.() ?? Date.now()) / 1000);
+  const directory = new Map(options.users.map((user) => [user.userId, user]));
+  const sign = (payload: string) => createHmac("sha256", secret).update(payload).digest("base64url");
+
+  const issueToken = (userId: string) => {
+    if (!directory.has(userId)) throw new TetherError("user_not_found", `There is no demo user "${userId}".`);
+    const issuedAt = now();
+    const payload = Buffer.from(JSON.stringify({ sub: userId, iat: issuedAt, exp: issuedAt + ttl })).toString("base64url");
+    return `v1.${payload}.${sign(payload)}`;
+  };
+
+  const verify = (token: string): TetherUser | undefined => {
+    const [version, payload, signature, ...rest] = token.split(".");
+    if (version !== "v1" || !payload || !signature || rest.length > 0) return undefined;
+    const expected = Buffer.from(sign(payload));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    let claims: unknown;
+    try {
+      claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    } catch {
+      return undefined;
+    }
+    const parsed = PayloadSchema.safeParse(claims);
+    if (!parsed.success || parsed.data.exp <= now()) return undefined;
+    return directory.get(parsed.data.sub);
+  };
+
+  const authenticate: Authenticate = (request) => {
+    const header = request.headers.get("authorization");
+    if (header) return header.startsWith("Bearer ") ? verify(header.slice(7).trim()) : undefined;
+    const cookie = request.headers.get("cookie");
+    const match = cookie?.match(new RegExp(`(?:^|;\\s*)${DEMO_COOKIE}=([^;]+)`));
+    return match?.[1] ? verify(decodeURIComponent(match[1])) : undefined;
+  };
+
+  const routes = new Hono()
+    .get("/users", (c) => c.json({ demo: true, users: options.users.map(({ userId, displayName, roles, orgScope }) => ({ userId, displayName, roles, orgScope })) }))
+    .post("/login", async (c) => {
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        throw new TetherError("invalid_json", 'The body must be JSON like {"user":"kim"}.');
+      }
+      const parsed = LoginSchema.safeParse(body);
+      if (!parsed.success) throw new TetherError("invalid_input", 'The body must be {"user":"<demo user id>"}.');
+      const token = issueToken(parsed.data.user);
+      setCookie(c, DEMO_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/", maxAge: ttl });
+      return c.json({ demo: true, token, user: directory.get(parsed.data.user) });
+    });
+
+  return { authenticate, issueToken, routes, users: options.users };
+}

@@ -1,0 +1,21 @@
+import { TetherError, isValidId } from "../../protocol/index.ts";
+import type { TetherUser } from "../auth/user.ts";
+import type { RunRecord, RunStore, ThreadRecord } from "../store/port.ts";
+
+/** The thread, if it exists and belongs to the user: 404 or 403 otherwise. */
+export async function ownedThread(store: RunStore, threadId: string, user: TetherUser): Promise<ThreadRecord> {
+  if (!isValidId(threadId)) throw new TetherError("invalid_id", "That thread id is not a valid id.");
+  const thread = await store.getThread(threadId);
+  if (!thread) throw new TetherError("thread_not_found", `There is no thread ${threadId}.`);
+  if (thread.ownerId !== user.userId) throw new TetherError("forbidden", "This thread belongs to another user.");
+  return thread;
+}
+
+/** The run, if it exists and its thread belongs to the user: 404 or 403 otherwise. */
+export async function ownedRun(store: RunStore, runId: string, user: TetherUser): Promise<RunRecord> {
+  if (!isValidId(runId)) throw new TetherError("invalid_id", "That run id is not a valid id.");
+  const run = await store.getRun(runId);
+  if (!run) throw new TetherError("run_not_found", `There is no run ${runId}.`);
+  await ownedThread(store, run.threadId, user);
+  return run;
+}

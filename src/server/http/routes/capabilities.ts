@@ -1,0 +1,39 @@
+import type { AgentCapabilities } from "@ag-ui/core";
+import { Hono } from "hono";
+import { TetherError, toAgUiTool } from "../../../protocol/index.ts";
+import type { Agent } from "../../agent/define-agent.ts";
+import type { AuthEnv } from "../middleware/auth.ts";
+
+/**
+ * `GET /agents/:agentId/capabilities`: AG-UI `AgentCapabilities`. `tools.items`
+ * are the server tools this user may see; `custom.browserTools` is the
+ * allow-list a frontend's declarations are checked against, with schemas.
+ */
+export function capabilityRoutes(agents: Map<string, Agent>) {
+  return new Hono<AuthEnv>().get("/agents/:agentId/capabilities", (c) => {
+    const agent = agents.get(c.req.param("agentId"));
+    if (!agent) throw new TetherError("agent_not_found", `There is no agent "${c.req.param("agentId")}".`);
+    const user = c.var.user;
+    const capabilities: AgentCapabilities = {
+      identity: { name: agent.id, type: "tether", description: agent.description, provider: agent.model.provider },
+      transport: { streaming: true, httpBinary: true, resumable: true },
+      tools: {
+        supported: true,
+        parallelCalls: true,
+        clientProvided: true,
+        items: agent.tools
+          .filter((tool) => !tool.visibleTo || tool.visibleTo(user))
+          .map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+      },
+      state: { snapshots: true, persistentState: agent.history === "server" },
+      execution: { maxIterations: agent.maxSteps },
+      custom: {
+        browserTools: agent.browserTools.map((spec) => ({ ...toAgUiTool(spec), metadata: { tether: { kind: spec.kind } } })),
+        browserToolPolicy: agent.browserToolPolicy,
+        history: agent.history,
+        model: { provider: agent.model.provider, modelId: agent.model.modelId },
+      },
+    };
+    return c.json(capabilities);
+  });
+}

@@ -1,0 +1,19 @@
+import { Hono } from "hono";
+import type { RunHub } from "../../run/hub.ts";
+import type { Runner } from "../../run/runner.ts";
+import { eventStreamResponse } from "../event-stream.ts";
+import type { AuthEnv } from "../middleware/auth.ts";
+import { readRunInput } from "../read-run-input.ts";
+
+/** `POST /agents/:agentId/run`: a standard RunAgentInput in, the run's AG-UI events out. */
+export function runAgentRoutes(runner: Runner, hub: RunHub) {
+  return new Hono<AuthEnv>().post("/agents/:agentId/run", async (c) => {
+    const input = await readRunInput(c);
+    const { runId } = await runner.start(c.var.user, c.req.param("agentId"), input);
+    const stop = new AbortController();
+    async function* events() {
+      for await (const batch of hub.follow(runId, 0, stop.signal)) yield { runId, events: batch };
+    }
+    return eventStreamResponse(events(), c.req.header("accept"), () => stop.abort());
+  });
+}

@@ -1,0 +1,44 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { TetherError, ToolOutcomeSchema } from "../../../protocol/index.ts";
+import type { Runner } from "../../run/runner.ts";
+import type { RunStore } from "../../store/port.ts";
+import type { AuthEnv } from "../middleware/auth.ts";
+import { ownedRun } from "../owned.ts";
+
+/** What a browser may report about a run: a tool's real outcome, or a renderer's failure. */
+const ReportSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("tool-outcome"), toolCallId: z.string().min(1).max(128), toolName: z.string().max(64).optional(), outcome: ToolOutcomeSchema }),
+  z.object({ kind: z.literal("renderer-error"), surfaceId: z.string().max(128).optional(), message: z.string().max(4000), details: z.unknown().optional() }),
+]);
+
+export function runRoutes(store: RunStore, runner: Runner) {
+  return new Hono<AuthEnv>()
+    .post("/runs/:runId/cancel", async (c) => {
+      const run = await ownedRun(store, c.req.param("runId"), c.var.user);
+      if (run.status !== "running" || !runner.cancel(run.runId)) {
+        throw new TetherError("run_not_active", `Run ${run.runId} is not running (status ${run.status}).`);
+      }
+      return c.json({ runId: run.runId, status: "cancelling" }, 202);
+    })
+    .get("/runs/:runId/record", async (c) => {
+      const run = await ownedRun(store, c.req.param("runId"), c.var.user);
+      const [events, reports] = await Promise.all([store.readEvents(run.runId), store.listReports(run.runId)]);
+      return c.json({ run, events, reports });
+    })
+    .post("/runs/:runId/reports", async (c) => {
+      const run = await ownedRun(store, c.req.param("runId"), c.var.user);
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        throw new TetherError("invalid_json", "The report is not valid JSON.");
+      }
+      const parsed = ReportSchema.safeParse(body);
+      if (!parsed.success) {
+        throw new TetherError("invalid_input", `The report is not valid: ${parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}.`);
+      }
+      await store.addReport(run.runId, parsed.data);
+      return c.json({ accepted: true }, 202);
+    });
+}

@@ -1,0 +1,79 @@
+import { Hono } from "hono";
+import { TetherError } from "../../../protocol/index.ts";
+import type { RunHub } from "../../run/hub.ts";
+import type { RunRecord, RunStore } from "../../store/port.ts";
+import { eventStreamResponse } from "../event-stream.ts";
+import type { AuthEnv } from "../middleware/auth.ts";
+import { ownedThread } from "../owned.ts";
+
+export function threadRoutes(store: RunStore, hub: RunHub) {
+  return new Hono<AuthEnv>()
+    .get("/threads/:threadId", async (c) => {
+      const thread = await ownedThread(store, c.req.param("threadId"), c.var.user);
+      const [messages, pending, runs] = await Promise.all([
+        store.getMessages(thread.threadId),
+        store.getPendingToolCalls(thread.threadId),
+        store.listRuns(thread.threadId),
+      ]);
+      const active = runs.find((run) => run.status === "running");
+      return c.json({
+        threadId: thread.threadId,
+        agentId: thread.agentId,
+        createdAt: thread.createdAt,
+        updatedAt: thread.updatedAt,
+        messages,
+        state: {},
+        pendingToolCalls: pending,
+        pendingInterrupts: [],
+        activeRun: active ? { runId: active.runId } : null,
+        runs: runs.map(summarizeRun),
+      });
+    })
+    /**
+     * Attaches to the thread's runs. With `Last-Event-ID: <runId>:<seq>` it
+     * replays exactly the events after that one (the rest of that run, then any
+     * later run of the thread) and then follows the live one; without it, it
+     * follows the active run, or replays the last one if it already ended.
+     */
+    .get("/threads/:threadId/events", async (c) => {
+      const thread = await ownedThread(store, c.req.param("threadId"), c.var.user);
+      const runs = await store.listRuns(thread.threadId);
+      const lastEventId = c.req.header("last-event-id") ?? c.req.query("lastEventId");
+      let start = runs.length - 1;
+      let afterSeq = 0;
+      if (lastEventId) {
+        const cut = lastEventId.lastIndexOf(":");
+        const runId = lastEventId.slice(0, cut);
+        const seq = Number(lastEventId.slice(cut + 1));
+        start = runs.findIndex((run) => run.runId === runId);
+        if (cut <= 0 || start === -1 || !Number.isSafeInteger(seq) || seq < 0) {
+          throw new TetherError("invalid_last_event_id", `Last-Event-ID "${lastEventId.slice(0, 80)}" does not name an event of this thread; expected <runId>:<seq>.`);
+        }
+        afterSeq = seq;
+      } else {
+        const active = runs.findIndex((run) => run.status === "running");
+        if (active !== -1) start = active;
+      }
+      const stop = new AbortController();
+      async function* events() {
+        for (const [index, run] of runs.entries()) {
+          if (index < start || start === -1) continue;
+          for await (const batch of hub.follow(run.runId, index === start ? afterSeq : 0, stop.signal)) yield { runId: run.runId, events: batch };
+        }
+      }
+      return eventStreamResponse(events(), c.req.header("accept"), () => stop.abort());
+    });
+}
+
+function summarizeRun(run: RunRecord) {
+  return {
+    runId: run.runId,
+    status: run.status,
+    ...(run.parentRunId ? { parentRunId: run.parentRunId } : {}),
+    ...(run.trigger ? { trigger: run.trigger } : {}),
+    ...(run.outcome ? { outcome: run.outcome } : {}),
+    ...(run.error ? { error: run.error } : {}),
+    createdAt: run.createdAt,
+    ...(run.finishedAt ? { finishedAt: run.finishedAt } : {}),
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * The Tether runtime for Node: a standard AG-UI server with checked browser
+ * tools, durable threads, reconnect and the offline playbook model.
+ *
+ * @module
+ */
+export { createTetherApp, type TetherApp, type TetherAppOptions } from "./app.ts";
+export { defineAgent, type Agent, type AgentDefinition, type BrowserToolPolicy, type HistoryMode } from "./agent/define-agent.ts";
+export { createDemoIdentity, DEMO_COOKIE, type DemoIdentity } from "./auth/demo-identity.ts";
+export type { Authenticate, TetherUser } from "./auth/user.ts";
+export { auth, type AuthEnv } from "./http/middleware/auth.ts";
+export { consoleLogger, silentLogger, type Logger } from "./http/logger.ts";
+export { createPlaybookModel, PLAYBOOK_PROVIDER, type Playbook, type PlaybookModelOptions } from "./models/playbook/playbook-model.ts";
+export type { PlaybookConversation, PlaybookResult } from "./models/playbook/conversation.ts";
+export { turnParts, type ScriptedTurn } from "./models/playbook/turn-parts.ts";
+export { createModel, modelFromEnvironment, parseModelSpec, MODEL_PROVIDERS, type ModelProvider, type ModelSpec } from "./models/resolve-model.ts";
+export { createCountingIds, createRandomIds, type IdSource } from "./run/ids.ts";
+export type { RunHub, RunChannel, SequencedEvent } from "./run/hub.ts";
+export type { Runner } from "./run/runner.ts";
+export { createMemoryRunStore } from "./store/memory.ts";
+export { createSqliteRunStore, type SqliteRunStoreOptions } from "./store/sqlite.ts";
+export type {
+  BeginRun,
+  CommitStep,
+  FinishRun,
+  PendingToolCall,
+  RunLogEntry,
+  RunRecord,
+  RunReport,
+  RunStatus,
+  RunStore,
+  StoredEvent,
+  ThreadRecord,
+} from "./store/port.ts";
+export { loadToolCatalog, type ToolDeclaration, type ToolExecutor } from "./tools/catalog.ts";
+export { defineTool, type ServerTool, type ToolContext, type ToolDefinition } from "./tools/define-tool.ts";

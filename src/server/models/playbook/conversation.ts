@@ -1,0 +1,54 @@
+import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+
+/** A tool result the playbook reads, its output parsed back from JSON when it is JSON. */
+export interface PlaybookResult {
+  toolCallId: string;
+  toolName: string;
+  output: unknown;
+  isError: boolean;
+}
+
+/** The parts of a prompt a playbook decides on. */
+export interface PlaybookConversation {
+  /** The latest user message, as text. */
+  userText: string;
+  /** Tool results that arrived after the model's last words, oldest first; empty on a new user message. */
+  results: PlaybookResult[];
+  /** Tool names offered in this call. */
+  tools: string[];
+  /** How many assistant turns followed the latest user message (a guard against loops). */
+  turnsSinceUser: number;
+}
+
+export function readConversation(prompt: LanguageModelV3Prompt, tools: string[]): PlaybookConversation {
+  let userText = "";
+  let results: PlaybookResult[] = [];
+  let turnsSinceUser = 0;
+  for (const message of prompt) {
+    if (message.role === "user") {
+      userText = message.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+      results = [];
+      turnsSinceUser = 0;
+    } else if (message.role === "assistant") {
+      results = [];
+      turnsSinceUser++;
+    } else if (message.role === "tool") {
+      for (const part of message.content) {
+        if (part.type !== "tool-result") continue;
+        const { output } = part;
+        const raw = output.type === "text" || output.type === "error-text" ? output.value : "value" in output ? output.value : undefined;
+        results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: parseMaybe(raw), isError: output.type.startsWith("error") });
+      }
+    }
+  }
+  return { userText, results, tools, turnsSinceUser };
+}
+
+function parseMaybe(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}

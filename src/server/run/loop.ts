@@ -1,0 +1,159 @@
+import { EventType, aggregateTokenUsage, type Context, type Message, type RunFinishedOutcome, type TokenUsage, type ToolMessage } from "@ag-ui/core";
+import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import { TetherError, toTetherError } from "../../protocol/index.ts";
+import type { Agent } from "../agent/define-agent.ts";
+import type { TetherUser } from "../auth/user.ts";
+import type { PendingToolCall, RunStore } from "../store/port.ts";
+import type { ToolSet } from "../tools/tool-set.ts";
+import type { RunChannel } from "./hub.ts";
+import type { IdSource } from "./ids.ts";
+import { streamModelStep, type StepCall, type StepResult } from "./model-step.ts";
+import { toModelPrompt } from "./prompt.ts";
+import { errorContent, settleToolCalls } from "./settle-tool-calls.ts";
+
+/** Everything a run needs once it has been accepted. */
+export interface RunContext {
+  agent: Agent;
+  user: TetherUser;
+  threadId: string;
+  runId: string;
+  parentRunId?: string;
+  context: Context[];
+  /** The whole history the model starts from. */
+  history: Message[];
+  /** The server added messages the client lacks; a snapshot goes out first. */
+  synthesized: boolean;
+  toolSet: ToolSet;
+  store: RunStore;
+  channel: RunChannel;
+  signal: AbortSignal;
+  ids: IdSource;
+}
+
+/**
+ * Runs the agent: streams the model, executes server tools, and stops when
+ * the model is done or only browser tools are pending. Ends with exactly one
+ * RUN_FINISHED or RUN_ERROR, after the store knows how the run ended.
+ */
+export async function runLoop(run: RunContext): Promise<void> {
+  const { agent, channel, store } = run;
+  const emit = channel.emit;
+  const usage: TokenUsage[] = [];
+  const messages = [...run.history];
+  const usedToolCallIds = new Set(messages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.id) : [])));
+  const tools: LanguageModelV3FunctionTool[] = [...run.toolSet.tools.values()].map((tool) => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.parameters,
+  }));
+  const summedUsage = () => (usage.length > 0 ? { usage: aggregateTokenUsage(usage) } : {});
+  const commit = (stepMessages: Message[], pending: StepCall[]) =>
+    store.commitStep({
+      threadId: run.threadId,
+      runId: run.runId,
+      messages: stepMessages,
+      pending: agent.history === "server" ? pending.map((call) => toPending(call, run.runId)) : [],
+    });
+  const finish = async (outcome: RunFinishedOutcome) => {
+    await store.finishRun({ runId: run.runId, status: outcome.type === "cancelled" ? "cancelled" : "finished", outcome, ...summedUsage() });
+    emit({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome, ...summedUsage() });
+  };
+
+  emit({ type: EventType.RUN_STARTED, threadId: run.threadId, runId: run.runId, ...(run.parentRunId ? { parentRunId: run.parentRunId } : {}) });
+  if (run.synthesized) emit({ type: EventType.MESSAGES_SNAPSHOT, messages: run.history });
+  try {
+    for (let step = 0; ; step++) {
+      if (step === agent.maxSteps) {
+        throw new TetherError("step_limit_exceeded", `The agent used all ${agent.maxSteps} model steps without finishing, so the run was stopped.`);
+      }
+      const result = await streamModelStep({
+        model: agent.model,
+        prompt: toModelPrompt(agent.instructions(run.user), run.context, messages),
+        tools,
+        signal: run.signal,
+        emit,
+        newMessageId: run.ids.message,
+        newToolCallId: run.ids.toolCall,
+        usedToolCallIds,
+      });
+      if (result.usage) usage.push(result.usage);
+      if (result.error || result.aborted) {
+        await keepPartialStep(result, run, commit);
+        if (result.aborted) return await finish({ type: "cancelled" });
+        throw result.error;
+      }
+      if (!result.message) return await finish({ type: "success" });
+
+      const settled = await settleToolCalls({
+        calls: result.calls,
+        tools: run.toolSet.tools,
+        user: run.user,
+        threadId: run.threadId,
+        runId: run.runId,
+        signal: run.signal,
+        emit,
+        newMessageId: run.ids.message,
+      });
+      const stepMessages = [result.message, ...settled.results];
+      messages.push(...stepMessages);
+      await commit(stepMessages, settled.pending);
+      if (run.signal.aborted) return await finish({ type: "cancelled" });
+      if (settled.pending.length > 0) {
+        return await finish({ type: "success", pendingToolCallIds: settled.pending.map((call) => call.toolCallId) });
+      }
+      if (result.calls.length === 0) return await finish({ type: "success" });
+    }
+  } catch (thrown) {
+    const error = toTetherError(thrown);
+    try {
+      await store.finishRun({ runId: run.runId, status: "error", error: { code: error.code, message: error.message }, ...summedUsage() });
+    } finally {
+      emit({
+        type: EventType.RUN_ERROR,
+        code: error.code,
+        message: error.message,
+        // RUN_ERROR has no runId field; the SSE frame id carries it too, but a stored event should say it itself.
+        metadata: { tether: { runId: run.runId, threadId: run.threadId } },
+        ...summedUsage(),
+      });
+    }
+  } finally {
+    await channel.close();
+  }
+}
+
+/**
+ * Keeps what a failed or cancelled step produced, so the stored thread matches
+ * what the client saw. Every call that will not run gets a result saying so;
+ * browser calls whose arguments were complete stay pending, since the browser
+ * may already have acted on them.
+ */
+async function keepPartialStep(result: StepResult, run: RunContext, commit: (messages: Message[], pending: StepCall[]) => Promise<void>) {
+  if (!result.message) return;
+  const reason = result.aborted
+    ? new TetherError("run_cancelled", "The run was cancelled before this call ran.")
+    : new TetherError("model_error", "The model failed before this call ran.");
+  const pending: StepCall[] = [];
+  const results: ToolMessage[] = [];
+  for (const call of result.calls) {
+    const tool = run.toolSet.tools.get(call.toolName);
+    if (call.ended && tool?.location === "browser") {
+      pending.push(call);
+      continue;
+    }
+    const content = errorContent(reason);
+    const message: ToolMessage = { id: run.ids.message(), role: "tool", toolCallId: call.toolCallId, content };
+    if (result.aborted) {
+      // A cancelled run still ends with a valid stream: every open call is closed and answered.
+      if (!call.ended) run.channel.emit({ type: EventType.TOOL_CALL_END, toolCallId: call.toolCallId });
+      run.channel.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: call.toolCallId, role: "tool", content });
+    }
+    results.push(message);
+  }
+  await commit([result.message, ...results], pending);
+}
+
+function toPending(call: StepCall, runId: string): PendingToolCall {
+  return { toolCallId: call.toolCallId, toolName: call.toolName, runId, arguments: call.argumentsText };
+}

@@ -1,0 +1,160 @@
+import { EventType, type AssistantMessage, type BaseEvent, type TokenUsage } from "@ag-ui/core";
+import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { TetherError } from "../../protocol/index.ts";
+import { toModelError } from "./model-error.ts";
+import { toTokenUsage } from "./usage.ts";
+
+/** One tool call as the model produced it in a step. */
+export interface StepCall {
+  toolCallId: string;
+  toolName: string;
+  /** The arguments exactly as streamed (and as the client accumulated them). */
+  argumentsText: string;
+  /** TOOL_CALL_END was sent: the arguments are complete. */
+  ended: boolean;
+}
+
+export interface StepResult {
+  /** What the model said in this step, text and tool calls; undefined when it said nothing. */
+  message: AssistantMessage | undefined;
+  calls: StepCall[];
+  usage?: TokenUsage;
+  finishReason?: string;
+  /** The model failed mid-stream; `message` holds what it produced before. */
+  error?: TetherError;
+  aborted: boolean;
+}
+
+export interface ModelStepOptions {
+  model: LanguageModelV3;
+  prompt: LanguageModelV3Prompt;
+  tools: LanguageModelV3FunctionTool[];
+  signal: AbortSignal;
+  emit(event: BaseEvent): void;
+  newMessageId(): string;
+  /** A stable id for a call that arrives without one, or with one already used in the thread. */
+  newToolCallId(): string;
+  /** Tool call ids already used in this thread. */
+  usedToolCallIds: Set<string>;
+}
+
+/**
+ * Streams one model call and converts it to AG-UI events as it arrives: text
+ * start/content/end, and tool call start/args/end with the arguments passed on
+ * as the model produces them. Never throws: a failure is returned with the
+ * partial message, so the caller can keep it.
+ */
+export async function streamModelStep(options: ModelStepOptions): Promise<StepResult> {
+  const { emit } = options;
+  const messageId = options.newMessageId();
+  let text = "";
+  let textOpen = false;
+  const calls: StepCall[] = [];
+  // Provider ids can be missing or reused across steps; parts refer to them, events use ours.
+  const byProviderId = new Map<string, StepCall>();
+  const result: StepResult = { message: undefined, calls, aborted: false };
+
+  const closeText = () => {
+    if (!textOpen) return;
+    emit({ type: EventType.TEXT_MESSAGE_END, messageId });
+    textOpen = false;
+  };
+  const startCall = (providerId: string, toolName: string): StepCall => {
+    closeText();
+    let toolCallId = providerId;
+    if (!toolCallId || options.usedToolCallIds.has(toolCallId)) toolCallId = options.newToolCallId();
+    options.usedToolCallIds.add(toolCallId);
+    const call: StepCall = { toolCallId, toolName, argumentsText: "", ended: false };
+    calls.push(call);
+    if (providerId) byProviderId.set(providerId, call);
+    emit({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: toolName, parentMessageId: messageId });
+    return call;
+  };
+  const appendArguments = (call: StepCall, delta: string) => {
+    if (!delta || call.ended) return;
+    call.argumentsText += delta;
+    emit({ type: EventType.TOOL_CALL_ARGS, toolCallId: call.toolCallId, delta });
+  };
+  const endCall = (call: StepCall) => {
+    if (call.ended) return;
+    call.ended = true;
+    emit({ type: EventType.TOOL_CALL_END, toolCallId: call.toolCallId });
+  };
+  const handle = (part: LanguageModelV3StreamPart) => {
+    switch (part.type) {
+      case "text-delta":
+        if (!part.delta) return;
+        if (!textOpen) {
+          emit({ type: EventType.TEXT_MESSAGE_START, messageId, role: "assistant" });
+          textOpen = true;
+        }
+        text += part.delta;
+        emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: part.delta });
+        return;
+      case "text-end":
+        closeText();
+        return;
+      case "tool-input-start":
+        startCall(part.id, part.toolName);
+        return;
+      case "tool-input-delta": {
+        const call = byProviderId.get(part.id);
+        if (call) appendArguments(call, part.delta);
+        return;
+      }
+      case "tool-call": {
+        // Some providers only send the finished call; others stream it first and confirm it here.
+        let call = byProviderId.get(part.toolCallId);
+        if (!call || call.ended) call = startCall(part.toolCallId, part.toolName);
+        if (call.argumentsText === "") appendArguments(call, part.input);
+        endCall(call);
+        return;
+      }
+      case "finish":
+        result.usage = toTokenUsage(options.model, part.usage);
+        result.finishReason = part.finishReason.unified;
+        return;
+      case "error":
+        throw part.error;
+      default:
+        return; // reasoning, sources, metadata: not part of the AG-UI conversation yet
+    }
+  };
+
+  let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
+  try {
+    const { stream } = await options.model.doStream({
+      prompt: options.prompt,
+      tools: options.tools.length > 0 ? options.tools : undefined,
+      toolChoice: options.tools.length > 0 ? { type: "auto" } : undefined,
+      abortSignal: options.signal,
+    });
+    reader = stream.getReader();
+    for (;;) {
+      if (options.signal.aborted) throw options.signal.reason;
+      const { done, value } = await reader.read();
+      if (done) break;
+      handle(value);
+    }
+    closeText();
+    // A stream that ends without confirming its calls still ends them: the arguments are final.
+    for (const call of calls) endCall(call);
+  } catch (error) {
+    void reader?.cancel().catch(() => {});
+    if (options.signal.aborted) result.aborted = true;
+    else result.error = toModelError(error);
+    closeText();
+  }
+
+  if (text || calls.length > 0) {
+    result.message = {
+      id: messageId,
+      role: "assistant",
+      ...(text ? { content: text } : {}),
+      ...(calls.length > 0
+        ? { toolCalls: calls.map((call) => ({ id: call.toolCallId, type: "function" as const, function: { name: call.toolName, arguments: call.argumentsText } })) }
+        : {}),
+    };
+  }
+  return result;
+}

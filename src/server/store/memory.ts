@@ -1,0 +1,102 @@
+import type { Message } from "@ag-ui/core";
+import { TetherError } from "../../protocol/index.ts";
+import type { PendingToolCall, RunRecord, RunReport, RunStore, StoredEvent, ThreadRecord } from "./port.ts";
+
+/**
+ * A store that lives and dies with the process: for tests, and for stateless
+ * deployments that keep no history. Same contract as the SQLite store.
+ */
+export function createMemoryRunStore(options: { now?: () => Date } = {}): RunStore {
+  const now = () => (options.now?.() ?? new Date()).toISOString();
+  const threads = new Map<string, ThreadRecord>();
+  const messages = new Map<string, Message[]>();
+  const pending = new Map<string, Map<string, PendingToolCall>>();
+  const runs = new Map<string, RunRecord>();
+  const runsByThread = new Map<string, string[]>();
+  const events = new Map<string, StoredEvent[]>();
+  const reports = new Map<string, RunReport[]>();
+  // Values are cloned in and out, as a database would, so callers never share state with the store.
+  const copy = <T>(value: T): T => structuredClone(value);
+
+  const pendingOf = (threadId: string) => {
+    let calls = pending.get(threadId);
+    if (!calls) pending.set(threadId, (calls = new Map()));
+    return calls;
+  };
+  const activeRun = (threadId: string) =>
+    (runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!).find((run) => run.status === "running");
+
+  return {
+    async getThread(threadId) {
+      return copy(threads.get(threadId));
+    },
+    async getMessages(threadId) {
+      return copy(messages.get(threadId) ?? []);
+    },
+    async getPendingToolCalls(threadId) {
+      return copy([...(pending.get(threadId)?.values() ?? [])]);
+    },
+    async getRun(runId) {
+      return copy(runs.get(runId));
+    },
+    async getActiveRun(threadId) {
+      return copy(activeRun(threadId));
+    },
+    async listRuns(threadId) {
+      return copy((runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!));
+    },
+    async beginRun({ thread, run, messages: added, resolvedToolCallIds }) {
+      const existing = threads.get(thread.threadId);
+      if (existing && existing.ownerId !== thread.ownerId) throw new TetherError("forbidden", "This thread belongs to another user.");
+      if (runs.has(run.runId)) throw new TetherError("run_exists", `Run ${run.runId} already exists; every run needs a new runId.`);
+      if (activeRun(thread.threadId)) {
+        throw new TetherError("run_in_progress", "This thread already has a run in progress; wait for it to finish or cancel it.");
+      }
+      const at = now();
+      threads.set(thread.threadId, existing ? { ...existing, updatedAt: at } : { ...thread, createdAt: at, updatedAt: at });
+      runs.set(run.runId, {
+        ...copy(run),
+        threadId: thread.threadId,
+        agentId: thread.agentId,
+        status: "running",
+        createdAt: at,
+      });
+      runsByThread.set(thread.threadId, [...(runsByThread.get(thread.threadId) ?? []), run.runId]);
+      messages.set(thread.threadId, [...(messages.get(thread.threadId) ?? []), ...copy(added)]);
+      for (const toolCallId of resolvedToolCallIds) pendingOf(thread.threadId).delete(toolCallId);
+    },
+    async appendEvents(runId, added) {
+      const log = events.get(runId) ?? [];
+      events.set(runId, log);
+      for (const event of added) log.push(copy(event));
+    },
+    async readEvents(runId, afterSeq = 0) {
+      return copy((events.get(runId) ?? []).filter((event) => event.seq > afterSeq));
+    },
+    async commitStep(step) {
+      messages.set(step.threadId, [...(messages.get(step.threadId) ?? []), ...copy(step.messages)]);
+      for (const call of step.pending) pendingOf(step.threadId).set(call.toolCallId, copy(call));
+    },
+    async finishRun(finish) {
+      const run = runs.get(finish.runId);
+      if (!run || run.status !== "running") return;
+      const { runId: _runId, ...ending } = copy(finish);
+      runs.set(finish.runId, { ...run, ...ending, finishedAt: now() });
+    },
+    async appendLog(runId, entries) {
+      const run = runs.get(runId);
+      if (!run) throw new TetherError("run_not_found", `Run ${runId} does not exist.`);
+      run.log.push(...copy(entries));
+    },
+    async addReport(runId, report) {
+      reports.set(runId, [...(reports.get(runId) ?? []), { receivedAt: now(), report: copy(report) }]);
+    },
+    async listReports(runId) {
+      return copy(reports.get(runId) ?? []);
+    },
+    async recoverInterruptedRuns() {
+      return 0;
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,135 @@
+import type { BaseEvent, Message, RunFinishedOutcome, TokenUsage } from "@ag-ui/core";
+import type { Trigger } from "../../protocol/index.ts";
+
+/**
+ * Where threads, messages, runs, the event log and pending browser calls live.
+ *
+ * Every method is async so a networked database (PostgreSQL) can stand behind
+ * the same contract as the embedded SQLite default. Methods that change more
+ * than one thing (`beginRun`, `commitStep`, `finishRun`) are atomic: either all
+ * of it is stored or none of it.
+ */
+export interface RunStore {
+  getThread(threadId: string): Promise<ThreadRecord | undefined>;
+  /** The thread's model history, in order. */
+  getMessages(threadId: string): Promise<Message[]>;
+  /** Browser tool calls of the thread still waiting for their outcome. */
+  getPendingToolCalls(threadId: string): Promise<PendingToolCall[]>;
+  getRun(runId: string): Promise<RunRecord | undefined>;
+  /** The thread's run with status `running`, if any. */
+  getActiveRun(threadId: string): Promise<RunRecord | undefined>;
+  /** The thread's runs, oldest first. */
+  listRuns(threadId: string): Promise<RunRecord[]>;
+
+  /**
+   * Creates the thread if it is new, the run, and appends the run's new
+   * messages; marks answered browser calls resolved. Refuses with `run_exists`
+   * when the run id is taken and `run_in_progress` when the thread already has
+   * a running run, checked inside the same transaction.
+   */
+  beginRun(begin: BeginRun): Promise<void>;
+  /** Appends events to a run's log; sequence numbers are assigned by the caller and never reused. */
+  appendEvents(runId: string, events: StoredEvent[]): Promise<void>;
+  /** The run's events with `seq > afterSeq`, in order. */
+  readEvents(runId: string, afterSeq?: number): Promise<StoredEvent[]>;
+  /** Stores one model step: its messages and the browser calls it left pending. */
+  commitStep(step: CommitStep): Promise<void>;
+  /** Records how the run ended; the run stops being active. */
+  finishRun(finish: FinishRun): Promise<void>;
+  /** Appends to the run's log (a dropped tool, a warning). */
+  appendLog(runId: string, entries: RunLogEntry[]): Promise<void>;
+  /** Stores what a browser reported about a run (tool outcomes, renderer errors). */
+  addReport(runId: string, report: unknown): Promise<void>;
+  listReports(runId: string): Promise<RunReport[]>;
+  /**
+   * Marks runs left `running` by a process that stopped as failed, so their
+   * threads can continue. Called once at start-up; returns how many.
+   */
+  recoverInterruptedRuns(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface ThreadRecord {
+  threadId: string;
+  agentId: string;
+  /** The user who started the thread; only they read and continue it. */
+  ownerId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type RunStatus = "running" | "finished" | "cancelled" | "error";
+
+export interface RunRecord {
+  runId: string;
+  threadId: string;
+  agentId: string;
+  userId: string;
+  parentRunId?: string;
+  trigger?: Trigger;
+  status: RunStatus;
+  outcome?: RunFinishedOutcome;
+  error?: { code: string; message: string };
+  usage?: TokenUsage[];
+  /** The request as it arrived (after validation). */
+  input: unknown;
+  log: RunLogEntry[];
+  createdAt: string;
+  finishedAt?: string;
+}
+
+export interface RunLogEntry {
+  level: "info" | "warn" | "error";
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+export interface PendingToolCall {
+  toolCallId: string;
+  toolName: string;
+  runId: string;
+  /** The arguments exactly as the model streamed them. */
+  arguments: string;
+}
+
+export interface StoredEvent {
+  seq: number;
+  event: BaseEvent;
+}
+
+export interface RunReport {
+  receivedAt: string;
+  report: unknown;
+}
+
+export interface BeginRun {
+  thread: { threadId: string; agentId: string; ownerId: string };
+  run: {
+    runId: string;
+    userId: string;
+    parentRunId?: string;
+    trigger?: Trigger;
+    input: unknown;
+    log: RunLogEntry[];
+  };
+  /** New messages for the thread's history, in order. */
+  messages: Message[];
+  /** Pending browser calls this run answers (or closes as unanswered). */
+  resolvedToolCallIds: string[];
+}
+
+export interface CommitStep {
+  threadId: string;
+  runId: string;
+  messages: Message[];
+  pending: PendingToolCall[];
+}
+
+export interface FinishRun {
+  runId: string;
+  status: Exclude<RunStatus, "running">;
+  outcome?: RunFinishedOutcome;
+  error?: { code: string; message: string };
+  usage?: TokenUsage[];
+}

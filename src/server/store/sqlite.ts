@@ -1,0 +1,285 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import type { Message } from "@ag-ui/core";
+import { TetherError } from "../../protocol/index.ts";
+import type {
+  BeginRun,
+  CommitStep,
+  FinishRun,
+  PendingToolCall,
+  RunLogEntry,
+  RunRecord,
+  RunReport,
+  RunStore,
+  StoredEvent,
+  ThreadRecord,
+} from "./port.ts";
+
+export interface SqliteRunStoreOptions {
+  /** A file path, or `:memory:`. The folder is created when missing. */
+  filename: string;
+  now?: () => Date;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS threads (
+  thread_id TEXT PRIMARY KEY,
+  agent_id TEXT NOT NULL,
+  owner_id TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS messages (
+  thread_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  message_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (thread_id, position),
+  UNIQUE (thread_id, message_id)
+);
+CREATE TABLE IF NOT EXISTS runs (
+  run_id TEXT PRIMARY KEY,
+  thread_id TEXT NOT NULL,
+  agent_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  parent_run_id TEXT,
+  trigger TEXT,
+  status TEXT NOT NULL,
+  outcome TEXT,
+  error TEXT,
+  usage TEXT,
+  input TEXT NOT NULL,
+  log TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  finished_at TEXT,
+  ordinal INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_thread ON runs (thread_id, ordinal);
+CREATE INDEX IF NOT EXISTS runs_running ON runs (status) WHERE status = 'running';
+CREATE TABLE IF NOT EXISTS events (
+  run_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pending_tool_calls (
+  thread_id TEXT NOT NULL,
+  tool_call_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  arguments TEXT NOT NULL,
+  PRIMARY KEY (thread_id, tool_call_id)
+);
+CREATE TABLE IF NOT EXISTS reports (
+  run_id TEXT NOT NULL,
+  received_at TEXT NOT NULL,
+  body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reports_by_run ON reports (run_id);
+`;
+
+interface RunRow {
+  run_id: string;
+  thread_id: string;
+  agent_id: string;
+  user_id: string;
+  parent_run_id: string | null;
+  trigger: string | null;
+  status: RunRecord["status"];
+  outcome: string | null;
+  error: string | null;
+  usage: string | null;
+  input: string;
+  log: string;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** The embedded default: one SQLite file in WAL mode, through better-sqlite3. */
+export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
+  if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true });
+  const db = new Database(options.filename);
+  db.pragma("journal_mode = WAL");
+  // WAL with NORMAL survives a process crash; only an OS crash can lose the last commits.
+  db.pragma("synchronous = NORMAL");
+  db.pragma("busy_timeout = 5000");
+  db.exec(SCHEMA);
+  const now = () => (options.now?.() ?? new Date()).toISOString();
+
+  const statements = {
+    getThread: db.prepare<[string], { thread_id: string; agent_id: string; owner_id: string; created_at: string; updated_at: string }>(
+      "SELECT * FROM threads WHERE thread_id = ?",
+    ),
+    insertThread: db.prepare("INSERT INTO threads (thread_id, agent_id, owner_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"),
+    touchThread: db.prepare("UPDATE threads SET updated_at = ? WHERE thread_id = ?"),
+    getMessages: db.prepare<[string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? ORDER BY position"),
+    nextPosition: db.prepare<[string], { next: number }>("SELECT COALESCE(MAX(position), -1) + 1 AS next FROM messages WHERE thread_id = ?"),
+    insertMessage: db.prepare("INSERT INTO messages (thread_id, position, message_id, run_id, body) VALUES (?, ?, ?, ?, ?)"),
+    getPending: db.prepare<[string], { tool_call_id: string; tool_name: string; run_id: string; arguments: string }>(
+      "SELECT tool_call_id, tool_name, run_id, arguments FROM pending_tool_calls WHERE thread_id = ? ORDER BY rowid",
+    ),
+    insertPending: db.prepare("INSERT OR REPLACE INTO pending_tool_calls (thread_id, tool_call_id, tool_name, run_id, arguments) VALUES (?, ?, ?, ?, ?)"),
+    deletePending: db.prepare("DELETE FROM pending_tool_calls WHERE thread_id = ? AND tool_call_id = ?"),
+    getRun: db.prepare<[string], RunRow>("SELECT * FROM runs WHERE run_id = ?"),
+    getActiveRun: db.prepare<[string], RunRow>("SELECT * FROM runs WHERE thread_id = ? AND status = 'running' LIMIT 1"),
+    listRuns: db.prepare<[string], RunRow>("SELECT * FROM runs WHERE thread_id = ? ORDER BY ordinal"),
+    nextOrdinal: db.prepare<[string], { next: number }>("SELECT COALESCE(MAX(ordinal), 0) + 1 AS next FROM runs WHERE thread_id = ?"),
+    insertRun: db.prepare(
+      `INSERT INTO runs (run_id, thread_id, agent_id, user_id, parent_run_id, trigger, status, input, log, created_at, ordinal)
+       VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
+    ),
+    finishRun: db.prepare("UPDATE runs SET status = ?, outcome = ?, error = ?, usage = ?, finished_at = ? WHERE run_id = ? AND status = 'running'"),
+    getLog: db.prepare<[string], { log: string }>("SELECT log FROM runs WHERE run_id = ?"),
+    setLog: db.prepare("UPDATE runs SET log = ? WHERE run_id = ?"),
+    insertEvent: db.prepare("INSERT INTO events (run_id, seq, body) VALUES (?, ?, ?)"),
+    readEvents: db.prepare<[string, number], { seq: number; body: string }>("SELECT seq, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq"),
+    insertReport: db.prepare("INSERT INTO reports (run_id, received_at, body) VALUES (?, ?, ?)"),
+    listReports: db.prepare<[string], { received_at: string; body: string }>("SELECT received_at, body FROM reports WHERE run_id = ? ORDER BY rowid"),
+    recover: db.prepare("UPDATE runs SET status = 'error', error = ?, finished_at = ? WHERE status = 'running'"),
+  };
+
+  const appendMessages = (threadId: string, runId: string, messages: Message[]) => {
+    let position = statements.nextPosition.get(threadId)!.next;
+    for (const message of messages) {
+      statements.insertMessage.run(threadId, position++, message.id, runId, JSON.stringify(message));
+    }
+  };
+
+  const beginRun = db.transaction((begin: BeginRun) => {
+    const { thread, run } = begin;
+    const at = now();
+    const existing = statements.getThread.get(thread.threadId);
+    if (existing && existing.owner_id !== thread.ownerId) {
+      throw new TetherError("forbidden", "This thread belongs to another user.");
+    }
+    if (statements.getRun.get(run.runId)) {
+      throw new TetherError("run_exists", `Run ${run.runId} already exists; every run needs a new runId.`);
+    }
+    if (statements.getActiveRun.get(thread.threadId)) {
+      throw new TetherError("run_in_progress", "This thread already has a run in progress; wait for it to finish or cancel it.");
+    }
+    if (existing) statements.touchThread.run(at, thread.threadId);
+    else statements.insertThread.run(thread.threadId, thread.agentId, thread.ownerId, at, at);
+    statements.insertRun.run(
+      run.runId,
+      thread.threadId,
+      thread.agentId,
+      run.userId,
+      run.parentRunId ?? null,
+      run.trigger ? JSON.stringify(run.trigger) : null,
+      JSON.stringify(run.input),
+      JSON.stringify(run.log),
+      at,
+      statements.nextOrdinal.get(thread.threadId)!.next,
+    );
+    appendMessages(thread.threadId, run.runId, begin.messages);
+    for (const toolCallId of begin.resolvedToolCallIds) statements.deletePending.run(thread.threadId, toolCallId);
+  });
+
+  const appendEvents = db.transaction((runId: string, events: StoredEvent[]) => {
+    for (const { seq, event } of events) statements.insertEvent.run(runId, seq, JSON.stringify(event));
+  });
+
+  const commitStep = db.transaction((step: CommitStep) => {
+    appendMessages(step.threadId, step.runId, step.messages);
+    for (const call of step.pending) {
+      statements.insertPending.run(step.threadId, call.toolCallId, call.toolName, call.runId, call.arguments);
+    }
+    statements.touchThread.run(now(), step.threadId);
+  });
+
+  const appendLog = db.transaction((runId: string, entries: RunLogEntry[]) => {
+    const row = statements.getLog.get(runId);
+    if (!row) throw new TetherError("run_not_found", `Run ${runId} does not exist.`);
+    statements.setLog.run(JSON.stringify([...(JSON.parse(row.log) as RunLogEntry[]), ...entries]), runId);
+  });
+
+  return {
+    async getThread(threadId) {
+      const row = statements.getThread.get(threadId);
+      return row && toThread(row);
+    },
+    async getMessages(threadId) {
+      return statements.getMessages.all(threadId).map((row) => JSON.parse(row.body) as Message);
+    },
+    async getPendingToolCalls(threadId) {
+      return statements.getPending.all(threadId).map(
+        (row): PendingToolCall => ({ toolCallId: row.tool_call_id, toolName: row.tool_name, runId: row.run_id, arguments: row.arguments }),
+      );
+    },
+    async getRun(runId) {
+      const row = statements.getRun.get(runId);
+      return row && toRun(row);
+    },
+    async getActiveRun(threadId) {
+      const row = statements.getActiveRun.get(threadId);
+      return row && toRun(row);
+    },
+    async listRuns(threadId) {
+      return statements.listRuns.all(threadId).map(toRun);
+    },
+    async beginRun(begin) {
+      beginRun(begin);
+    },
+    async appendEvents(runId, events) {
+      if (events.length > 0) appendEvents(runId, events);
+    },
+    async readEvents(runId, afterSeq = 0) {
+      return statements.readEvents.all(runId, afterSeq).map((row) => ({ seq: row.seq, event: JSON.parse(row.body) }));
+    },
+    async commitStep(step) {
+      commitStep(step);
+    },
+    async finishRun(finish: FinishRun) {
+      statements.finishRun.run(
+        finish.status,
+        finish.outcome ? JSON.stringify(finish.outcome) : null,
+        finish.error ? JSON.stringify(finish.error) : null,
+        finish.usage ? JSON.stringify(finish.usage) : null,
+        now(),
+        finish.runId,
+      );
+    },
+    async appendLog(runId, entries) {
+      if (entries.length > 0) appendLog(runId, entries);
+    },
+    async addReport(runId, report) {
+      statements.insertReport.run(runId, now(), JSON.stringify(report));
+    },
+    async listReports(runId): Promise<RunReport[]> {
+      return statements.listReports.all(runId).map((row) => ({ receivedAt: row.received_at, report: JSON.parse(row.body) }));
+    },
+    async recoverInterruptedRuns() {
+      const error = { code: "internal", message: "The server stopped while this run was in progress." };
+      return statements.recover.run(JSON.stringify(error), now()).changes;
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}
+
+function toThread(row: { thread_id: string; agent_id: string; owner_id: string; created_at: string; updated_at: string }): ThreadRecord {
+  return { threadId: row.thread_id, agentId: row.agent_id, ownerId: row.owner_id, createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
+function toRun(row: RunRow): RunRecord {
+  return {
+    runId: row.run_id,
+    threadId: row.thread_id,
+    agentId: row.agent_id,
+    userId: row.user_id,
+    ...(row.parent_run_id ? { parentRunId: row.parent_run_id } : {}),
+    ...(row.trigger ? { trigger: JSON.parse(row.trigger) } : {}),
+    status: row.status,
+    ...(row.outcome ? { outcome: JSON.parse(row.outcome) } : {}),
+    ...(row.error ? { error: JSON.parse(row.error) } : {}),
+    ...(row.usage ? { usage: JSON.parse(row.usage) } : {}),
+    input: JSON.parse(row.input),
+    log: JSON.parse(row.log),
+    createdAt: row.created_at,
+    ...(row.finished_at ? { finishedAt: row.finished_at } : {}),
+  };
+}

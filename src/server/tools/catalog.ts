@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { TetherError } from "../../protocol/index.ts";
+import { assertToolName, type ServerTool, type ToolContext } from "./define-tool.ts";
+
+/** A server tool declared as data (a JSON file, a database row), its code bound by key. */
+export interface ToolDeclaration {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  /** The key of the executor that runs this tool. */
+  executor: string;
+  /** Roles that see this tool; everyone when absent. */
+  visibleToRoles?: string[];
+}
+
+export type ToolExecutor = (args: any, context: ToolContext) => unknown;
+
+const DeclarationSchema = z.object({
+  name: z.string(),
+  description: z.string().min(1),
+  parameters: z.record(z.string(), z.unknown()),
+  executor: z.string().min(1),
+  visibleToRoles: z.array(z.string()).optional(),
+});
+
+/**
+ * Binds declarations to executors. A declaration whose executor is missing
+ * stops start-up with an error naming it: a tool the model is told about but
+ * nobody can run would fail silently at the worst moment.
+ */
+export function loadToolCatalog(declarations: unknown, executors: Record<string, ToolExecutor>): ServerTool[] {
+  const parsed = z.array(DeclarationSchema).safeParse(declarations);
+  if (!parsed.success) {
+    throw new TetherError("config_invalid", `The tool catalog is not a list of tool declarations: ${parsed.error.message}`);
+  }
+  const missing = parsed.data.filter((declaration) => typeof executors[declaration.executor] !== "function");
+  if (missing.length > 0) {
+    const names = missing.map((declaration) => `"${declaration.name}" (executor "${declaration.executor}")`).join(", ");
+    throw new TetherError("tool_executor_missing", `No executor is registered for tool ${names}. Register it or remove the declaration.`, {
+      details: { tools: missing.map((declaration) => ({ name: declaration.name, executor: declaration.executor })) },
+    });
+  }
+  return parsed.data.map((declaration): ServerTool => {
+    assertToolName(declaration.name);
+    const roles = declaration.visibleToRoles;
+    return {
+      name: declaration.name,
+      description: declaration.description,
+      parameters: declaration.parameters,
+      execute: executors[declaration.executor]!,
+      ...(roles ? { visibleTo: (user) => user.roles.some((role) => roles.includes(role)) } : {}),
+    };
+  });
+}

@@ -1,0 +1,78 @@
+import type { Tool } from "@ag-ui/core";
+import { TetherError, diffSchemas, formatSchemaDiff, type BrowserToolKind, type JsonSchema, type TetherErrorCode } from "../../protocol/index.ts";
+import type { Agent } from "../agent/define-agent.ts";
+import type { TetherUser } from "../auth/user.ts";
+import type { RunLogEntry } from "../store/port.ts";
+import type { ServerTool } from "./define-tool.ts";
+
+/** A tool as one run offers it to the model. */
+export type RunTool =
+  | { location: "server"; name: string; description: string; parameters: JsonSchema; server: ServerTool }
+  | { location: "browser"; name: string; description: string; parameters: JsonSchema; kind: BrowserToolKind };
+
+export interface ToolSet {
+  tools: Map<string, RunTool>;
+  /** Why declared browser tools were left out (policy `drop`). */
+  log: RunLogEntry[];
+}
+
+interface Refusal {
+  code: Extract<TetherErrorCode, "tool_not_allowed" | "tool_schema_mismatch" | "tool_name_conflict">;
+  tool: string;
+  message: string;
+  diff?: string;
+}
+
+/**
+ * The run's tools: server tools the user may see, plus the browser tools the
+ * client declared that pass the allow-list and its schema. A frontend may
+ * override a description, never a name or a schema.
+ */
+export function buildToolSet(agent: Agent, user: TetherUser, declared: Tool[]): ToolSet {
+  const tools = new Map<string, RunTool>();
+  for (const tool of agent.tools) {
+    if (tool.visibleTo && !tool.visibleTo(user)) continue;
+    tools.set(tool.name, { location: "server", name: tool.name, description: tool.description, parameters: tool.parameters, server: tool });
+  }
+
+  const serverNames = new Set(agent.tools.map((tool) => tool.name));
+  const allowList = new Map(agent.browserTools.map((spec) => [spec.name, spec]));
+  const names = new Set<string>();
+  const refusals: Refusal[] = [];
+  for (const tool of declared) {
+    if (names.has(tool.name)) {
+      throw new TetherError("tool_duplicate", `The browser tool "${tool.name}" is declared twice in this request.`);
+    }
+    names.add(tool.name);
+    const spec = allowList.get(tool.name);
+    if (serverNames.has(tool.name)) {
+      refusals.push({ code: "tool_name_conflict", tool: tool.name, message: `"${tool.name}" is the name of a server tool; a browser tool cannot take it.` });
+    } else if (!spec) {
+      refusals.push({ code: "tool_not_allowed", tool: tool.name, message: `"${tool.name}" is not on agent "${agent.id}"'s browser-tool allow-list.` });
+    } else {
+      const differences = diffSchemas(spec.parameters, tool.parameters ?? {});
+      if (differences.length > 0) {
+        const diff = formatSchemaDiff(differences);
+        refusals.push({ code: "tool_schema_mismatch", tool: tool.name, message: `The parameters of "${tool.name}" differ from the allow-listed schema:\n${diff}`, diff });
+      } else {
+        tools.set(tool.name, {
+          location: "browser",
+          name: spec.name,
+          description: tool.description || spec.description,
+          parameters: spec.parameters,
+          kind: spec.kind,
+        });
+      }
+    }
+  }
+
+  if (refusals.length > 0 && agent.browserToolPolicy === "strict") {
+    const [first] = refusals as [Refusal];
+    const message = refusals.length === 1 ? first.message : `${refusals.map((refusal) => refusal.message).join("\n")}`;
+    throw new TetherError(first.code, message, { details: { refused: refusals } });
+  }
+  const log = refusals.map(
+    (refusal): RunLogEntry => ({ level: "warn", code: "tool_dropped", message: refusal.message, details: { tool: refusal.tool, reason: refusal.code } }),
+  );
+  return { tools, log };
+}
