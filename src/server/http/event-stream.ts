@@ -1,4 +1,4 @@
-import { EventEncoder } from "@ag-ui/encoder";
+import { AGUI_MEDIA_TYPE, EventEncoder } from "@ag-ui/encoder";
 import type { SequencedEvent } from "../run/hub.ts";
 
 /** A batch of one run's events, as the hub hands them on. */
@@ -14,7 +14,8 @@ export interface RunEvents {
  * client reads; a client that goes away stops the stream, never the run.
  */
 export function eventStreamResponse(source: AsyncIterable<RunEvents>, accept: string | undefined, onClose: () => void): Response {
-  const encoder = new EventEncoder(accept ? { accept } : {});
+  // Protobuf only when asked for by name: a client sending */* (curl, most fetches) gets SSE.
+  const encoder = new EventEncoder(accept?.includes(AGUI_MEDIA_TYPE) ? { accept } : {});
   const contentType = encoder.getContentType();
   const binary = contentType !== "text/event-stream";
   const text = new TextEncoder();

@@ -4,6 +4,8 @@ import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 export interface PlaybookResult {
   toolCallId: string;
   toolName: string;
+  /** The arguments the call was made with. */
+  input: unknown;
   output: unknown;
   isError: boolean;
 }
@@ -24,6 +26,7 @@ export function readConversation(prompt: LanguageModelV3Prompt, tools: string[])
   let userText = "";
   let results: PlaybookResult[] = [];
   let turnsSinceUser = 0;
+  const inputs = new Map<string, unknown>();
   for (const message of prompt) {
     if (message.role === "user") {
       userText = message.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
@@ -32,12 +35,19 @@ export function readConversation(prompt: LanguageModelV3Prompt, tools: string[])
     } else if (message.role === "assistant") {
       results = [];
       turnsSinceUser++;
+      for (const part of message.content) if (part.type === "tool-call") inputs.set(part.toolCallId, part.input);
     } else if (message.role === "tool") {
       for (const part of message.content) {
         if (part.type !== "tool-result") continue;
         const { output } = part;
         const raw = output.type === "text" || output.type === "error-text" ? output.value : "value" in output ? output.value : undefined;
-        results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: parseMaybe(raw), isError: output.type.startsWith("error") });
+        results.push({
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: inputs.get(part.toolCallId),
+          output: parseMaybe(raw),
+          isError: output.type.startsWith("error"),
+        });
       }
     }
   }

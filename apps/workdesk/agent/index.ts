@@ -1,0 +1,41 @@
+import { createPlaybookModel, defineAgent, type Agent, type PlaybookModelOptions } from "tether/server";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { workdeskInstructions } from "./instructions.ts";
+import { navigateToScreen } from "./navigate-to-screen.ts";
+import { workdeskPlaybook } from "./playbook.ts";
+import { workdeskTools } from "./tools.ts";
+import { createWorkRequestRepository, type WorkRequestRepository } from "./work-request-repository.ts";
+
+export interface WorkdeskAgentOptions {
+  /** A real model; without one the agent runs on the offline Workdesk playbook. */
+  model?: LanguageModelV3;
+  playbook?: PlaybookModelOptions;
+  requests?: WorkRequestRepository;
+  /** The tool declarations, for tests of a broken catalog. Default: tools.json. */
+  toolCatalog?: unknown;
+}
+
+/**
+ * The Workdesk agent: server history (the stored thread is the reference) and
+ * a strict browser-tool allow-list with one follow-up tool, navigateToScreen.
+ */
+export function createWorkdeskAgent(options: WorkdeskAgentOptions = {}): Agent {
+  const requests = options.requests ?? createWorkRequestRepository();
+  return defineAgent({
+    id: "workdesk",
+    description: "Work-request assistant: finds screens and opens them, searches work requests.",
+    model: options.model ?? createPlaybookModel(workdeskPlaybook, options.playbook),
+    instructions: workdeskInstructions,
+    tools: workdeskTools(requests, options.toolCatalog),
+    browserTools: [navigateToScreen],
+    browserToolPolicy: "strict",
+    history: "server",
+  });
+}
+
+export { WORKDESK_USERS } from "./users.ts";
+export { SCREENS, breadcrumb, screenById, screensFor, type Screen } from "./screens.ts";
+export { createWorkRequestRepository, type WorkRequestRepository } from "./work-request-repository.ts";
+export { seedWorkRequests, type WorkRequest, type WorkRequestStatus } from "./work-requests.ts";
+export { navigateToScreen } from "./navigate-to-screen.ts";
+export { workdeskPlaybook } from "./playbook.ts";

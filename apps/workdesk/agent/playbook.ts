@@ -1,0 +1,138 @@
+import { parseToolOutcome, type ToolOutcome } from "tether/protocol";
+import type { Playbook, PlaybookResult, ScriptedTurn } from "tether/server";
+import { readIntent } from "./intents.ts";
+import type { ScreenCandidate, ScreenLookup } from "./lookup-screens.ts";
+
+const REAL_MODEL_HINT =
+  "To talk with a real model instead, set TETHER_MODEL (for example openai:gpt-4o-mini with OPENAI_API_KEY) and restart the server.";
+const CAN_DO =
+  'I can open Workdesk screens for you ("open the work request list", "take me to R-1042") and find work requests ("find badge reader requests", "find closed requests").';
+
+/**
+ * The Workdesk playbook: how the offline model answers. It follows the same
+ * path a real model is told to: look the screen up, ask the browser to open
+ * the best candidate, then speak from the outcome the browser reported.
+ */
+export const workdeskPlaybook: Playbook = {
+  name: "workdesk",
+  respond(conversation) {
+    const [latest] = conversation.results.slice(-1);
+    if (latest) return afterResult(latest, conversation.tools);
+    const intent = readIntent(conversation.userText);
+    switch (intent.kind) {
+      case "navigate":
+        return { toolCalls: [{ toolName: "lookupScreens", input: { query: intent.target } }] };
+      case "search":
+        return {
+          text: "Searching your organisation's work requests…",
+          toolCalls: [{ toolName: "searchWorkRequests", input: { ...(intent.query ? { query: intent.query } : {}), ...(intent.status ? { status: intent.status } : {}) } }],
+        };
+      case "greet":
+        return { text: `Hello! ${CAN_DO}` };
+      case "help":
+        return { text: `I'm the Workdesk assistant, running on Tether's offline playbook model: a script, not a language model. ${CAN_DO} ${REAL_MODEL_HINT}` };
+      case "unknown":
+        return {
+          text: `I'm the offline playbook model, a script rather than a language model, so I didn't understand that. ${CAN_DO} ${REAL_MODEL_HINT}`,
+        };
+    }
+  },
+};
+
+function afterResult(result: PlaybookResult, tools: string[]): ScriptedTurn {
+  if (result.isError) return { text: `That didn't work: ${errorMessage(result.output)}` };
+  switch (result.toolName) {
+    case "lookupScreens":
+      return afterLookup(result.output as ScreenLookup, tools);
+    case "navigateToScreen":
+      return afterNavigation(result.input as NavigationArgs, parseToolOutcome(result.output));
+    case "searchWorkRequests":
+      return afterSearch(result.output as SearchResult);
+    default:
+      return { text: "Done." };
+  }
+}
+
+function afterLookup(lookup: ScreenLookup, tools: string[]): ScriptedTurn {
+  const [best] = lookup.candidates;
+  if (!best) {
+    const offer = (lookup.available ?? []).map((screen) => screen.name).join(", ");
+    return { text: `I couldn't find a screen matching "${lookup.query}" among the screens you can open.${offer ? ` You can open: ${offer}.` : ""}` };
+  }
+  if (!tools.includes("navigateToScreen")) {
+    return { text: `${best.name} is at ${best.path} (${best.route}). This assistant can't open screens here, so please go there from the menu.` };
+  }
+  return {
+    text: `Opening ${best.name}…`,
+    toolCalls: [{ toolName: "navigateToScreen", input: navigationArgs(best, lookup.orgScope) }],
+  };
+}
+
+interface NavigationArgs {
+  screenId: string;
+  screenName?: string;
+  routeHint?: string;
+  orgScope?: string;
+  payload?: Record<string, unknown>;
+}
+
+function navigationArgs(candidate: ScreenCandidate, orgScope: string): NavigationArgs {
+  return {
+    screenId: candidate.screenId,
+    screenName: candidate.name,
+    routeHint: candidate.route,
+    orgScope,
+    ...(candidate.payload ? { payload: candidate.payload } : {}),
+  };
+}
+
+/** Speaks only from what the browser reported: the outcome, never the request. */
+function afterNavigation(args: NavigationArgs | undefined, outcome: ToolOutcome | undefined): ScriptedTurn {
+  const name = args?.screenName ?? args?.screenId ?? "that screen";
+  const route = typeof outcome?.data?.route === "string" ? outcome.data.route : args?.routeHint;
+  const path = typeof outcome?.data?.path === "string" ? outcome.data.path : undefined;
+  const byHand = route ? ` To get there yourself, go to ${path ? `${path} (${route})` : route}.` : "";
+  if (!outcome) return { text: `I asked the browser to open ${name}, but it didn't report back in a form I understand, so I can't say whether it opened.${byHand}` };
+  switch (outcome.status) {
+    case "succeeded":
+      return {
+        text: outcome.stage === "switched" ? `${name} is open; its data is still loading.` : `${name} is open now.`,
+      };
+    case "failed":
+      if (outcome.reason === "access_denied") return { text: `I couldn't open ${name}: your account doesn't have access to it. If you need it, ask an administrator.` };
+      if (outcome.reason === "not_found") return { text: `I couldn't open ${name}: it isn't in your menu.` };
+      return { text: `I couldn't open ${name}${outcome.message ? `: ${outcome.message}` : "."}${byHand}` };
+    case "blocked":
+      if (outcome.reason === "blocked_by_mode") {
+        return { text: `I can't change the screen while the assistant is covering it (full-screen or as a window).${byHand || ` Look for ${name} in the menu.`}` };
+      }
+      if (outcome.reason === "org_scope_mismatch") return { text: `I didn't open ${name}: it was requested for another organisation than the one you're signed in to.` };
+      return { text: `Opening ${name} was blocked${outcome.message ? `: ${outcome.message}` : "."}${byHand}` };
+    case "cancelled":
+      return { text: `Opening ${name} was cancelled.` };
+    case "unknown":
+      return { text: `I asked to open ${name}, but I can't tell whether it opened${outcome.reason === "page_reloaded" ? " because the page was reloaded" : ""}.${byHand}` };
+  }
+}
+
+interface SearchResult {
+  orgScope: string;
+  query: string;
+  status?: string;
+  total: number;
+  requests: Array<{ id: string; title: string; status: string; priority: string; requester: string }>;
+}
+
+function afterSearch(result: SearchResult): ScriptedTurn {
+  const kind = `${result.status ? `${result.status.replace("_", " ")} ` : ""}work request`;
+  const matching = result.query ? ` matching "${result.query}"` : "";
+  if (result.total === 0) return { text: `There are no ${kind}s in ${result.orgScope}${matching}.` };
+  const lines = result.requests.map((request) => `${request.id} "${request.title}" (${request.status.replace("_", " ")}, ${request.priority} priority, ${request.requester})`);
+  const more = result.total > result.requests.length ? ` …and ${result.total - result.requests.length} more.` : "";
+  return { text: `I found ${result.total} ${kind}${result.total === 1 ? "" : "s"} in ${result.orgScope}${matching}: ${lines.join("; ")}.${more}` };
+}
+
+function errorMessage(output: unknown): string {
+  const error = (output as { error?: { message?: unknown } })?.error;
+  return typeof error?.message === "string" ? error.message : "the tool reported an error.";
+}

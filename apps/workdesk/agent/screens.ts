@@ -1,0 +1,94 @@
+import type { TetherUser } from "tether/server";
+
+/** A screen of the Workdesk menu. Ids, not routes, are what the agent navigates by. */
+export interface Screen {
+  id: string;
+  name: string;
+  description: string;
+  /** Where it lives; `:requestId` is filled from the navigation payload. Groups have none. */
+  route?: string;
+  parent?: string;
+  /** Roles that see it; everyone when absent. */
+  roles?: string[];
+  /** Other words people use for it. */
+  synonyms: string[];
+  /** What kind of record it shows, so "where is R-1042" finds it. */
+  shows?: "work-request-list" | "work-request";
+}
+
+export const SCREENS: Screen[] = [
+  { id: "MNU-3000", name: "Work management", description: "Menu group for work requests.", synonyms: ["work"] },
+  {
+    id: "MNU-3100",
+    name: "Dashboard",
+    description: "Overview of open, in-progress and overdue work requests in your organisation.",
+    route: "/dashboard",
+    parent: "MNU-3000",
+    synonyms: ["home", "overview", "summary", "start page", "main page"],
+  },
+  {
+    id: "MNU-3120",
+    name: "Work request list",
+    description: "All work requests of your organisation with their status, priority and requester.",
+    route: "/work-requests",
+    parent: "MNU-3000",
+    synonyms: ["request list", "requests", "work requests", "tickets", "ticket list", "work orders", "list of requests"],
+    shows: "work-request-list",
+  },
+  {
+    id: "MNU-3130",
+    name: "Work request detail",
+    description: "One work request: its description, history and current status.",
+    route: "/work-requests/:requestId",
+    parent: "MNU-3120",
+    synonyms: ["request detail", "request details", "ticket detail", "single request"],
+    shows: "work-request",
+  },
+  {
+    id: "MNU-3140",
+    name: "New work request",
+    description: "Form to file a new work request for repairs, equipment or facilities.",
+    route: "/work-requests/new",
+    parent: "MNU-3000",
+    synonyms: ["create request", "file a request", "new ticket", "report a problem", "submit request"],
+  },
+  {
+    id: "MNU-3200",
+    name: "Approvals",
+    description: "Work requests waiting for a manager's approval.",
+    route: "/approvals",
+    parent: "MNU-3000",
+    roles: ["manager"],
+    synonyms: ["approval queue", "pending approvals", "approve requests", "approval inbox"],
+  },
+  {
+    id: "MNU-9000",
+    name: "User administration",
+    description: "Manage user accounts, roles and organisations.",
+    route: "/admin/users",
+    roles: ["admin"],
+    synonyms: ["user admin", "administration", "admin", "users", "accounts", "user management", "roles"],
+  },
+];
+
+export function canSee(user: TetherUser, screen: Screen): boolean {
+  return !screen.roles || screen.roles.some((role) => user.roles.includes(role));
+}
+
+/** The screens a user may open, as a tree-ordered list: what the menu shows and the browser checks against. */
+export function screensFor(user: TetherUser): Screen[] {
+  return SCREENS.filter((screen) => canSee(user, screen) && (!screen.parent || canSee(user, screenById(screen.parent)!)));
+}
+
+export function screenById(id: string): Screen | undefined {
+  return SCREENS.find((screen) => screen.id === id);
+}
+
+/** "Work management › Work request list": the way to follow by hand. */
+export function breadcrumb(screen: Screen): string {
+  const names: string[] = [];
+  for (let current: Screen | undefined = screen; current; current = current.parent ? screenById(current.parent) : undefined) {
+    names.unshift(current.name);
+  }
+  return names.join(" › ");
+}

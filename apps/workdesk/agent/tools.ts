@@ -1,0 +1,27 @@
+import { loadToolCatalog, type ServerTool, type ToolExecutor } from "tether/server";
+import { lookupScreens } from "./lookup-screens.ts";
+import declarations from "./tools.json" with { type: "json" };
+import type { WorkRequestRepository } from "./work-request-repository.ts";
+import type { WorkRequestStatus } from "./work-requests.ts";
+
+/** The code behind each declaration in tools.json, bound by key. */
+export function workdeskExecutors(requests: WorkRequestRepository): Record<string, ToolExecutor> {
+  return {
+    "workdesk.lookupScreens": ({ query }: { query: string }, { user }) => lookupScreens(query, user, requests),
+    "workdesk.searchWorkRequests": ({ query, status }: { query?: string; status?: WorkRequestStatus }, { user }) => {
+      const found = requests.list(user.orgScope, { ...(query ? { query } : {}), ...(status ? { status } : {}) });
+      return {
+        orgScope: user.orgScope,
+        query: query ?? "",
+        ...(status ? { status } : {}),
+        total: found.length,
+        requests: found.slice(0, 10).map(({ id, title, status, priority, requester, updatedAt }) => ({ id, title, status, priority, requester, updatedAt })),
+      };
+    },
+  };
+}
+
+/** The Workdesk's server tools, loaded from their JSON declarations. */
+export function workdeskTools(requests: WorkRequestRepository, declared: unknown = declarations): ServerTool[] {
+  return loadToolCatalog(declared, workdeskExecutors(requests));
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { HTTP_STATUS, TETHER_ERROR_CODES, TetherError, isTetherError, isTetherErrorCode, toTetherError, type TetherErrorCode } from "./errors.ts";
+
+const codes = Object.keys(TETHER_ERROR_CODES) as TetherErrorCode[];
+
+describe("TETHER_ERROR_CODES", () => {
+  it("spells every code as its own value, in lowercase snake_case", () => {
+    for (const code of codes) {
+      expect(TETHER_ERROR_CODES[code]).toBe(code);
+      expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
+    }
+  });
+
+  it("gives every code an HTTP error status", () => {
+    expect(Object.keys(HTTP_STATUS).sort()).toEqual([...codes].sort());
+    for (const code of codes) {
+      expect(HTTP_STATUS[code], code).toBeGreaterThanOrEqual(400);
+      expect(HTTP_STATUS[code], code).toBeLessThan(600);
+    }
+  });
+
+  it("maps the codes named in the style guide to their documented statuses", () => {
+    expect({
+      invalid_input: HTTP_STATUS.invalid_input,
+      tool_not_allowed: HTTP_STATUS.tool_not_allowed,
+      unauthenticated: HTTP_STATUS.unauthenticated,
+      forbidden: HTTP_STATUS.forbidden,
+      agent_not_found: HTTP_STATUS.agent_not_found,
+      history_conflict: HTTP_STATUS.history_conflict,
+      body_too_large: HTTP_STATUS.body_too_large,
+      model_error: HTTP_STATUS.model_error,
+      internal: HTTP_STATUS.internal,
+    }).toEqual({
+      invalid_input: 400,
+      tool_not_allowed: 400,
+      unauthenticated: 401,
+      forbidden: 403,
+      agent_not_found: 404,
+      history_conflict: 409,
+      body_too_large: 413,
+      model_error: 502,
+      internal: 500,
+    });
+  });
+});
+
+describe("TetherError", () => {
+  it("carries its code, message and the status of its code", () => {
+    const error = new TetherError("history_conflict", "Message m2 differs from the stored thread.");
+
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe("TetherError");
+    expect(error.code).toBe("history_conflict");
+    expect(error.message).toBe("Message m2 differs from the stored thread.");
+    expect(error.status).toBe(409);
+  });
+
+  it("serialises to { error: { code, message } } without details when it has none", () => {
+    const error = new TetherError("agent_not_found", 'There is no agent "nope".');
+
+    expect(error.toJSON()).toEqual({ error: { code: "agent_not_found", message: 'There is no agent "nope".' } });
+    expect(Object.keys(error.toJSON().error)).toEqual(["code", "message"]);
+    expect(JSON.parse(JSON.stringify(error))).toEqual({ error: { code: "agent_not_found", message: 'There is no agent "nope".' } });
+  });
+
+  it("serialises its details beside code and message", () => {
+    const error = new TetherError("tool_schema_mismatch", "The parameters differ.", { details: { tool: "navigate" } });
+
+    expect(error.toJSON()).toEqual({ error: { code: "tool_schema_mismatch", message: "The parameters differ.", details: { tool: "navigate" } } });
+  });
+
+  it("keeps the cause it was given", () => {
+    const cause = new Error("socket hang up");
+
+    expect(new TetherError("model_error", "The model failed.", { cause }).cause).toBe(cause);
+  });
+
+  it("is retryable for a rate limit and an upstream model failure only", () => {
+    expect(new TetherError("model_rate_limited", "Slow down.").retryable).toBe(true);
+    expect(new TetherError("model_error", "Upstream failed.").retryable).toBe(true);
+    expect(new TetherError("invalid_input", "Bad body.").retryable).toBe(false);
+    expect(new TetherError("internal", "Bug.").retryable).toBe(false);
+    expect(new TetherError("model_rate_limited", "Slow down.").status).toBe(429);
+  });
+});
+
+describe("isTetherError", () => {
+  it("recognises a TetherError", () => {
+    expect(isTetherError(new TetherError("forbidden", "Not yours."))).toBe(true);
+  });
+
+  it("recognises an error from a second copy of the package by its Symbol.for marker", () => {
+    const fromAnotherBundle = { [Symbol.for("tether.error")]: true, code: "forbidden", message: "Not yours." };
+
+    expect(isTetherError(fromAnotherBundle)).toBe(true);
+  });
+
+  it("rejects ordinary errors and look-alikes without the marker", () => {
+    expect(isTetherError(new Error("boom"))).toBe(false);
+    expect(isTetherError({ code: "forbidden", message: "Not yours." })).toBe(false);
+    expect(isTetherError({ [Symbol.for("tether.error")]: "yes" })).toBe(false);
+    expect(isTetherError(null)).toBe(false);
+    expect(isTetherError("forbidden")).toBe(false);
+  });
+});
+
+describe("isTetherErrorCode", () => {
+  it("accepts known codes and rejects anything else", () => {
+    expect(isTetherErrorCode("tool_not_allowed")).toBe(true);
+    expect(isTetherErrorCode("no_such_code")).toBe(false);
+    expect(isTetherErrorCode("toString")).toBe(false);
+    expect(isTetherErrorCode(400)).toBe(false);
+  });
+});
+
+describe("toTetherError", () => {
+  it("passes a TetherError through unchanged", () => {
+    const error = new TetherError("run_exists", "Run r1 already exists.");
+
+    expect(toTetherError(error)).toBe(error);
+  });
+
+  it("wraps an ordinary Error as internal, keeping it as the cause", () => {
+    const thrown = new TypeError("cannot read properties of undefined");
+    const error = toTetherError(thrown);
+
+    expect(error.code).toBe("internal");
+    expect(error.status).toBe(500);
+    expect(error.cause).toBe(thrown);
+    expect(error.message).not.toContain("cannot read properties");
+  });
+
+  it("wraps a thrown non-error value as internal, keeping it as the cause", () => {
+    const error = toTetherError("a string was thrown");
+
+    expect(error.code).toBe("internal");
+    expect(error.cause).toBe("a string was thrown");
+    expect(error.toJSON()).toEqual({ error: { code: "internal", message: "Something went wrong inside Tether." } });
+  });
+});
