@@ -6,35 +6,60 @@
 import { pathToFileURL } from "node:url";
 import { Hono } from "hono";
 import { isTetherError } from "tether/protocol";
-import { consoleLogger, createDemoIdentity, createTetherApp, modelFromEnvironment, type Logger, type TetherApp } from "tether/server";
+import {
+  consoleLogger,
+  createDemoIdentity,
+  createTetherApp,
+  modelFromEnvironment,
+  type DemoIdentity,
+  type IdSource,
+  type Logger,
+  type PlaybookModelOptions,
+  type TetherApp,
+} from "tether/server";
 import { listen } from "../src/server/listen.ts";
 import { WORKDESK_USERS, createWorkdeskAgent } from "./workdesk/agent/index.ts";
 
 export interface Demo {
   app: Hono;
   tether: TetherApp;
+  identity: DemoIdentity;
   /** One line per agent: which model it runs on. */
   describe(): string[];
 }
 
-export async function createDemo(options: { dataDir?: string; secret?: string; logger?: Logger; env?: Record<string, string | undefined> } = {}): Promise<Demo> {
+export interface DemoOptions {
+  dataDir?: string;
+  secret?: string;
+  logger?: Logger;
+  env?: Record<string, string | undefined>;
+  /** Tests stream the playbook without pauses. */
+  playbook?: PlaybookModelOptions;
+  ids?: IdSource;
+}
+
+export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   const env = options.env ?? process.env;
   const model = modelFromEnvironment(env);
   const identity = createDemoIdentity({ users: WORKDESK_USERS, ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}) });
-  const agents = [createWorkdeskAgent(model ? { model } : {})];
+  const agents = [createWorkdeskAgent(model ? { model } : { ...(options.playbook ? { playbook: options.playbook } : {}) })];
   const tether = await createTetherApp({
     agents,
     authenticate: identity.authenticate,
     dataDir: options.dataDir ?? env.TETHER_DATA_DIR ?? "./data",
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.ids ? { ids: options.ids } : {}),
   });
   const app = new Hono();
+  app.onError(tether.onError);
+  app.notFound(tether.notFound);
   app.route("/api/demo", identity.routes);
   app.route("/", tether.app);
   app.get("/", (c) => c.html(landingPage(agents.map((agent) => agent.id))));
   return {
     app,
     tether,
+    identity,
     describe: () => agents.map((agent) => `${agent.id}: ${agent.model.provider === "tether.playbook" ? "offline playbook model" : agent.model.provider} (${agent.model.modelId})`),
   };
 }

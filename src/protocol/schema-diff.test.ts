@@ -120,7 +120,7 @@ describe("diffSchemas", () => {
   // Bug: the `name in actual` / `name in expected` checks (schema-diff.ts lines 29 and 33) look
   // through the prototype chain, so a property named like an Object.prototype member
   // ("constructor", "toString", "valueOf") that only the actual schema has is never reported.
-  it.fails("reports an unexpected property even when it is named like an Object.prototype member", () => {
+  it("reports an unexpected property even when it is named like an Object.prototype member", () => {
     const actual = { ...navigateSchema, properties: { ...navigateSchema.properties, constructor: { type: "string" } } };
 
     expect(diffSchemas(navigateSchema, actual)).toEqual([{ path: "properties.constructor", kind: "unexpected", actual: { type: "string" } }]);

@@ -26,11 +26,11 @@ export function diffSchemas(expected: unknown, actual: unknown, path = ""): Sche
     const differences: SchemaDifference[] = [];
     for (const name of Object.keys(expected)) {
       const childPath = path ? `${path}.${name}` : name;
-      if (!(name in actual)) differences.push({ path: childPath, kind: "missing", expected: expected[name] });
+      if (!Object.hasOwn(actual, name)) differences.push({ path: childPath, kind: "missing", expected: expected[name] });
       else differences.push(...diffSchemas(expected[name], actual[name], childPath));
     }
     for (const name of Object.keys(actual)) {
-      if (!(name in expected)) {
+      if (!Object.hasOwn(expected, name)) {
         differences.push({ path: path ? `${path}.${name}` : name, kind: "unexpected", actual: actual[name] });
       }
     }

@@ -41,6 +41,9 @@ export interface TetherApp {
   store: RunStore;
   /** Middleware that puts the caller on `c.var.user`, for an app's own routes. */
   auth: ReturnType<typeof auth>;
+  /** Tether's error and not-found responses, for the app that mounts it: `root.onError(tether.onError)`. */
+  onError: ReturnType<typeof errorHandler>;
+  notFound: typeof notFoundHandler;
   /** Waits for running runs to end, then closes the store. */
   close(): Promise<void>;
 }
@@ -86,8 +89,9 @@ export async function createTetherApp(options: TetherAppOptions): Promise<Tether
   api.route("/", threadRoutes(store, hub));
   api.route("/", runRoutes(store, runner));
 
+  const onError = errorHandler(logger);
   const app = new Hono();
-  app.onError(errorHandler(logger));
+  app.onError(onError);
   app.notFound(notFoundHandler);
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.route("/api", api);
@@ -99,6 +103,8 @@ export async function createTetherApp(options: TetherAppOptions): Promise<Tether
     hub,
     store,
     auth: authenticate,
+    onError,
+    notFound: notFoundHandler,
     async close() {
       await runner.drain();
       await store.close();

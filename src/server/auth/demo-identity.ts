@@ -3,6 +3,8 @@ import { Hono } from "hono";
 import { setCookie } from "hono/cookie";
 import { z } from "zod";
 import { TetherError } from "../../protocol/index.ts";
+import { errorHandler, notFoundHandler } from "../http/errors.ts";
+import { consoleLogger } from "../http/logger.ts";
 import type { Authenticate, TetherUser } from "./user.ts";
 
 /**
@@ -64,10 +66,18 @@ export function createDemoIdentity(options: { users: TetherUser[]; secret?: stri
     if (header) return header.startsWith("Bearer ") ? verify(header.slice(7).trim()) : undefined;
     const cookie = request.headers.get("cookie");
     const match = cookie?.match(new RegExp(`(?:^|;\\s*)${DEMO_COOKIE}=([^;]+)`));
-    return match?.[1] ? verify(decodeURIComponent(match[1])) : undefined;
+    if (!match?.[1]) return undefined;
+    try {
+      return verify(decodeURIComponent(match[1]));
+    } catch {
+      return undefined; // not percent-encoding: not a token of ours
+    }
   };
 
-  const routes = new Hono()
+  const routes = new Hono();
+  routes.onError(errorHandler(consoleLogger));
+  routes.notFound(notFoundHandler);
+  routes
     .get("/users", (c) => c.json({ demo: true, users: options.users.map(({ userId, displayName, roles, orgScope }) => ({ userId, displayName, roles, orgScope })) }))
     .post("/login", async (c) => {
       let body: unknown;

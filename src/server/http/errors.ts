@@ -14,6 +14,8 @@ export function errorHandler(logger: Logger) {
   return (thrown: Error, c: Context) => {
     const error = fromHono(thrown) ?? toTetherError(thrown);
     if (error.code === "internal") logger.error(`${c.req.method} ${c.req.path} failed`, thrown);
+    // The unread rest of an oversized body makes the connection unusable; say so, so clients do not reuse it.
+    if (error.code === "body_too_large") c.header("Connection", "close");
     return c.json(error.toJSON(), error.status as ContentfulStatusCode);
   };
 }

@@ -10,6 +10,8 @@ import { noResultOutcome } from "../../protocol/index.ts";
  * anything else): a call with no answer gets an explicit "no result was
  * reported" result rather than silently disappearing.
  */
+const MODEL_ROLES = new Set(["system", "developer", "user", "assistant"]);
+
 export function toModelPrompt(instructions: string, context: Context[], messages: Message[]): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = [];
   const system = [instructions, ...context.map((item) => `${item.description}: ${item.value}`)].filter(Boolean).join("\n\n");
@@ -32,7 +34,8 @@ export function toModelPrompt(instructions: string, context: Context[], messages
   };
 
   for (const message of messages) {
-    if (message.role !== "tool") closeOpenCalls();
+    // Only a model-visible message ends the answers to the calls before it; UI-only messages are skipped.
+    if (message.role !== "tool" && MODEL_ROLES.has(message.role)) closeOpenCalls();
     switch (message.role) {
       case "system":
       case "developer":

@@ -52,17 +52,20 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       if (activeRun(thread.threadId)) {
         throw new TetherError("run_in_progress", "This thread already has a run in progress; wait for it to finish or cancel it.");
       }
+      // Copy everything first: a value that cannot be stored must fail the call before anything is written.
+      const newRun = copy(run);
+      const newMessages = copy(added);
       const at = now();
       threads.set(thread.threadId, existing ? { ...existing, updatedAt: at } : { ...thread, createdAt: at, updatedAt: at });
       runs.set(run.runId, {
-        ...copy(run),
+        ...newRun,
         threadId: thread.threadId,
         agentId: thread.agentId,
         status: "running",
         createdAt: at,
       });
       runsByThread.set(thread.threadId, [...(runsByThread.get(thread.threadId) ?? []), run.runId]);
-      messages.set(thread.threadId, [...(messages.get(thread.threadId) ?? []), ...copy(added)]);
+      messages.set(thread.threadId, [...(messages.get(thread.threadId) ?? []), ...newMessages]);
       for (const toolCallId of resolvedToolCallIds) pendingOf(thread.threadId).delete(toolCallId);
     },
     async appendEvents(runId, added) {
@@ -74,8 +77,12 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       return copy((events.get(runId) ?? []).filter((event) => event.seq > afterSeq));
     },
     async commitStep(step) {
-      messages.set(step.threadId, [...(messages.get(step.threadId) ?? []), ...copy(step.messages)]);
-      for (const call of step.pending) pendingOf(step.threadId).set(call.toolCallId, copy(call));
+      const added = copy(step.messages);
+      const calls = copy(step.pending);
+      messages.set(step.threadId, [...(messages.get(step.threadId) ?? []), ...added]);
+      for (const call of calls) pendingOf(step.threadId).set(call.toolCallId, call);
+      const thread = threads.get(step.threadId);
+      if (thread) thread.updatedAt = now();
     },
     async finishRun(finish) {
       const run = runs.get(finish.runId);
@@ -84,6 +91,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       runs.set(finish.runId, { ...run, ...ending, finishedAt: now() });
     },
     async appendLog(runId, entries) {
+      if (entries.length === 0) return;
       const run = runs.get(runId);
       if (!run) throw new TetherError("run_not_found", `Run ${runId} does not exist.`);
       run.log.push(...copy(entries));

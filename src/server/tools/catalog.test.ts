@@ -73,7 +73,7 @@ describe("loadToolCatalog", () => {
   // through Object.prototype. A declaration whose executor key is "toString" or "constructor"
   // passes the check with no executor registered, and the tool silently runs
   // Object.prototype.toString (or the Object constructor) instead of stopping start-up.
-  it.fails("stops with tool_executor_missing when the executor key names an Object.prototype member", () => {
+  it("stops with tool_executor_missing when the executor key names an Object.prototype member", () => {
     const error = catchError(() => loadToolCatalog([{ ...declarations[0], executor: "toString" }], {}));
 
     expect(error.code).toBe("tool_executor_missing");

@@ -33,7 +33,8 @@ export function loadToolCatalog(declarations: unknown, executors: Record<string,
   if (!parsed.success) {
     throw new TetherError("config_invalid", `The tool catalog is not a list of tool declarations: ${parsed.error.message}`);
   }
-  const missing = parsed.data.filter((declaration) => typeof executors[declaration.executor] !== "function");
+  // Own keys only: an executor key like "toString" must not find Object.prototype's.
+  const missing = parsed.data.filter((declaration) => !Object.hasOwn(executors, declaration.executor) || typeof executors[declaration.executor] !== "function");
   if (missing.length > 0) {
     const names = missing.map((declaration) => `"${declaration.name}" (executor "${declaration.executor}")`).join(", ");
     throw new TetherError("tool_executor_missing", `No executor is registered for tool ${names}. Register it or remove the declaration.`, {

@@ -10,7 +10,9 @@ export function compileSchema(schema: JsonSchema, owner: string): ValidateFuncti
   const cached = validators.get(schema);
   if (cached) return cached;
   try {
-    const validate = ajv.compile(schema);
+    // Without its $id: Ajv registers ids globally, and the same schema may be loaded twice (two agents, a reload).
+    const { $id: _id, ...anonymous } = schema;
+    const validate = ajv.compile(anonymous);
     validators.set(schema, validate);
     return validate;
   } catch (error) {

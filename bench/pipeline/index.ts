@@ -1,0 +1,127 @@
+/**
+ * Pipeline throughput: a stub model streaming BENCH_EVENTS (default 100,000)
+ * small text deltas through the full Tether server (conversion, SQLite event
+ * log, SSE over loopback), against a bare node:http server writing the same
+ * pre-encoded SSE bytes and a minimal Hono + @ag-ui/encoder server with no
+ * store, all in one run. Prints events/s for each and both ratios.
+ *
+ * Targets: tether ≥ 0.5× bare and ≥ 0.9× minimal. A missed target is
+ * reported, not fatal: the process exits 0 unless the benchmark itself broke.
+ *
+ *   npm run bench
+ *   BENCH_EVENTS=20000 BENCH_ROUNDS=3 npm run bench
+ *   BENCH_YIELD_EVERY=256 npm run bench   # stub parts arrive in bursts of 256, one macrotask each
+ */
+import { runOnce } from "./client.ts";
+import { startBare } from "./contenders/bare.ts";
+import type { Contender } from "./contenders/contender.ts";
+import { startMinimal } from "./contenders/minimal.ts";
+import { startTether } from "./contenders/tether.ts";
+import { ratioLine, summarize, table } from "./report.ts";
+import { startWorkerClient } from "./worker-client.ts";
+import type { RunResult } from "./client.ts";
+
+const DELTAS = positiveInteger("BENCH_EVENTS", 100_000);
+const ROUNDS = positiveInteger("BENCH_ROUNDS", 5);
+/** 0 (default): the stub's parts are all ready at once. N: every Nth part waits for a macrotask, like network reads. */
+const YIELD_EVERY = process.env.BENCH_YIELD_EVERY ? positiveInteger("BENCH_YIELD_EVERY", 0) : 0;
+const WARMUP_ROUNDS = 1;
+/** RUN_STARTED, TEXT_MESSAGE_START, the deltas, TEXT_MESSAGE_END, RUN_FINISHED. */
+const EXPECTED_EVENTS = DELTAS + 4;
+const TARGET_BARE = 0.5;
+const TARGET_MINIMAL = 0.9;
+
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw.replace(/_/g, ""));
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}".`);
+  return value;
+}
+
+/** Splits a captured SSE body into frames, checking each is `id: <runId>:<seq>` + one data line. */
+function captureFrames(text: string, runId: string): Buffer[] {
+  const blocks = text.split("\n\n");
+  if (blocks.at(-1) !== "") throw new Error("The captured Tether body does not end with a complete frame.");
+  blocks.pop();
+  return blocks.map((block, index) => {
+    const [idLine, dataLine, ...rest] = block.split("\n");
+    if (idLine !== `id: ${runId}:${index + 1}` || !dataLine?.startsWith("data: ") || rest.length > 0) {
+      throw new Error(`Captured frame ${index + 1} is not "id: ${runId}:${index + 1}" + one data line: ${JSON.stringify(block.slice(0, 120))}`);
+    }
+    JSON.parse(dataLine.slice(6));
+    return Buffer.from(`${block}\n\n`);
+  });
+}
+
+async function main() {
+  const started = performance.now();
+  console.log(`bench/pipeline: ${DELTAS.toLocaleString("en-US")} text deltas → ${EXPECTED_EVENTS.toLocaleString("en-US")} AG-UI events per run`);
+  console.log(`rounds: ${WARMUP_ROUNDS} warm-up + ${ROUNDS} measured, round-robin; client on a worker thread; node ${process.version}`);
+  console.log(`stub model: ${YIELD_EVERY > 0 ? `yields to the event loop every ${YIELD_EVERY} parts` : "every part ready at once (no yielding)"}\n`);
+
+  const tether = await startTether(DELTAS, { yieldEvery: YIELD_EVERY });
+  const minimal = await startMinimal(DELTAS, YIELD_EVERY);
+  const client = await startWorkerClient();
+  const contenders: Contender[] = [tether, minimal];
+  try {
+    // Capture the exact bytes Tether sends (untimed), for the bare writer to replay.
+    const captureRequest = tether.request();
+    const capture = await runOnce(captureRequest, true);
+    const frames = captureFrames(capture.text!, tether.runIds.at(-1)!);
+    if (frames.length !== EXPECTED_EVENTS) throw new Error(`Tether sent ${frames.length} frames; expected ${EXPECTED_EVENTS}.`);
+    const bare = await startBare(frames);
+    contenders.push(bare);
+    const order = [tether, bare, minimal];
+
+    const results = new Map<string, RunResult[]>(order.map((contender) => [contender.name, []]));
+    const mismatches: string[] = [];
+    for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+      const measured = round >= WARMUP_ROUNDS;
+      const times: string[] = [];
+      // Rotate who goes first, so drift and GC debt spread evenly.
+      for (let k = 0; k < order.length; k++) {
+        const contender = order[(round + k) % order.length]!;
+        const result = await client.run(contender.request());
+        if (result.events !== EXPECTED_EVENTS) mismatches.push(`${contender.name} round ${round}: ${result.events} events`);
+        if (measured) results.get(contender.name)!.push(result);
+        times.push(`${contender.name} ${Math.round(result.ms)} ms`);
+      }
+      const done = measured ? `round ${round - WARMUP_ROUNDS + 1}/${ROUNDS}` : "warm-up";
+      console.log(`  ${done.padEnd(11)} ${times.join(", ")}`);
+    }
+
+    // The event log must hold every event of every Tether run (checked after timing).
+    const logCounts: number[] = [];
+    const statuses = new Set<string>();
+    for (const runId of tether.runIds) {
+      logCounts.push((await tether.store.readEvents(runId)).length);
+      statuses.add((await tether.store.getRun(runId))?.status ?? "missing");
+    }
+    const logComplete = logCounts.every((n) => n === EXPECTED_EVENTS);
+
+    const summaries = order.map((contender) => summarize(contender.name, contender.description, results.get(contender.name)!));
+    const [t, b, m] = summaries as [ReturnType<typeof summarize>, ReturnType<typeof summarize>, ReturnType<typeof summarize>];
+    console.log("");
+    console.log(table(summaries));
+    console.log("");
+    for (const summary of summaries) console.log(`  ${summary.name.padEnd(8)} ${summary.description}`);
+    console.log("");
+    console.log(ratioLine("tether / bare", t.median / b.median, TARGET_BARE));
+    console.log(ratioLine("tether / minimal", t.median / m.median, TARGET_MINIMAL));
+    console.log("");
+    console.log(
+      `event log: ${tether.runIds.length} Tether runs, events stored per run: ${[...new Set(logCounts)].join(", ")} ` +
+        `(expected ${EXPECTED_EVENTS}) — ${logComplete ? "complete" : "INCOMPLETE"}; run status: ${[...statuses].join(", ")}`,
+    );
+    console.log(`bytes per run: tether ${capture.bytes.toLocaleString("en-US")} (bare replays the same), minimal ${m.runs[0]!.bytes.toLocaleString("en-US")} (no id: lines)`);
+    if (mismatches.length > 0) console.log(`WARNING: unexpected event counts: ${mismatches.join("; ")}`);
+    console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    if (!logComplete || mismatches.length > 0) process.exitCode = 1;
+  } finally {
+    await client.close();
+    for (const contender of contenders) await contender.close();
+  }
+}
+
+await main();

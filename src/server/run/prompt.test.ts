@@ -1,0 +1,206 @@
+import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import { describe, expect, it } from "vitest";
+import { activityMessage, assistantMessage, toolCall, toolMessage, userMessage } from "../../../test/fixtures/messages.ts";
+import { toModelPrompt } from "./prompt.ts";
+
+const outcome = { status: "succeeded", stage: "displayed" };
+
+const noResult = (toolName: string) =>
+  JSON.stringify({
+    status: "unknown",
+    reason: "no_result_reported",
+    message: `No result was reported for ${toolName} before the conversation moved on; it may or may not have happened.`,
+  });
+
+/** Every tool call id in the prompt, and how many results each got. */
+function resultsPerCall(prompt: LanguageModelV3Prompt): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const message of prompt) {
+    if (message.role === "assistant") {
+      for (const part of message.content) if (part.type === "tool-call") counts.set(part.toolCallId, 0);
+    }
+    if (message.role === "tool") {
+      for (const part of message.content) if (part.type === "tool-result") counts.set(part.toolCallId, (counts.get(part.toolCallId) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+describe("toModelPrompt", () => {
+  it("puts the instructions and the request's context into one system message first", () => {
+    const prompt = toModelPrompt(
+      "You help people use Workdesk.",
+      [
+        { description: "Current screen", value: "MNU-1000 (home)" },
+        { description: "Panel mode", value: "side panel" },
+      ],
+      [userMessage("m1", "hi")],
+    );
+
+    expect(prompt).toEqual([
+      { role: "system", content: "You help people use Workdesk.\n\nCurrent screen: MNU-1000 (home)\n\nPanel mode: side panel" },
+      { role: "user", content: [{ type: "text", text: "hi" }] },
+    ]);
+  });
+
+  it("sends no system message when there are neither instructions nor context", () => {
+    expect(toModelPrompt("", [], [userMessage("m1", "hi")])).toEqual([{ role: "user", content: [{ type: "text", text: "hi" }] }]);
+  });
+
+  it("turns assistant tool calls into tool-call parts with parsed input", () => {
+    const prompt = toModelPrompt("", [], [
+      userMessage("m1", "open the work request list"),
+      assistantMessage("m2", "Opening it.", [toolCall("call_1", "navigate", { screenId: "MNU-3120" })]),
+      toolMessage("m3", "call_1", outcome),
+    ]);
+
+    expect(prompt[1]).toEqual({
+      role: "assistant",
+      content: [
+        { type: "text", text: "Opening it." },
+        { type: "tool-call", toolCallId: "call_1", toolName: "navigate", input: { screenId: "MNU-3120" } },
+      ],
+    });
+  });
+
+  it("passes empty arguments as an empty object and malformed ones as invalidArguments", () => {
+    const prompt = toModelPrompt("", [], [
+      assistantMessage("m1", undefined, [toolCall("call_1", "listScreens", ""), toolCall("call_2", "navigate", '{"screenId":')]),
+      toolMessage("m2", "call_1", "[]"),
+      toolMessage("m3", "call_2", { error: { code: "invalid_arguments", message: "not JSON" } }),
+    ]);
+
+    expect(prompt[0]).toEqual({
+      role: "assistant",
+      content: [
+        { type: "tool-call", toolCallId: "call_1", toolName: "listScreens", input: {} },
+        { type: "tool-call", toolCallId: "call_2", toolName: "navigate", input: { invalidArguments: '{"screenId":' } },
+      ],
+    });
+  });
+
+  it("turns tool messages into tool-result parts of one tool message", () => {
+    const prompt = toModelPrompt("", [], [
+      assistantMessage("m1", "", [toolCall("call_1", "findScreen", { query: "work requests" }), toolCall("call_2", "navigate", { screenId: "MNU-3120" })]),
+      toolMessage("m2", "call_1", { screenId: "MNU-3120" }),
+      toolMessage("m3", "call_2", outcome),
+    ]);
+
+    expect(prompt[1]).toEqual({
+      role: "tool",
+      content: [
+        { type: "tool-result", toolCallId: "call_1", toolName: "findScreen", output: { type: "json", value: { screenId: "MNU-3120" } } },
+        { type: "tool-result", toolCallId: "call_2", toolName: "navigate", output: { type: "json", value: outcome } },
+      ],
+    });
+    expect(prompt).toHaveLength(2);
+  });
+
+  it("marks a result shaped { error: {...} } as error-json", () => {
+    const failure = { error: { code: "tool_failed", message: "The screen catalog is unavailable." } };
+    const prompt = toModelPrompt("", [], [assistantMessage("m1", "", [toolCall("call_1", "findScreen")]), toolMessage("m2", "call_1", failure)]);
+
+    expect(prompt[1]).toEqual({
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "call_1", toolName: "findScreen", output: { type: "error-json", value: failure } }],
+    });
+  });
+
+  it("passes a result that is not JSON as text", () => {
+    const prompt = toModelPrompt("", [], [assistantMessage("m1", "", [toolCall("call_1", "findScreen")]), toolMessage("m2", "call_1", "three screens match")]);
+
+    expect(prompt[1]).toMatchObject({ content: [{ output: { type: "text", value: "three screens match" } }] });
+  });
+
+  it("gives a call without a result a synthetic no_result_reported result before the next message", () => {
+    const prompt = toModelPrompt("", [], [
+      userMessage("m1", "open the work request list"),
+      assistantMessage("m2", "", [toolCall("call_1", "navigate", { screenId: "MNU-3120" })]),
+      userMessage("m3", "never mind"),
+    ]);
+
+    expect(prompt).toEqual([
+      { role: "user", content: [{ type: "text", text: "open the work request list" }] },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", toolName: "navigate", input: { screenId: "MNU-3120" } }] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "call_1", toolName: "navigate", output: { type: "text", value: noResult("navigate") } }],
+      },
+      { role: "user", content: [{ type: "text", text: "never mind" }] },
+    ]);
+  });
+
+  it("gives a call still open at the end of the history a synthetic result", () => {
+    const prompt = toModelPrompt("", [], [assistantMessage("m1", "", [toolCall("call_1", "navigate", { screenId: "MNU-3120" })])]);
+
+    expect(prompt.at(-1)).toEqual({
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "call_1", toolName: "navigate", output: { type: "text", value: noResult("navigate") } }],
+    });
+  });
+
+  it("gives every call exactly one result, dropping answers to calls that are not open", () => {
+    const prompt = toModelPrompt("", [], [
+      assistantMessage("m1", "", [toolCall("call_1", "findScreen"), toolCall("call_2", "navigate", { screenId: "MNU-3120" })]),
+      toolMessage("m2", "call_2", outcome),
+      toolMessage("m3", "call_2", outcome),
+      toolMessage("m4", "call_404", outcome),
+      userMessage("m5", "well?"),
+    ]);
+
+    expect(Object.fromEntries(resultsPerCall(prompt))).toEqual({ call_1: 1, call_2: 1 });
+  });
+
+  it("skips activity messages", () => {
+    const prompt = toModelPrompt("", [], [userMessage("m1", "show recipes"), activityMessage("a1"), assistantMessage("m2", "Here they are.")]);
+
+    expect(prompt).toEqual([
+      { role: "user", content: [{ type: "text", text: "show recipes" }] },
+      { role: "assistant", content: [{ type: "text", text: "Here they are." }] },
+    ]);
+  });
+
+  // Bug: prompt.ts line 35 closes open calls before *every* non-tool message, including the
+  // activity and reasoning messages the switch then skips as UI state (line 70). An activity
+  // message between a tool call and its result therefore gives the call a synthetic
+  // "no result was reported" result, and the real result (line 56) is dropped as an answer to
+  // nothing, so the model is told the action may not have happened when it did. Not reachable
+  // through the runner today (history/reconcile.ts filters activity messages out first).
+  it("keeps the real result of a call when an activity message sits between the call and its result", () => {
+    const prompt = toModelPrompt("", [], [
+      assistantMessage("m1", "", [toolCall("call_1", "showRecipeCards", { recipeIds: ["r1"] })]),
+      activityMessage("a1"),
+      toolMessage("m2", "call_1", outcome),
+    ]);
+
+    expect(prompt.at(-1)).toEqual({
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "call_1", toolName: "showRecipeCards", output: { type: "json", value: outcome } }],
+    });
+  });
+
+  it("keeps system and developer messages of the history as system messages", () => {
+    const prompt = toModelPrompt("Be brief.", [], [
+      { id: "s1", role: "developer", content: "Answer in English." },
+      userMessage("m1", "hi"),
+    ]);
+
+    expect(prompt.map((message) => message.role)).toEqual(["system", "system", "user"]);
+    expect(prompt[1]).toEqual({ role: "system", content: "Answer in English." });
+  });
+
+  it("flattens multi-part user content into text, naming attachments it leaves out", () => {
+    const prompt = toModelPrompt("", [], [
+      {
+        id: "m1",
+        role: "user",
+        content: [
+          { type: "text", text: "what is on this screenshot?" },
+          { type: "image", source: { type: "url", value: "https://example.test/screen.png" } },
+        ],
+      },
+    ]);
+
+    expect(prompt).toEqual([{ role: "user", content: [{ type: "text", text: "what is on this screenshot?\n[image attachment omitted]" }] }]);
+  });
+});

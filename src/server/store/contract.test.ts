@@ -1,0 +1,447 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EventType, type Message } from "@ag-ui/core";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { isTetherError, type TetherErrorCode } from "../../protocol/index.ts";
+import { assistantMessage, toolCall, toolMessage, userMessage } from "../../../test/fixtures/messages.ts";
+import { createMemoryRunStore } from "./memory.ts";
+import type { BeginRun, PendingToolCall, RunStore, StoredEvent } from "./port.ts";
+import { createSqliteRunStore } from "./sqlite.ts";
+
+/** One adapter of the `RunStore` port, as the contract suite sees it. */
+interface StoreAdapter {
+  name: string;
+  /** Opens a fresh, empty store on the given clock. */
+  open(now: () => Date): Promise<RunStore>;
+  /** Whether runs can outlive the process, so `recoverInterruptedRuns` has something to do. */
+  durable: boolean;
+}
+
+const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
+const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
+
+const userTurn = userMessage("m1", "open the work request list");
+const navigateCall = assistantMessage("m2", "", [toolCall("call_1", "navigate", { screenId: "MNU-3120" }), toolCall("call_2", "showHint", {})]);
+const pendingCalls: PendingToolCall[] = [
+  { toolCallId: "call_1", toolName: "navigate", runId: "run_1", arguments: '{"screenId":"MNU-3120"}' },
+  { toolCallId: "call_2", toolName: "showHint", runId: "run_1", arguments: "{}" },
+];
+
+function begin(overrides: { threadId?: string; runId?: string; ownerId?: string; messages?: Message[]; resolvedToolCallIds?: string[] } = {}): BeginRun {
+  const threadId = overrides.threadId ?? "thread_1";
+  const runId = overrides.runId ?? "run_1";
+  const ownerId = overrides.ownerId ?? "kim";
+  return {
+    thread: { threadId, agentId: "workdesk", ownerId },
+    run: { runId, userId: ownerId, input: { threadId, runId, messageIds: ["m1"] }, log: [] },
+    messages: overrides.messages ?? [userTurn],
+    resolvedToolCallIds: overrides.resolvedToolCallIds ?? [],
+  };
+}
+
+function event(seq: number, delta: string): StoredEvent {
+  return { seq, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m2", delta } as StoredEvent["event"] };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<TetherErrorCode | "not a TetherError"> {
+  try {
+    await promise;
+  } catch (error) {
+    return isTetherError(error) ? error.code : "not a TetherError";
+  }
+  throw new Error("expected the promise to reject");
+}
+
+function runStoreContract(adapter: StoreAdapter) {
+  describe(`RunStore contract: ${adapter.name}`, () => {
+    const opened: RunStore[] = [];
+    let clock = T0;
+
+    async function openStore(): Promise<RunStore> {
+      clock = T0;
+      const store = await adapter.open(() => new Date(clock));
+      opened.push(store);
+      return store;
+    }
+
+    /** The observable state of one thread, to compare before and after a refused call. */
+    async function snapshot(store: RunStore, threadId: string) {
+      return {
+        thread: await store.getThread(threadId),
+        messages: await store.getMessages(threadId),
+        pending: await store.getPendingToolCalls(threadId),
+        runs: await store.listRuns(threadId),
+        active: await store.getActiveRun(threadId),
+      };
+    }
+
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((store) => store.close()));
+    });
+
+    it("knows nothing about threads and runs it never stored", async () => {
+      const store = await openStore();
+
+      expect(await snapshot(store, "thread_1")).toEqual({ thread: undefined, messages: [], pending: [], runs: [], active: undefined });
+      expect(await store.getRun("run_1")).toBeUndefined();
+      expect(await store.readEvents("run_1")).toEqual([]);
+      expect(await store.listReports("run_1")).toEqual([]);
+    });
+
+    it("creates the thread, the running run and its messages in beginRun", async () => {
+      const store = await openStore();
+      const trigger = { kind: "user-message" as const };
+
+      await store.beginRun({ ...begin(), run: { ...begin().run, parentRunId: "run_0", trigger } });
+
+      expect(await store.getThread("thread_1")).toEqual({ threadId: "thread_1", agentId: "workdesk", ownerId: "kim", createdAt: at(0), updatedAt: at(0) });
+      const run = {
+        runId: "run_1",
+        threadId: "thread_1",
+        agentId: "workdesk",
+        userId: "kim",
+        parentRunId: "run_0",
+        trigger,
+        status: "running",
+        input: { threadId: "thread_1", runId: "run_1", messageIds: ["m1"] },
+        log: [],
+        createdAt: at(0),
+      };
+      expect(await store.getRun("run_1")).toEqual(run);
+      expect(await store.getActiveRun("thread_1")).toEqual(run);
+      expect(await store.getMessages("thread_1")).toEqual([userTurn]);
+    });
+
+    it("appends a later run's messages to the thread and touches updatedAt only", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" } });
+      clock = T0 + 30_000;
+
+      await store.beginRun(begin({ runId: "run_2", messages: [userMessage("m3", "thanks")] }));
+
+      expect(await store.getThread("thread_1")).toMatchObject({ createdAt: at(0), updatedAt: at(30) });
+      expect((await store.getMessages("thread_1")).map((message) => message.id)).toEqual(["m1", "m3"]);
+    });
+
+    it("refuses a runId that is already taken with run_exists, in any thread", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      await store.finishRun({ runId: "run_1", status: "finished" });
+
+      expect(await rejection(store.beginRun(begin({ messages: [userMessage("m3", "again")] })))).toBe("run_exists");
+      expect(await rejection(store.beginRun(begin({ threadId: "thread_2" })))).toBe("run_exists");
+    });
+
+    it("refuses a second run while the thread has a running one with run_in_progress", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+
+      expect(await rejection(store.beginRun(begin({ runId: "run_2", messages: [userMessage("m3", "hurry")] })))).toBe("run_in_progress");
+    });
+
+    it("admits only one of two runs begun on a new thread at the same moment", async () => {
+      const store = await openStore();
+
+      const results = await Promise.allSettled([store.beginRun(begin({ runId: "run_a" })), store.beginRun(begin({ runId: "run_b", messages: [] }))]);
+
+      expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected"]);
+      expect((await store.listRuns("thread_1")).map((run) => run.runId)).toEqual(["run_a"]);
+    });
+
+    it("refuses another owner's thread with forbidden", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      await store.finishRun({ runId: "run_1", status: "finished" });
+
+      expect(await rejection(store.beginRun(begin({ runId: "run_2", ownerId: "lee" })))).toBe("forbidden");
+    });
+
+    it("writes nothing for a new thread when beginRun is refused", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+
+      expect(await rejection(store.beginRun(begin({ threadId: "thread_2", messages: [userMessage("x1", "hi")] })))).toBe("run_exists");
+
+      expect(await snapshot(store, "thread_2")).toEqual({ thread: undefined, messages: [], pending: [], runs: [], active: undefined });
+      expect((await store.getRun("run_1"))?.threadId).toBe("thread_1");
+    });
+
+    it("writes nothing to an existing thread when beginRun is refused", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: pendingCalls });
+      const before = await snapshot(store, "thread_1");
+      clock = T0 + 60_000;
+      const answer = toolMessage("m3", "call_1", { status: "succeeded" });
+
+      expect(await rejection(store.beginRun(begin({ runId: "run_2", messages: [answer], resolvedToolCallIds: ["call_1"] })))).toBe("run_in_progress");
+      await store.finishRun({ runId: "run_1", status: "finished" });
+      const finished = await snapshot(store, "thread_1");
+      expect(await rejection(store.beginRun(begin({ runId: "run_2", ownerId: "lee", messages: [answer], resolvedToolCallIds: ["call_1"] })))).toBe(
+        "forbidden",
+      );
+
+      expect(finished.messages).toEqual(before.messages);
+      expect(finished.pending).toEqual(before.pending);
+      expect(finished.thread).toEqual(before.thread);
+      expect(await snapshot(store, "thread_1")).toEqual(finished);
+      expect(await store.getRun("run_2")).toBeUndefined();
+    });
+
+    // A message carrying a function and a BigInt can be neither cloned (memory) nor serialised (SQLite).
+    const unstorable = { ...userMessage("m1", "hi"), metadata: { onClick: () => undefined, size: 1n } } as Message;
+    it("writes nothing when a message of beginRun cannot be stored", async () => {
+      const store = await openStore();
+
+      await expect(store.beginRun(begin({ messages: [unstorable] }))).rejects.toThrow();
+
+      expect(await snapshot(store, "thread_1")).toEqual({ thread: undefined, messages: [], pending: [], runs: [], active: undefined });
+      expect(await store.getRun("run_1")).toBeUndefined();
+    });
+
+    it("reads back events after a given sequence number, in order", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+
+      await store.appendEvents("run_1", [event(1, "Open"), event(2, "ing")]);
+      await store.appendEvents("run_1", [event(3, " it.")]);
+      await store.appendEvents("run_1", []);
+
+      expect(await store.readEvents("run_1")).toEqual([event(1, "Open"), event(2, "ing"), event(3, " it.")]);
+      expect(await store.readEvents("run_1", 2)).toEqual([event(3, " it.")]);
+      expect(await store.readEvents("run_1", 3)).toEqual([]);
+      expect(await store.readEvents("run_2")).toEqual([]);
+    });
+
+    it("adds a step's messages and pending browser calls in commitStep", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: pendingCalls });
+
+      expect(await store.getMessages("thread_1")).toEqual([userTurn, navigateCall]);
+      expect(await store.getPendingToolCalls("thread_1")).toEqual(pendingCalls);
+      expect(await store.getPendingToolCalls("thread_2")).toEqual([]);
+    });
+
+    it("removes the pending calls a new run resolves, and only those", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: pendingCalls });
+      await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success", pendingToolCallIds: ["call_1", "call_2"] } });
+      const answer = toolMessage("m3", "call_1", { status: "succeeded", stage: "displayed" });
+
+      await store.beginRun(begin({ runId: "run_2", messages: [answer], resolvedToolCallIds: ["call_1"] }));
+
+      expect(await store.getPendingToolCalls("thread_1")).toEqual([pendingCalls[1]]);
+      expect(await store.getMessages("thread_1")).toEqual([userTurn, navigateCall, answer]);
+    });
+
+    it("records how a run ended in finishRun, and it stops being active", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      clock = T0 + 5_000;
+      const usage = [{ provider: "tether.scripted", model: "scripted", inputTokens: 12, outputTokens: 30 }];
+
+      await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success", pendingToolCallIds: ["call_1"] }, usage });
+
+      expect(await store.getRun("run_1")).toMatchObject({
+        status: "finished",
+        outcome: { type: "success", pendingToolCallIds: ["call_1"] },
+        usage,
+        finishedAt: at(5),
+      });
+      expect(await store.getActiveRun("thread_1")).toBeUndefined();
+    });
+
+    it("records a run's error in finishRun", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+
+      await store.finishRun({ runId: "run_1", status: "error", error: { code: "model_error", message: "The model failed." } });
+
+      const run = await store.getRun("run_1");
+      expect(run).toMatchObject({ status: "error", error: { code: "model_error", message: "The model failed." } });
+      expect(run?.outcome).toBeUndefined();
+    });
+
+    it("keeps the first ending when finishRun is called twice", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      await store.finishRun({ runId: "run_1", status: "cancelled", outcome: { type: "cancelled" } });
+      clock = T0 + 9_000;
+
+      await store.finishRun({ runId: "run_1", status: "error", error: { code: "internal", message: "late" } });
+
+      const run = await store.getRun("run_1");
+      expect(run).toMatchObject({ status: "cancelled", outcome: { type: "cancelled" }, finishedAt: at(0) });
+      expect(run?.error).toBeUndefined();
+    });
+
+    it("lists a thread's runs in the order they began", async () => {
+      const store = await openStore();
+      for (const runId of ["run_b", "run_a", "run_c"]) {
+        await store.beginRun(begin({ runId, messages: [] }));
+        await store.finishRun({ runId, status: "finished" });
+      }
+      await store.beginRun(begin({ threadId: "thread_2", runId: "run_0", messages: [] }));
+
+      expect((await store.listRuns("thread_1")).map((run) => run.runId)).toEqual(["run_b", "run_a", "run_c"]);
+      expect((await store.listRuns("thread_2")).map((run) => run.runId)).toEqual(["run_0"]);
+    });
+
+    it("appends entries to a run's log", async () => {
+      const store = await openStore();
+      const dropped = { level: "warn" as const, code: "tool_dropped", message: '"x" is not allowed.', details: { tool: "x", reason: "tool_not_allowed" } };
+      await store.beginRun({ ...begin(), run: { ...begin().run, log: [dropped] } });
+
+      await store.appendLog("run_1", [{ level: "info", code: "model_step", message: "step 1" }]);
+      await store.appendLog("run_1", [{ level: "error", code: "model_error", message: "boom" }]);
+
+      expect((await store.getRun("run_1"))?.log).toEqual([
+        dropped,
+        { level: "info", code: "model_step", message: "step 1" },
+        { level: "error", code: "model_error", message: "boom" },
+      ]);
+    });
+
+    it("refuses to log to a run that does not exist with run_not_found", async () => {
+      const store = await openStore();
+
+      expect(await rejection(store.appendLog("run_404", [{ level: "info", code: "x", message: "y" }]))).toBe("run_not_found");
+    });
+
+    it("keeps browser reports per run with the time they arrived", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      const outcome = { toolCallId: "call_1", outcome: { status: "blocked", reason: "blocked_by_mode" } };
+
+      await store.addReport("run_1", outcome);
+      clock = T0 + 2_000;
+      await store.addReport("run_1", { rendererError: "unknown component" });
+
+      expect(await store.listReports("run_1")).toEqual([
+        { receivedAt: at(0), report: outcome },
+        { receivedAt: at(2), report: { rendererError: "unknown component" } },
+      ]);
+      expect(await store.listReports("run_2")).toEqual([]);
+    });
+
+    it("hands out copies, so changing a returned value does not change the store", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+
+      const [message] = await store.getMessages("thread_1");
+      (message as { content: string }).content = "changed";
+      (await store.getRun("run_1"))!.log.push({ level: "info", code: "x", message: "y" });
+
+      expect(await store.getMessages("thread_1")).toEqual([userTurn]);
+      expect((await store.getRun("run_1"))?.log).toEqual([]);
+    });
+
+    if (adapter.durable) {
+      it("marks runs left running as error in recoverInterruptedRuns, freeing their threads", async () => {
+        const store = await openStore();
+        await store.beginRun(begin());
+        await store.beginRun(begin({ threadId: "thread_2", runId: "run_2" }));
+        await store.finishRun({ runId: "run_2", status: "finished" });
+        clock = T0 + 3_000;
+
+        expect(await store.recoverInterruptedRuns()).toBe(1);
+
+        expect(await store.getRun("run_1")).toMatchObject({
+          status: "error",
+          error: { code: "internal", message: "The server stopped while this run was in progress." },
+          finishedAt: at(3),
+        });
+        expect((await store.getRun("run_2"))?.status).toBe("finished");
+        expect(await store.getActiveRun("thread_1")).toBeUndefined();
+        await store.beginRun(begin({ runId: "run_3", messages: [userMessage("m3", "still there?")] }));
+        expect((await store.getActiveRun("thread_1"))?.runId).toBe("run_3");
+      });
+    } else {
+      it("has no interrupted runs to recover, since its runs die with the process", async () => {
+        const store = await openStore();
+        await store.beginRun(begin());
+
+        expect(await store.recoverInterruptedRuns()).toBe(0);
+        expect((await store.getRun("run_1"))?.status).toBe("running");
+      });
+    }
+  });
+}
+
+const temporaryFolders: string[] = [];
+afterAll(async () => {
+  await Promise.all(temporaryFolders.map((folder) => rm(folder, { recursive: true, force: true })));
+});
+
+async function temporaryDatabase(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), "tether-store-"));
+  temporaryFolders.push(folder);
+  return join(folder, "nested", "tether.db");
+}
+
+runStoreContract({ name: "memory", open: async (now) => createMemoryRunStore({ now }), durable: false });
+runStoreContract({ name: "sqlite :memory:", open: async (now) => createSqliteRunStore({ filename: ":memory:", now }), durable: true });
+runStoreContract({ name: "sqlite file", open: async (now) => createSqliteRunStore({ filename: await temporaryDatabase(), now }), durable: true });
+
+describe("createSqliteRunStore with a file", () => {
+  it("keeps threads, runs, messages, events, pending calls and reports across closing and reopening", async () => {
+    const filename = await temporaryDatabase();
+    const now = () => new Date(T0);
+    const first = createSqliteRunStore({ filename, now });
+    await first.beginRun(begin());
+    await first.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: pendingCalls });
+    await first.appendEvents("run_1", [event(1, "Open"), event(2, "ing")]);
+    await first.appendLog("run_1", [{ level: "info", code: "model_step", message: "step 1" }]);
+    await first.addReport("run_1", { toolCallId: "call_1", outcome: { status: "succeeded" } });
+    await first.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success", pendingToolCallIds: ["call_1", "call_2"] } });
+    const before = {
+      thread: await first.getThread("thread_1"),
+      messages: await first.getMessages("thread_1"),
+      pending: await first.getPendingToolCalls("thread_1"),
+      runs: await first.listRuns("thread_1"),
+      events: await first.readEvents("run_1"),
+      reports: await first.listReports("run_1"),
+    };
+    await first.close();
+
+    const reopened = createSqliteRunStore({ filename, now });
+    try {
+      expect({
+        thread: await reopened.getThread("thread_1"),
+        messages: await reopened.getMessages("thread_1"),
+        pending: await reopened.getPendingToolCalls("thread_1"),
+        runs: await reopened.listRuns("thread_1"),
+        events: await reopened.readEvents("run_1"),
+        reports: await reopened.listReports("run_1"),
+      }).toEqual(before);
+      expect(before.messages).toEqual([userTurn, navigateCall]);
+      expect(before.runs.map((run) => run.status)).toEqual(["finished"]);
+      expect(before.events).toHaveLength(2);
+      expect(before.reports).toHaveLength(1);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it("recovers a run left running when the previous process stopped", async () => {
+    const filename = await temporaryDatabase();
+    const crashed = createSqliteRunStore({ filename });
+    await crashed.beginRun(begin());
+    await crashed.close();
+
+    const restarted = createSqliteRunStore({ filename });
+    try {
+      expect((await restarted.getActiveRun("thread_1"))?.runId).toBe("run_1");
+      expect(await restarted.recoverInterruptedRuns()).toBe(1);
+      expect(await restarted.getActiveRun("thread_1")).toBeUndefined();
+      expect(await restarted.recoverInterruptedRuns()).toBe(0);
+    } finally {
+      await restarted.close();
+    }
+  });
+});

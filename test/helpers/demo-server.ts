@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HttpAgent } from "@ag-ui/client";
+import { silentLogger } from "tether/server";
+import { createDemo, type Demo, type DemoOptions } from "../../apps/serve.ts";
+import { listen } from "../../src/server/listen.ts";
+
+export interface DemoServer {
+  url: string;
+  demo: Demo;
+  dataDir: string;
+  /** A signed demo token for the user. */
+  token(user: string): string;
+  /** A plain, unmodified AG-UI HttpAgent for the Workdesk agent, signed in as the user. */
+  agent(user: string, threadId: string): HttpAgent;
+  close(): Promise<void>;
+}
+
+/** The demo server on a free loopback port with its own data folder, the playbook streaming without pauses. */
+export async function startDemoServer(options: DemoOptions = {}): Promise<DemoServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "tether-test-"));
+  const demo = await createDemo({ dataDir, secret: "test-secret", logger: silentLogger, playbook: { chunkDelayMs: 0 }, env: {}, ...options });
+  const server = await listen(demo.app, { port: 0, host: "127.0.0.1" });
+  const token = (user: string) => demo.identity.issueToken(user);
+  return {
+    url: server.url,
+    demo,
+    dataDir,
+    token,
+    agent: (user, threadId) =>
+      new HttpAgent({ url: `${server.url}/api/agents/workdesk/run`, headers: { Authorization: `Bearer ${token(user)}` }, threadId }),
+    async close() {
+      await server.close();
+      await demo.tether.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
