@@ -1,0 +1,79 @@
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { isTetherError } from "../protocol/index.ts";
+import { listen } from "../server/listen.ts";
+
+const HELP = `tether: the Tether command
+
+  tether serve <module> [--port 8787] [--host 127.0.0.1]
+      Serves the app a module exports (default export: a Hono-style { fetch } app,
+      an object with an \`app\`, or a function returning either). Exits 1 with the
+      reason when the app refuses to start (for example a tool without an executor).
+
+  tether help
+`;
+
+/** Runs the command line; returns the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  try {
+    switch (command) {
+      case "serve":
+        return await serve(rest);
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        process.stdout.write(HELP);
+        return 0;
+      default:
+        process.stderr.write(`Unknown command "${command}".\n\n${HELP}`);
+        return 2;
+    }
+  } catch (error) {
+    process.stderr.write(isTetherError(error) ? `tether: ${error.code}: ${error.message}\n` : `tether: ${(error as Error)?.stack ?? String(error)}\n`);
+    return 1;
+  }
+}
+
+type Fetchable = { fetch: (request: Request) => Response | Promise<Response> };
+
+async function serve(args: string[]): Promise<number> {
+  const { positional, flags } = parseFlags(args);
+  const [modulePath] = positional;
+  if (!modulePath) {
+    process.stderr.write(`tether serve: name the module that exports your app.\n\n${HELP}`);
+    return 2;
+  }
+  const loaded = (await import(pathToFileURL(resolve(modulePath)).href)) as { default?: unknown };
+  let exported = loaded.default;
+  if (typeof exported === "function") exported = await (exported as () => unknown)();
+  const app = toFetchable(exported);
+  if (!app) throw new Error(`${modulePath} must export (by default) an app with fetch(), an object with an app, or a function returning one.`);
+  const server = await listen(app, { port: Number(flags.port ?? process.env.PORT ?? 8787), host: flags.host ?? process.env.HOST ?? "127.0.0.1" });
+  process.stdout.write(`Tether serving ${modulePath} at ${server.url}\n`);
+  await new Promise<void>((done) => {
+    process.once("SIGINT", done);
+    process.once("SIGTERM", done);
+  });
+  await server.close();
+  return 0;
+}
+
+function toFetchable(value: unknown): Fetchable | undefined {
+  if (value && typeof (value as Fetchable).fetch === "function") return value as Fetchable;
+  const app = (value as { app?: unknown } | undefined)?.app;
+  if (app && typeof (app as Fetchable).fetch === "function") return app as Fetchable;
+  return undefined;
+}
+
+function parseFlags(args: string[]): { positional: string[]; flags: Record<string, string> } {
+  const positional: string[] = [];
+  const flags: Record<string, string> = {};
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg.startsWith("--")) flags[arg.slice(2)] = args[++index] ?? "";
+    else positional.push(arg);
+  }
+  return { positional, flags };
+}

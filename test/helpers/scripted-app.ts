@@ -1,0 +1,67 @@
+import type { RunAgentInput } from "@ag-ui/core";
+import { defineBrowserTool, type BrowserToolSpec } from "tether/protocol";
+import {
+  createCountingIds,
+  createMemoryRunStore,
+  createTetherApp,
+  defineAgent,
+  silentLogger,
+  type AgentDefinition,
+  type RunStore,
+  type ServerTool,
+  type TetherApp,
+  type TetherUser,
+} from "tether/server";
+import { createScriptedModel, parseSseFrames, type ScriptedModel, type ScriptedStep, type SseFrame } from "tether/testing";
+
+export const KIM: TetherUser = { userId: "kim", orgScope: "ORG-01", roles: ["requester"] };
+
+export const openPanel = defineBrowserTool({
+  name: "openPanel",
+  description: "Opens a panel in the browser.",
+  parameters: { type: "object", properties: { panel: { type: "string" } }, required: ["panel"], additionalProperties: false },
+});
+
+export interface ScriptedApp {
+  tether: TetherApp;
+  model: ScriptedModel;
+  store: RunStore;
+  /** POSTs a run as `user` (kim by default) and returns the response. */
+  post(input: Partial<RunAgentInput> & Pick<RunAgentInput, "threadId" | "runId">, user?: string): Promise<Response>;
+  /** POSTs a run and reads every SSE frame of it. */
+  run(input: Partial<RunAgentInput> & Pick<RunAgentInput, "threadId" | "runId">): Promise<SseFrame[]>;
+}
+
+/** A Tether app in-process with one agent ("test") on a scripted model, a memory store and counting ids. */
+export async function createScriptedApp(
+  steps: ScriptedStep[],
+  options: { tools?: ServerTool[]; browserTools?: BrowserToolSpec[]; agent?: Partial<AgentDefinition>; chunkDelayMs?: number; store?: RunStore } = {},
+): Promise<ScriptedApp> {
+  const model = createScriptedModel(steps, { chunkDelayMs: options.chunkDelayMs ?? 0 });
+  const store = options.store ?? createMemoryRunStore();
+  const users: Record<string, TetherUser> = { kim: KIM, lee: { userId: "lee", orgScope: "ORG-01", roles: ["manager"] } };
+  const tether = await createTetherApp({
+    agents: [defineAgent({ id: "test", model, tools: options.tools ?? [], browserTools: options.browserTools ?? [openPanel], ...options.agent })],
+    authenticate: (request) => users[request.headers.get("x-user") ?? ""],
+    store,
+    logger: silentLogger,
+    ids: createCountingIds(),
+  });
+  const post: ScriptedApp["post"] = (input, user = "kim") =>
+    Promise.resolve(
+      tether.app.request("/api/agents/test/run", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "x-user": user },
+        body: JSON.stringify({ messages: [], tools: [], context: [], ...input }),
+      }),
+    );
+  return {
+    tether,
+    model,
+    store,
+    post,
+    run: async (input) => parseSseFrames(await (await post(input)).text()),
+  };
+}
+
+export const types = (frames: SseFrame[]) => frames.map((frame) => frame.data.type as string);
