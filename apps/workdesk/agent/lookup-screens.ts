@@ -20,6 +20,8 @@ export interface ScreenLookup {
   candidates: ScreenCandidate[];
   /** When nothing matched: the screens this user can open, so the answer can offer them. */
   available?: Array<{ screenId: string; name: string }>;
+  /** A record id was asked for that is not in the user's organisation (or does not exist): they look the same. */
+  recordNotFound?: string;
 }
 
 const RECORD_ID = /\bR-?(\d{4})\b/i;
@@ -52,6 +54,7 @@ export function lookupScreens(query: string, user: TetherUser, requests: WorkReq
   }
   candidates.sort((a, b) => b.score - a.score);
   const result: ScreenLookup = { query, orgScope: user.orgScope, candidates: candidates.slice(0, 5).map(({ score: _score, ...rest }) => rest) };
+  if (record && !request) result.recordNotFound = `R-${record[1]}`;
   if (candidates.length === 0) result.available = visible.filter((screen) => !screen.route?.includes(":")).map((screen) => ({ screenId: screen.id, name: screen.name }));
   return result;
 }

@@ -17,6 +17,8 @@ export const workdeskPlaybook: Playbook = {
   name: "workdesk",
   respond(conversation) {
     const [latest] = conversation.results.slice(-1);
+    // A script that keeps calling tools would loop until the step limit; stop and say so instead.
+    if (latest && conversation.turnsSinceUser >= 4) return { text: "I've stopped here so as not to go round in circles. What would you like to do next?" };
     if (latest) return afterResult(latest, conversation.tools);
     const intent = readIntent(conversation.userText);
     switch (intent.kind) {
@@ -62,8 +64,9 @@ function afterLookup(lookup: ScreenLookup, tools: string[]): ScriptedTurn {
   if (!tools.includes("navigateToScreen")) {
     return { text: `${best.name} is at ${best.path} (${best.route}). This assistant can't open screens here, so please go there from the menu.` };
   }
+  const missing = lookup.recordNotFound ? `${lookup.recordNotFound} isn't a work request in ${lookup.orgScope}, so I can't show it. ` : "";
   return {
-    text: `Opening ${best.name}…`,
+    text: `${missing}Opening ${best.name}…`,
     toolCalls: [{ toolName: "navigateToScreen", input: navigationArgs(best, lookup.orgScope) }],
   };
 }
@@ -95,9 +98,10 @@ function afterNavigation(args: NavigationArgs | undefined, outcome: ToolOutcome 
   if (!outcome) return { text: `I asked the browser to open ${name}, but it didn't report back in a form I understand, so I can't say whether it opened.${byHand}` };
   switch (outcome.status) {
     case "succeeded":
-      return {
-        text: outcome.stage === "switched" ? `${name} is open; its data is still loading.` : `${name} is open now.`,
-      };
+      // Only as far as the browser got: requested is not open.
+      if (outcome.stage === "displayed") return { text: `${name} is open now.` };
+      if (outcome.stage === "switched") return { text: `${name} is showing; its data is still loading.` };
+      return { text: `I've asked the browser to open ${name}; it hasn't confirmed the screen is showing yet.${byHand}` };
     case "failed":
       if (outcome.reason === "access_denied") return { text: `I couldn't open ${name}: your account doesn't have access to it. If you need it, ask an administrator.` };
       if (outcome.reason === "not_found") return { text: `I couldn't open ${name}: it isn't in your menu.` };

@@ -52,7 +52,8 @@ export function seedWorkRequests(): WorkRequest[] {
       title: TITLES[(index * 7) % TITLES.length]!,
       status: WORK_REQUEST_STATUSES[(index * 5 + 1) % WORK_REQUEST_STATUSES.length]!,
       priority: (["low", "medium", "high"] as const)[(index * 2) % 3]!,
-      requester: people[index % people.length]!,
+      // Each organisation's requests rotate through its own people, so every demo user has some.
+      requester: people[Math.floor(index / 3) % people.length]!,
       createdAt: created.toISOString(),
       updatedAt: updated.toISOString(),
     });
