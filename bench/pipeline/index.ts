@@ -5,31 +5,51 @@
  * pre-encoded SSE bytes and a minimal Hono + @ag-ui/encoder server with no
  * store, all in one run. Prints events/s for each and both ratios.
  *
+ * How: the three servers listen on 127.0.0.1 in this process; the client
+ * (fetch, reading each SSE body to its end and counting frames) runs on a
+ * worker thread, so it does not share the servers' event loop. Contenders go
+ * round-robin, 1 warm-up + BENCH_ROUNDS (default 7) measured rounds, with a
+ * full GC before every request; the median events/s counts. The bare writer
+ * replays the exact bytes Tether sent in an untimed capture run. After timing,
+ * every Tether run's event log is read back from SQLite and counted.
+ *
  * Targets: tether ≥ 0.5× bare and ≥ 0.9× minimal. A missed target is
- * reported, not fatal: the process exits 0 unless the benchmark itself broke.
+ * reported, not fatal: the process exits 0 on a missed target, and 1 only if
+ * the benchmark itself broke (wrong event counts, incomplete event log).
+ *
+ * Diagnostics for a miss: bench/pipeline/profile.ts.
  *
  *   npm run bench
  *   BENCH_EVENTS=20000 BENCH_ROUNDS=3 npm run bench
  *   BENCH_YIELD_EVERY=256 npm run bench   # stub parts arrive in bursts of 256, one macrotask each
  */
-import { runOnce } from "./client.ts";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { runOnce, type RunResult } from "./client.ts";
 import { startBare } from "./contenders/bare.ts";
 import type { Contender } from "./contenders/contender.ts";
 import { startMinimal } from "./contenders/minimal.ts";
 import { startTether } from "./contenders/tether.ts";
 import { ratioLine, summarize, table } from "./report.ts";
 import { startWorkerClient } from "./worker-client.ts";
-import type { RunResult } from "./client.ts";
 
 const DELTAS = positiveInteger("BENCH_EVENTS", 100_000);
-const ROUNDS = positiveInteger("BENCH_ROUNDS", 5);
+const ROUNDS = positiveInteger("BENCH_ROUNDS", 7);
 /** 0 (default): the stub's parts are all ready at once. N: every Nth part waits for a macrotask, like network reads. */
-const YIELD_EVERY = process.env.BENCH_YIELD_EVERY ? positiveInteger("BENCH_YIELD_EVERY", 0) : 0;
+const YIELD_EVERY = process.env.BENCH_YIELD_EVERY === "0" ? 0 : positiveInteger("BENCH_YIELD_EVERY", 0);
 const WARMUP_ROUNDS = 1;
 /** RUN_STARTED, TEXT_MESSAGE_START, the deltas, TEXT_MESSAGE_END, RUN_FINISHED. */
 const EXPECTED_EVENTS = DELTAS + 4;
 const TARGET_BARE = 0.5;
 const TARGET_MINIMAL = 0.9;
+
+/**
+ * A full collection before every timed request, outside the timing, so no
+ * contender pays for the garbage the one before it left behind (Tether's
+ * 100k-event runs leave far more than the bare writer's).
+ */
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
 
 function positiveInteger(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -82,7 +102,9 @@ async function main() {
       // Rotate who goes first, so drift and GC debt spread evenly.
       for (let k = 0; k < order.length; k++) {
         const contender = order[(round + k) % order.length]!;
-        const result = await client.run(contender.request());
+        const request = contender.request();
+        collectGarbage();
+        const result = await client.run(request);
         if (result.events !== EXPECTED_EVENTS) mismatches.push(`${contender.name} round ${round}: ${result.events} events`);
         if (measured) results.get(contender.name)!.push(result);
         times.push(`${contender.name} ${Math.round(result.ms)} ms`);

@@ -26,18 +26,18 @@ export function createStubModel(deltas: number, options: { yieldEvery?: number }
     supportedUrls: {},
     async doStream() {
       let next = 0; // index into the virtual part list: 0 start, 1 text-start, 2..deltas+1 deltas, then end, finish
-      let waited = false;
       const total = deltas + 4;
+      const enqueueNext = (controller: ReadableStreamDefaultController<LanguageModelV3StreamPart>) => {
+        const index = next++;
+        controller.enqueue(part(index, deltas));
+        if (index === total - 1) controller.close();
+      };
       const stream = new ReadableStream<LanguageModelV3StreamPart>({
         pull(controller) {
-          if (yieldEvery > 0 && next > 0 && next % yieldEvery === 0 && !waited) {
-            waited = true; // resolves without a part; the stream pulls again
-            return new Promise<void>((resolve) => setImmediate(resolve));
+          if (yieldEvery > 0 && next > 0 && next % yieldEvery === 0) {
+            return new Promise<void>((resolve) => setImmediate(() => resolve(enqueueNext(controller))));
           }
-          waited = false;
-          const index = next++;
-          controller.enqueue(part(index, deltas));
-          if (index === total - 1) controller.close();
+          enqueueNext(controller);
         },
       });
       return { stream };
