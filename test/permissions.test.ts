@@ -37,7 +37,14 @@ describe("permissions", () => {
       const [lookup] = lookupResults(text);
       expect(lookup.candidates.map((candidate: { screenId: string }) => candidate.screenId)).not.toContain("MNU-3200");
     }
-    // Nothing about those screens reached the database file, in any table.
+    // Nothing about those screens reached the store: not the messages, the pending calls, the runs, nor the event log.
+    const { store } = server.demo.tether;
+    const stored = [await store.getMessages("kim-perms"), await store.getPendingToolCalls("kim-perms")];
+    for (const run of await store.listRuns("kim-perms")) stored.push(run, await store.readEvents(run.runId));
+    const everything = JSON.stringify(stored);
+    expect(everything).toContain("MNU-3120"); // the scan does see screen ids
+    expect(everything).not.toMatch(/MNU-3200|MNU-9000/);
+    // And not in the database file's raw bytes either (event pages are compressed, the rest is plain).
     const files = readdirSync(server.dataDir).filter((name) => name.startsWith("tether.db"));
     expect(files.length).toBeGreaterThan(0);
     for (const name of files) expect(readFileSync(join(server.dataDir, name)).toString("latin1")).not.toMatch(/MNU-3200|MNU-9000/);

@@ -1,4 +1,5 @@
 import { AGUI_MEDIA_TYPE, EventEncoder } from "@ag-ui/encoder";
+import { Buffer } from "node:buffer";
 import type { SequencedEvent } from "../run/hub.ts";
 
 /** A batch of one run's events, as the hub hands them on. */
@@ -18,14 +19,13 @@ export function eventStreamResponse(source: AsyncIterable<RunEvents>, accept: st
   const encoder = new EventEncoder(accept?.includes(AGUI_MEDIA_TYPE) ? { accept } : {});
   const contentType = encoder.getContentType();
   const binary = contentType !== "text/event-stream";
-  const text = new TextEncoder();
   const iterator = source[Symbol.asyncIterator]();
 
   const encode = ({ runId, events }: RunEvents): Uint8Array => {
     if (!binary) {
       let frames = "";
-      for (const { seq, event } of events) frames += `id: ${runId}:${seq}\n${encoder.encodeSSE(event)}`;
-      return text.encode(frames);
+      for (const { seq, event, sse } of events) frames += `id: ${runId}:${seq}\n${sse ?? encoder.encodeSSE(event)}`;
+      return Buffer.from(frames);
     }
     const parts = events.map(({ event }) => encoder.encodeProtobuf(event));
     const bytes = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));

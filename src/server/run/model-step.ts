@@ -4,6 +4,8 @@ import type { TetherError } from "../../protocol/index.ts";
 import { toModelError } from "./model-error.ts";
 import { toTokenUsage } from "./usage.ts";
 
+const YIELD_EVERY = 128;
+
 /** One tool call as the model produced it in a step. */
 export interface StepCall {
   toolCallId: string;
@@ -47,7 +49,11 @@ export interface ModelStepOptions {
 export async function streamModelStep(options: ModelStepOptions): Promise<StepResult> {
   const { emit } = options;
   const messageId = options.newMessageId();
-  let text = "";
+  // The step's text, kept as a few joined segments rather than one string grown a token at a time:
+  // a rope of thousands of live pieces is what the garbage collector would spend its time on.
+  const segments: string[] = [];
+  let recent: string[] = [];
+  const textSoFar = () => (segments.length === 0 ? recent.join("") : segments.join("") + recent.join(""));
   let textOpen = false;
   const calls: StepCall[] = [];
   // Provider ids can be missing or reused across steps; parts refer to them, events use ours.
@@ -88,7 +94,11 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
           emit({ type: EventType.TEXT_MESSAGE_START, messageId, role: "assistant" });
           textOpen = true;
         }
-        text += part.delta;
+        recent.push(part.delta);
+        if (recent.length === 128) {
+          segments.push(recent.join(""));
+          recent = [];
+        }
         emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: part.delta });
         return;
       case "text-end":
@@ -130,8 +140,11 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
       abortSignal: options.signal,
     });
     reader = stream.getReader();
-    for (;;) {
+    for (let parts = 1; ; parts++) {
       if (options.signal.aborted) throw options.signal.reason;
+      // A stream that is already buffered resolves every read at once; let the event loop turn now
+      // and then so the events go out (and into the store) while the rest is converted.
+      if (parts % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       const { done, value } = await reader.read();
       if (done) break;
       handle(value);
@@ -146,6 +159,7 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
     closeText();
   }
 
+  const text = textSoFar();
   if (text || calls.length > 0) {
     result.message = {
       id: messageId,

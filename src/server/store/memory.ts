@@ -71,7 +71,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async appendEvents(runId, added) {
       const log = events.get(runId) ?? [];
       events.set(runId, log);
-      for (const event of added) log.push(copy(event));
+      for (const { seq, event } of added) log.push({ seq, event: copy(event) });
     },
     async readEvents(runId, afterSeq = 0) {
       return copy((events.get(runId) ?? []).filter((event) => event.seq > afterSeq));

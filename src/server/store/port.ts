@@ -96,6 +96,8 @@ export interface PendingToolCall {
 export interface StoredEvent {
   seq: number;
   event: BaseEvent;
+  /** The event already serialized as JSON, when the caller has it: a store may write it as is rather than serialize again. */
+  json?: string;
 }
 
 export interface RunReport {

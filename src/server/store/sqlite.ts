@@ -3,6 +3,8 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
+import { decodePage, encodePage, pages } from "./event-pages.ts";
+import { SCHEMA } from "./sqlite-schema.ts";
 import type {
   BeginRun,
   CommitStep,
@@ -22,63 +24,6 @@ export interface SqliteRunStoreOptions {
   now?: () => Date;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS threads (
-  thread_id TEXT PRIMARY KEY,
-  agent_id TEXT NOT NULL,
-  owner_id TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS messages (
-  thread_id TEXT NOT NULL,
-  position INTEGER NOT NULL,
-  message_id TEXT NOT NULL,
-  run_id TEXT NOT NULL,
-  body TEXT NOT NULL,
-  PRIMARY KEY (thread_id, position),
-  UNIQUE (thread_id, message_id)
-);
-CREATE TABLE IF NOT EXISTS runs (
-  run_id TEXT PRIMARY KEY,
-  thread_id TEXT NOT NULL,
-  agent_id TEXT NOT NULL,
-  user_id TEXT NOT NULL,
-  parent_run_id TEXT,
-  trigger TEXT,
-  status TEXT NOT NULL,
-  outcome TEXT,
-  error TEXT,
-  usage TEXT,
-  input TEXT NOT NULL,
-  log TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  finished_at TEXT,
-  ordinal INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS runs_by_thread ON runs (thread_id, ordinal);
-CREATE INDEX IF NOT EXISTS runs_running ON runs (status) WHERE status = 'running';
-CREATE TABLE IF NOT EXISTS events (
-  run_id TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  body TEXT NOT NULL,
-  PRIMARY KEY (run_id, seq)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS pending_tool_calls (
-  thread_id TEXT NOT NULL,
-  tool_call_id TEXT NOT NULL,
-  tool_name TEXT NOT NULL,
-  run_id TEXT NOT NULL,
-  arguments TEXT NOT NULL,
-  PRIMARY KEY (thread_id, tool_call_id)
-);
-CREATE TABLE IF NOT EXISTS reports (
-  run_id TEXT NOT NULL,
-  received_at TEXT NOT NULL,
-  body TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS reports_by_run ON reports (run_id);
-`;
 
 interface RunRow {
   run_id: string;
@@ -133,8 +78,10 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     finishRun: db.prepare("UPDATE runs SET status = ?, outcome = ?, error = ?, usage = ?, finished_at = ? WHERE run_id = ? AND status = 'running'"),
     getLog: db.prepare<[string], { log: string }>("SELECT log FROM runs WHERE run_id = ?"),
     setLog: db.prepare("UPDATE runs SET log = ? WHERE run_id = ?"),
-    insertEvent: db.prepare("INSERT INTO events (run_id, seq, body) VALUES (?, ?, ?)"),
-    readEvents: db.prepare<[string, number], { seq: number; body: string }>("SELECT seq, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq"),
+    insertPage: db.prepare("INSERT INTO event_pages (run_id, first_seq, last_seq, body) VALUES (?, ?, ?, ?)"),
+    readPages: db.prepare<[string, number], { first_seq: number; body: Buffer }>(
+      "SELECT first_seq, body FROM event_pages WHERE run_id = ? AND last_seq > ? ORDER BY first_seq",
+    ),
     insertReport: db.prepare("INSERT INTO reports (run_id, received_at, body) VALUES (?, ?, ?)"),
     listReports: db.prepare<[string], { received_at: string; body: string }>("SELECT received_at, body FROM reports WHERE run_id = ? ORDER BY rowid"),
     recover: db.prepare("UPDATE runs SET status = 'error', error = ?, finished_at = ? WHERE status = 'running'"),
@@ -179,7 +126,9 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
   });
 
   const appendEvents = db.transaction((runId: string, events: StoredEvent[]) => {
-    for (const { seq, event } of events) statements.insertEvent.run(runId, seq, JSON.stringify(event));
+    for (const page of pages(events)) {
+      statements.insertPage.run(runId, page[0]!.seq, page.at(-1)!.seq, encodePage(page));
+    }
   });
 
   const commitStep = db.transaction((step: CommitStep) => {
@@ -227,7 +176,14 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       if (events.length > 0) appendEvents(runId, events);
     },
     async readEvents(runId, afterSeq = 0) {
-      return statements.readEvents.all(runId, afterSeq).map((row) => ({ seq: row.seq, event: JSON.parse(row.body) }));
+      const events: StoredEvent[] = [];
+      for (const row of statements.readPages.all(runId, afterSeq)) {
+        decodePage(row.body).forEach((event, index) => {
+          const seq = row.first_seq + index;
+          if (seq > afterSeq) events.push({ seq, event });
+        });
+      }
+      return events;
     },
     async commitStep(step) {
       commitStep(step);

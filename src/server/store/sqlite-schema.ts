@@ -1,0 +1,63 @@
+/** The SQLite store's tables. Created if missing; every statement is idempotent. */
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS threads (
+  thread_id TEXT PRIMARY KEY,
+  agent_id TEXT NOT NULL,
+  owner_id TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS messages (
+  thread_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  message_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (thread_id, position),
+  UNIQUE (thread_id, message_id)
+);
+CREATE TABLE IF NOT EXISTS runs (
+  run_id TEXT PRIMARY KEY,
+  thread_id TEXT NOT NULL,
+  agent_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  parent_run_id TEXT,
+  trigger TEXT,
+  status TEXT NOT NULL,
+  outcome TEXT,
+  error TEXT,
+  usage TEXT,
+  input TEXT NOT NULL,
+  log TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  finished_at TEXT,
+  ordinal INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_thread ON runs (thread_id, ordinal);
+CREATE INDEX IF NOT EXISTS runs_running ON runs (status) WHERE status = 'running';
+-- The event log in pages of consecutive events: one row per batch the hub
+-- flushes, not one per token. A page is a JSON array, deflated: streamed events
+-- repeat their field names and ids, so a page shrinks some forty times, and the
+-- log costs little more than the stream itself.
+CREATE TABLE IF NOT EXISTS event_pages (
+  run_id TEXT NOT NULL,
+  first_seq INTEGER NOT NULL,
+  last_seq INTEGER NOT NULL,
+  body BLOB NOT NULL,
+  PRIMARY KEY (run_id, first_seq)
+);
+CREATE TABLE IF NOT EXISTS pending_tool_calls (
+  thread_id TEXT NOT NULL,
+  tool_call_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  arguments TEXT NOT NULL,
+  PRIMARY KEY (thread_id, tool_call_id)
+);
+CREATE TABLE IF NOT EXISTS reports (
+  run_id TEXT NOT NULL,
+  received_at TEXT NOT NULL,
+  body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reports_by_run ON reports (run_id);
+`;
