@@ -39,7 +39,7 @@ describe("permissions", () => {
     }
     // Nothing about those screens reached the store: not the messages, the pending calls, the runs, nor the event log.
     const { store } = server.demo.tether;
-    const stored = [await store.getMessages("kim-perms"), await store.getPendingToolCalls("kim-perms")];
+    const stored: unknown[] = [await store.getMessages("kim-perms"), await store.getPendingToolCalls("kim-perms")];
     for (const run of await store.listRuns("kim-perms")) stored.push(run, await store.readEvents(run.runId));
     const everything = JSON.stringify(stored);
     expect(everything).toContain("MNU-3120"); // the scan does see screen ids

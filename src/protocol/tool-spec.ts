@@ -16,6 +16,8 @@ export interface BrowserToolSpec {
   description: string;
   parameters: JsonSchema;
   kind: BrowserToolKind;
+  /** Every frontend of this agent must execute it; a client without an executor is drift. */
+  required?: boolean;
 }
 
 /** Declares a browser tool; `kind` defaults to `follow-up`, the honest choice. */

@@ -3,6 +3,7 @@ import type { WorkRequestStatus } from "./work-requests.ts";
 /** What a user's message asks for, as far as the offline playbook understands. */
 export type Intent =
   | { kind: "navigate"; target: string }
+  | { kind: "navigate-by-id"; screenId: string }
   | { kind: "search"; query: string; status?: WorkRequestStatus }
   | { kind: "greet" }
   | { kind: "help" }
@@ -76,6 +77,9 @@ export function readIntent(text: string): Intent {
   if (shown !== undefined && RECORD_WORDS.test(shown) && STATUS_WORDS.some(([pattern]) => pattern.test(shown))) return searchIntent(shown);
 
   const target = startsWith(said, NAVIGATE);
+  // A screen named by its id ("open MNU-9000"): the script tries it as given, as a model might.
+  const screenId = /^mnu-\d{4}$/.exec(target?.replace(/^(screen|the screen) /, "") ?? "");
+  if (screenId) return { kind: "navigate-by-id", screenId: screenId[0].toUpperCase() };
   if (target !== undefined) return navigate(target);
   // "what requests are open", "which tickets are closed".
   if (/^(what|which)\b/.test(said) && RECORD_WORDS.test(said)) return searchIntent(said.replace(/^(what|which)\b/, ""));

@@ -8,6 +8,7 @@ import { defineBrowserTool } from "tether/protocol";
 export const navigateToScreen = defineBrowserTool({
   name: "navigateToScreen",
   kind: "follow-up",
+  required: true,
   description:
     "Opens a Workdesk screen in the content area behind the assistant panel. Use only a screenId returned by lookupScreens. " +
     "The browser reports the outcome; until it arrives, say you are opening the screen, never that it is open. " +

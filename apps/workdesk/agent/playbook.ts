@@ -24,6 +24,11 @@ export const workdeskPlaybook: Playbook = {
     switch (intent.kind) {
       case "navigate":
         return { toolCalls: [{ toolName: "lookupScreens", input: { query: intent.target } }] };
+      case "navigate-by-id":
+        // Trusts the id without a lookup; the browser's own check of the user's screens decides.
+        return conversation.tools.includes("navigateToScreen")
+          ? { text: `Opening ${intent.screenId}…`, toolCalls: [{ toolName: "navigateToScreen", input: { screenId: intent.screenId } }] }
+          : { text: `I can't open screens from here; look for ${intent.screenId} in the menu.` };
       case "search":
         return {
           text: "Searching your organisation's work requests…",

@@ -21,6 +21,8 @@ export interface RunContext {
   context: Context[];
   /** The whole history the model starts from. */
   history: Message[];
+  /** The messages this run added to the thread (the user's message, browser outcomes). */
+  added: Message[];
   /** The server added messages the client lacks; a snapshot goes out first. */
   synthesized: boolean;
   toolSet: ToolSet;
@@ -60,7 +62,14 @@ export async function runLoop(run: RunContext): Promise<void> {
     emit({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome, ...summedUsage() });
   };
 
-  emit({ type: EventType.RUN_STARTED, threadId: run.threadId, runId: run.runId, ...(run.parentRunId ? { parentRunId: run.parentRunId } : {}) });
+  emit({
+    type: EventType.RUN_STARTED,
+    threadId: run.threadId,
+    runId: run.runId,
+    ...(run.parentRunId ? { parentRunId: run.parentRunId } : {}),
+    // The run's own new messages, so a client that replays this run (a reload, a second window) sees what started it.
+    input: { threadId: run.threadId, runId: run.runId, messages: run.added, tools: [], context: [] },
+  });
   if (run.synthesized) emit({ type: EventType.MESSAGES_SNAPSHOT, messages: run.history });
   try {
     for (let step = 0; ; step++) {

@@ -91,6 +91,8 @@ export function createRunner(options: { agents: Map<string, Agent>; store: RunSt
         ...(parentRunId ? { parentRunId } : {}),
         context: input.context,
         history: history.history,
+        // In client mode the client holds the history; nothing to replay.
+        added: agent.history === "server" ? history.added : [],
         synthesized: history.synthesized,
         toolSet,
         store,

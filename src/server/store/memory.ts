@@ -9,7 +9,7 @@ import type { PendingToolCall, RunRecord, RunReport, RunStore, StoredEvent, Thre
 export function createMemoryRunStore(options: { now?: () => Date } = {}): RunStore {
   const now = () => (options.now?.() ?? new Date()).toISOString();
   const threads = new Map<string, ThreadRecord>();
-  const messages = new Map<string, Message[]>();
+  const messages = new Map<string, Array<{ runId: string; message: Message }>>();
   const pending = new Map<string, Map<string, PendingToolCall>>();
   const runs = new Map<string, RunRecord>();
   const runsByThread = new Map<string, string[]>();
@@ -30,8 +30,8 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async getThread(threadId) {
       return copy(threads.get(threadId));
     },
-    async getMessages(threadId) {
-      return copy(messages.get(threadId) ?? []);
+    async getMessages(threadId, options = {}) {
+      return copy((messages.get(threadId) ?? []).filter((stored) => stored.runId !== options.excludeRunId).map((stored) => stored.message));
     },
     async getPendingToolCalls(threadId) {
       return copy([...(pending.get(threadId)?.values() ?? [])]);
@@ -65,7 +65,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
         createdAt: at,
       });
       runsByThread.set(thread.threadId, [...(runsByThread.get(thread.threadId) ?? []), run.runId]);
-      messages.set(thread.threadId, [...(messages.get(thread.threadId) ?? []), ...newMessages]);
+      messages.set(thread.threadId, [...(messages.get(thread.threadId) ?? []), ...newMessages.map((message) => ({ runId: run.runId, message }))]);
       for (const toolCallId of resolvedToolCallIds) pendingOf(thread.threadId).delete(toolCallId);
     },
     async appendEvents(runId, added) {
@@ -79,7 +79,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async commitStep(step) {
       const added = copy(step.messages);
       const calls = copy(step.pending);
-      messages.set(step.threadId, [...(messages.get(step.threadId) ?? []), ...added]);
+      messages.set(step.threadId, [...(messages.get(step.threadId) ?? []), ...added.map((message) => ({ runId: step.runId, message }))]);
       for (const call of calls) pendingOf(step.threadId).set(call.toolCallId, call);
       const thread = threads.get(step.threadId);
       if (thread) thread.updatedAt = now();

@@ -11,8 +11,12 @@ import type { Trigger } from "../../protocol/index.ts";
  */
 export interface RunStore {
   getThread(threadId: string): Promise<ThreadRecord | undefined>;
-  /** The thread's model history, in order. */
-  getMessages(threadId: string): Promise<Message[]>;
+  /**
+   * The thread's model history, in order. `excludeRunId` leaves out the
+   * messages a run added (a client restoring a thread replays the active run
+   * from its events, so it takes the history from before it).
+   */
+  getMessages(threadId: string, options?: { excludeRunId?: string }): Promise<Message[]>;
   /** Browser tool calls of the thread still waiting for their outcome. */
   getPendingToolCalls(threadId: string): Promise<PendingToolCall[]>;
   getRun(runId: string): Promise<RunRecord | undefined>;

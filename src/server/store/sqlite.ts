@@ -59,7 +59,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     ),
     insertThread: db.prepare("INSERT INTO threads (thread_id, agent_id, owner_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"),
     touchThread: db.prepare("UPDATE threads SET updated_at = ? WHERE thread_id = ?"),
-    getMessages: db.prepare<[string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? ORDER BY position"),
+    getMessages: db.prepare<[string, string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? AND run_id != ? ORDER BY position"),
     nextPosition: db.prepare<[string], { next: number }>("SELECT COALESCE(MAX(position), -1) + 1 AS next FROM messages WHERE thread_id = ?"),
     insertMessage: db.prepare("INSERT INTO messages (thread_id, position, message_id, run_id, body) VALUES (?, ?, ?, ?, ?)"),
     getPending: db.prepare<[string], { tool_call_id: string; tool_name: string; run_id: string; arguments: string }>(
@@ -150,8 +150,8 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       const row = statements.getThread.get(threadId);
       return row && toThread(row);
     },
-    async getMessages(threadId) {
-      return statements.getMessages.all(threadId).map((row) => JSON.parse(row.body) as Message);
+    async getMessages(threadId, options = {}) {
+      return statements.getMessages.all(threadId, options.excludeRunId ?? "").map((row) => JSON.parse(row.body) as Message);
     },
     async getPendingToolCalls(threadId) {
       return statements.getPending.all(threadId).map(

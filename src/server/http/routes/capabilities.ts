@@ -28,7 +28,7 @@ export function capabilityRoutes(agents: Map<string, Agent>) {
       state: { snapshots: true, persistentState: agent.history === "server" },
       execution: { maxIterations: agent.maxSteps },
       custom: {
-        browserTools: agent.browserTools.map((spec) => ({ ...toAgUiTool(spec), metadata: { tether: { kind: spec.kind } } })),
+        browserTools: agent.browserTools.map((spec) => ({ ...toAgUiTool(spec), metadata: { tether: { kind: spec.kind, required: spec.required ?? false } } })),
         browserToolPolicy: agent.browserToolPolicy,
         history: agent.history,
         model: { provider: agent.model.provider, modelId: agent.model.modelId },

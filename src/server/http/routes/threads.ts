@@ -10,12 +10,10 @@ export function threadRoutes(store: RunStore, hub: RunHub) {
   return new Hono<AuthEnv>()
     .get("/threads/:threadId", async (c) => {
       const thread = await ownedThread(store, c.req.param("threadId"), c.var.user);
-      const [messages, pending, runs] = await Promise.all([
-        store.getMessages(thread.threadId),
-        store.getPendingToolCalls(thread.threadId),
-        store.listRuns(thread.threadId),
-      ]);
+      const [pending, runs] = await Promise.all([store.getPendingToolCalls(thread.threadId), store.listRuns(thread.threadId)]);
       const active = runs.find((run) => run.status === "running");
+      // While a run is going, its messages come from its events (GET …/events), not from here.
+      const messages = await store.getMessages(thread.threadId, active ? { excludeRunId: active.runId } : {});
       return c.json({
         threadId: thread.threadId,
         agentId: thread.agentId,
@@ -25,6 +23,7 @@ export function threadRoutes(store: RunStore, hub: RunHub) {
         state: {},
         pendingToolCalls: pending,
         pendingInterrupts: [],
+        /** Set while a run is going: `messages` stop before it; replay its events to see the rest. */
         activeRun: active ? { runId: active.runId } : null,
         runs: runs.map(summarizeRun),
       });
