@@ -1,0 +1,57 @@
+import type { AgentCapabilities, Tool } from "@ag-ui/core";
+import { diffSchemas, formatSchemaDiff, toAgUiTool } from "../protocol/index.ts";
+import type { BrowserToolHandler } from "./tool-registry.ts";
+
+/** How this page's browser tools and the server's allow-list disagree. */
+export interface DriftReport {
+  /** Tools this page registered that the server does not allow. */
+  unknown: string[];
+  /** Tools whose parameters differ from the allow-listed schema, with a readable diff each. */
+  mismatched: Array<{ name: string; diff: string }>;
+  /** Tools the server requires that this page has no executor for. */
+  missing: string[];
+}
+
+export function hasDrift(report: DriftReport): boolean {
+  return report.unknown.length + report.mismatched.length + report.missing.length > 0;
+}
+
+/** The allow-list a server publishes in its capabilities (`custom.browserTools`). */
+export function allowListOf(capabilities: AgentCapabilities): Tool[] {
+  const tools = (capabilities.custom as { browserTools?: unknown } | undefined)?.browserTools;
+  return Array.isArray(tools) ? (tools as Tool[]) : [];
+}
+
+/** Compares declared tools (AG-UI `Tool` objects, as a frontend sends them) with an allow-list. */
+export function compareTools(declared: Tool[], allowList: Tool[]): DriftReport {
+  const allowed = new Map(allowList.map((tool) => [tool.name, tool]));
+  const names = new Set(declared.map((tool) => tool.name));
+  const report: DriftReport = { unknown: [], mismatched: [], missing: [] };
+  for (const tool of declared) {
+    const expected = allowed.get(tool.name);
+    if (!expected) {
+      report.unknown.push(tool.name);
+      continue;
+    }
+    const differences = diffSchemas(expected.parameters ?? {}, tool.parameters ?? {});
+    if (differences.length > 0) report.mismatched.push({ name: tool.name, diff: formatSchemaDiff(differences) });
+  }
+  for (const tool of allowList) {
+    const required = (tool.metadata as { tether?: { required?: boolean } } | undefined)?.tether?.required;
+    if (required && !names.has(tool.name)) report.missing.push(tool.name);
+  }
+  return report;
+}
+
+export function compareHandlers(handlers: BrowserToolHandler[], allowList: Tool[]): DriftReport {
+  return compareTools(handlers.map((handler) => toAgUiTool(handler.spec)), allowList);
+}
+
+/** One line per problem, naming each drifted tool. */
+export function formatDrift(report: DriftReport): string {
+  return [
+    ...report.unknown.map((name) => `${name}: not on the server's allow-list`),
+    ...report.mismatched.map(({ name, diff }) => `${name}: parameters differ from the server's\n${diff.replace(/^/gm, "    ")}`),
+    ...report.missing.map((name) => `${name}: required by the server, but this frontend has no executor for it`),
+  ].join("\n");
+}

@@ -1,0 +1,79 @@
+import type { BaseEvent } from "@ag-ui/core";
+import { Observable } from "rxjs";
+import { errorFromResponse } from "./errors.ts";
+import { readSse } from "./sse-reader.ts";
+
+export interface EventStreamOptions {
+  /** Opens the stream: the run's POST, or the thread's events for a connect. */
+  open(signal: AbortSignal): Promise<Response>;
+  /** Opens the thread's events after the given event id (or its active run, when none arrived yet). */
+  resume(lastEventId: string | undefined, signal: AbortSignal): Promise<Response>;
+  /** Called with every event's id as it arrives, so a later page can resume from it. */
+  onEventId?(id: string): void;
+  /** Reconnects allowed after a drop, each after a longer pause. Default 5. */
+  maxReconnects?: number;
+  /** The first pause between reconnects, doubled each time. Default 250 ms. */
+  backoffMs?: number;
+}
+
+/** When each event object arrived from the network, for measuring how fast it is acted on. */
+export const arrivedAt = new WeakMap<object, number>();
+
+const TERMINAL = new Set(["RUN_FINISHED", "RUN_ERROR"]);
+
+/**
+ * A run's events as an Observable, the shape `@ag-ui/client`'s pipeline
+ * takes. When the connection drops before the run ended, it reconnects with
+ * `Last-Event-ID` and carries on, so the pipeline sees one seamless stream:
+ * no event twice, none missing.
+ */
+export function eventStream(options: EventStreamOptions): Observable<BaseEvent> {
+  return new Observable<BaseEvent>((subscriber) => {
+    const controller = new AbortController();
+    let lastEventId: string | undefined;
+    let ended = false;
+    const maxReconnects = options.maxReconnects ?? 5;
+    const backoff = options.backoffMs ?? 250;
+
+    const consume = async (response: Response) => {
+      if (!response.ok) throw await errorFromResponse(response);
+      if (!response.body) return;
+      try {
+        for await (const message of readSse(response.body, controller.signal)) {
+          const event = JSON.parse(message.data) as BaseEvent;
+          arrivedAt.set(event, performance.now());
+          if (message.id) {
+            lastEventId = message.id;
+            options.onEventId?.(message.id);
+          }
+          ended = TERMINAL.has(event.type);
+          subscriber.next(event);
+        }
+      } catch {
+        // The connection dropped mid-stream; the loop below resumes after the last event.
+      }
+    };
+
+    (async () => {
+      try {
+        await consume(await options.open(controller.signal));
+        for (let attempt = 0; !ended && !controller.signal.aborted; attempt++) {
+          if (attempt === maxReconnects) throw new Error(`The event stream dropped and ${maxReconnects} reconnects failed.`);
+          await new Promise((resolve) => setTimeout(resolve, backoff * 2 ** attempt));
+          let response: Response;
+          try {
+            response = await options.resume(lastEventId, controller.signal);
+          } catch {
+            continue; // the server is out of reach; try again after a longer pause
+          }
+          await consume(response); // a refusal (4xx) throws: reconnecting would not help
+        }
+        subscriber.complete();
+      } catch (error) {
+        if (controller.signal.aborted) subscriber.complete();
+        else subscriber.error(error);
+      }
+    })();
+    return () => controller.abort();
+  });
+}

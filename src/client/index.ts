@@ -1,0 +1,15 @@
+/**
+ * The Tether browser SDK, on `@ag-ui/client`: a session per thread, browser
+ * tools executed exactly once with honest outcomes, reconnect and restore.
+ *
+ * @module
+ */
+export { createAgentSession, type AgentSession, type AgentSessionOptions, type SessionState } from "./session.ts";
+export { createToolRegistry, type BrowserToolHandler, type PanelMode, type ToolExecution, type ToolRegistry } from "./tool-registry.ts";
+export { createToolRunner, type SettledCall, type ToolActivity, type ToolRunner } from "./tool-runner.ts";
+export { createCallJournal, type CallJournal, type JournalEntry } from "./call-journal.ts";
+export { TetherHttpAgent, type TetherAgentConfig } from "./tether-agent.ts";
+export { eventStream, type EventStreamOptions } from "./event-stream.ts";
+export { readSse, type SseMessage } from "./sse-reader.ts";
+export { allowListOf, compareHandlers, compareTools, formatDrift, hasDrift, type DriftReport } from "./drift.ts";
+export { errorFromResponse, errorFromRunError } from "./errors.ts";

@@ -1,0 +1,246 @@
+import { randomUUID, type AgentSubscriber, type HttpAgentFetchFn } from "@ag-ui/client";
+import type { AgentCapabilities, Message, ToolMessage } from "@ag-ui/core";
+import { TetherError, isTetherError, toAgUiTool, type Trigger } from "../protocol/index.ts";
+import { createCallJournal } from "./call-journal.ts";
+import { allowListOf, compareHandlers, formatDrift, hasDrift, type DriftReport } from "./drift.ts";
+import { errorFromResponse, errorFromRunError } from "./errors.ts";
+import { TetherHttpAgent } from "./tether-agent.ts";
+import { createToolRegistry, type BrowserToolHandler, type PanelMode, type ToolRegistry } from "./tool-registry.ts";
+import { createToolRunner, type ToolActivity } from "./tool-runner.ts";
+
+export interface AgentSessionOptions {
+  /** Where the Tether API is mounted: `/api`, or `https://host/api`. */
+  api: string;
+  agentId: string;
+  /** Continue this thread; a new one when absent. */
+  threadId?: string;
+  headers?: Record<string, string>;
+  fetch?: HttpAgentFetchFn;
+  /** Where executed calls are remembered; `sessionStorage` by default. */
+  storage?: Storage;
+  mode?: PanelMode;
+  /** When this page's tools and the server's allow-list disagree: `warn` (default), `throw` (tests) or `ignore`. */
+  drift?: "warn" | "throw" | "ignore";
+}
+
+export interface SessionState {
+  threadId: string;
+  /** The conversation as the reference client builds it from events. */
+  messages: Message[];
+  /** The tool timeline: every call and how it ended. */
+  activities: ToolActivity[];
+  /** A run is streaming, or being observed. */
+  running: boolean;
+  /** Following a run this page did not start (a second window, or after a reload): it never acts. */
+  observing: boolean;
+  runId?: string;
+  error?: { code: string; message: string };
+  mode: PanelMode;
+}
+
+export interface AgentSession {
+  readonly threadId: string;
+  readonly registry: ToolRegistry;
+  getState(): SessionState;
+  subscribe(listener: () => void): () => void;
+  registerTool(handler: BrowserToolHandler): () => void;
+  setMode(mode: PanelMode): void;
+  /** Sends a user message and runs the agent, continuing after browser tools until the agent is done. */
+  send(text: string): Promise<void>;
+  /** Asks the server to stop the current run. */
+  cancel(): Promise<void>;
+  /** Loads the thread, follows its active run without acting on it, then answers what this tab still owes. */
+  restore(): Promise<void>;
+  checkDrift(): Promise<DriftReport>;
+}
+
+/**
+ * A conversation with one agent on one thread, in the browser: declares the
+ * registered tools with every run, executes each browser call exactly once at
+ * its TOOL_CALL_END, reports honest outcomes, and starts the continuation run
+ * for follow-up tools.
+ *
+ * @example
+ * const session = createAgentSession({ api: "/api", agentId: "workdesk" });
+ * session.registerTool({ spec: navigateToScreen, execute: (args) => navigate(args.screenId) });
+ * await session.send("open the work request list");
+ */
+export function createAgentSession(options: AgentSessionOptions): AgentSession {
+  const threadId = options.threadId ?? randomUUID();
+  const api = options.api.replace(/\/$/, "");
+  const doFetch: HttpAgentFetchFn = options.fetch ?? ((url, init) => fetch(url, init));
+  const headers = options.headers ?? {};
+  const registry = createToolRegistry();
+  const journal = createCallJournal(threadId, options.storage);
+  const listeners = new Set<() => void>();
+  let state: SessionState = { threadId, messages: [], activities: [], running: false, observing: false, mode: options.mode ?? "side" };
+  let driftChecked: Promise<DriftReport> | undefined;
+
+  const setState = (patch: Partial<SessionState>) => {
+    state = { ...state, ...patch };
+    for (const listener of listeners) listener();
+  };
+  const runner = createToolRunner({
+    registry,
+    journal,
+    threadId,
+    mode: () => state.mode,
+    onChange: () => setState({ activities: runner.activities() }),
+  });
+  const agent = new TetherHttpAgent({
+    url: `${api}/agents/${encodeURIComponent(options.agentId)}/run`,
+    eventsUrl: `${api}/threads/${encodeURIComponent(threadId)}/events`,
+    headers,
+    threadId,
+    fetch: doFetch,
+  });
+
+  /** A subscriber that feeds the runner and the state; `live` is false when observing. */
+  const subscriber = (live: boolean, onFinished: (runId: string, pending: string[]) => void): AgentSubscriber => {
+    let runId = "";
+    return {
+      onEvent: ({ event }) => {
+        if (event.type === "RUN_STARTED") {
+          runId = (event as unknown as { runId: string }).runId;
+          setState({ runId });
+        }
+        runner.observe(event, { runId, live });
+      },
+      onMessagesChanged: ({ messages }) => setState({ messages: [...messages] }),
+      onRunFinishedEvent: (params) => onFinished(runId, params.outcome === "success" ? params.pendingToolCallIds : []),
+      onRunErrorEvent: ({ event }) => setState({ error: errorJson(errorFromRunError(event)) }),
+    };
+  };
+
+  const runOnce = async (trigger: Trigger): Promise<void> => {
+    const runId = randomUUID();
+    journal.ownRun(runId);
+    setState({ running: true, observing: false, runId, error: undefined });
+    let pending: string[] = [];
+    try {
+      await agent.runAgent(
+        { runId, tools: registry.list().map((handler) => toAgUiTool(handler.spec)), forwardedProps: { tether: { trigger } } },
+        subscriber(true, (_, ids) => (pending = ids)),
+      );
+    } catch (error) {
+      setState({ error: errorJson(error) });
+      return;
+    } finally {
+      setState({ running: false });
+    }
+    if (pending.length > 0) await answer(runId, pending);
+  };
+
+  /** Sends the outcomes of a run's browser calls; follow-up tools continue the run at once. */
+  const answer = async (parentRunId: string, toolCallIds: string[]): Promise<void> => {
+    const settled = await runner.settle(toolCallIds);
+    const messages: ToolMessage[] = settled.map((call) => ({ id: randomUUID(), role: "tool", toolCallId: call.toolCallId, content: JSON.stringify(call.outcome) }));
+    agent.addMessages(messages);
+    journal.markReported(toolCallIds);
+    for (const call of settled.filter((call) => call.kind === "render-only")) {
+      // Render-only outcomes also go to the run record now; their tool message rides with the next run.
+      void doFetch(`${api}/runs/${encodeURIComponent(parentRunId)}/reports`, {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/json" },
+        body: JSON.stringify({ kind: "tool-outcome", toolCallId: call.toolCallId, toolName: call.toolName, outcome: call.outcome }),
+      }).catch(() => {});
+    }
+    const followUps = settled.filter((call) => call.kind === "follow-up").map((call) => call.toolCallId);
+    if (followUps.length > 0) await runOnce({ kind: "tool-result", parentRunId, toolCallIds: settled.map((call) => call.toolCallId) });
+  };
+
+  const checkDrift = () =>
+    (driftChecked ??= (async () => {
+      const response = await doFetch(`${api}/agents/${encodeURIComponent(options.agentId)}/capabilities`, { headers });
+      if (!response.ok) throw await errorFromResponse(response);
+      const report = compareHandlers(registry.list(), allowListOf((await response.json()) as AgentCapabilities));
+      if (hasDrift(report) && options.drift !== "ignore") {
+        const message = `This page's browser tools differ from what agent "${options.agentId}" allows:\n${formatDrift(report)}`;
+        if (options.drift === "throw") throw new TetherError("tool_schema_mismatch", message, { details: report });
+        console.warn(`[tether] ${message}`);
+      }
+      return report;
+    })());
+
+  /** Follows the thread's active run without acting on it; returns the run and its pending calls. */
+  const observe = async (): Promise<{ runId: string; pending: string[] } | undefined> => {
+    let finished: { runId: string; pending: string[] } | undefined;
+    setState({ running: true, observing: true });
+    try {
+      await agent.connectAgent({}, subscriber(false, (runId, pending) => (finished = { runId, pending })));
+    } catch (error) {
+      setState({ error: errorJson(error) });
+    } finally {
+      setState({ running: false, observing: false });
+    }
+    return finished;
+  };
+
+  const loadThread = async () => {
+    const response = await doFetch(`${api}/threads/${encodeURIComponent(threadId)}`, { headers });
+    if (response.status === 404) return undefined;
+    if (!response.ok) throw await errorFromResponse(response);
+    return (await response.json()) as { messages: Message[]; activeRun: { runId: string } | null; pendingToolCalls: Array<{ toolCallId: string; runId: string }> };
+  };
+
+  return {
+    threadId,
+    registry,
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    registerTool: (handler) => registry.register(handler),
+    setMode: (mode) => setState({ mode }),
+
+    async send(text) {
+      if (state.running) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before sending another message.");
+      try {
+        await checkDrift();
+      } catch (error) {
+        driftChecked = undefined;
+        if (isTetherError(error) && options.drift === "throw") {
+          setState({ error: errorJson(error) });
+          throw error;
+        }
+      }
+      agent.addMessage({ id: randomUUID(), role: "user", content: text });
+      await runOnce({ kind: "user-message" });
+    },
+
+    async cancel() {
+      if (!state.runId || !state.running) return;
+      const response = await doFetch(`${api}/runs/${encodeURIComponent(state.runId)}/cancel`, { method: "POST", headers });
+      if (!response.ok && response.status !== 409) setState({ error: errorJson(await errorFromResponse(response)) });
+    },
+
+    async restore() {
+      try {
+        const thread = await loadThread();
+        if (!thread) return;
+        agent.setMessages(thread.messages);
+        runner.restore(thread.messages);
+        setState({ messages: [...thread.messages] });
+        let last: { runId: string; pending: string[] } | undefined;
+        // Follow runs as long as the thread has one going (a continuation may start meanwhile).
+        for (let active = thread.activeRun; active; active = (await loadThread())?.activeRun ?? null) {
+          last = await observe();
+          if (!last || last.runId !== active.runId) break;
+        }
+        // Calls this tab started before the reload are answered by this tab, and only by it.
+        const owed = ((await loadThread())?.pendingToolCalls ?? []).filter((call) => journal.owns(call.runId));
+        if (owed.length > 0) await answer(last?.runId ?? owed[0]!.runId, owed.map((call) => call.toolCallId));
+      } catch (error) {
+        setState({ error: errorJson(error) });
+      }
+    },
+
+    checkDrift,
+  };
+}
+
+function errorJson(error: unknown): { code: string; message: string } {
+  if (isTetherError(error)) return { code: error.code, message: error.message };
+  return { code: "internal", message: (error as Error)?.message ?? String(error) };
+}

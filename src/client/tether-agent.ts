@@ -1,0 +1,56 @@
+import { HttpAgent, enforceOutgoingInput, type HttpAgentConfig } from "@ag-ui/client";
+import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
+import type { Observable } from "rxjs";
+import { eventStream } from "./event-stream.ts";
+
+export interface TetherAgentConfig extends HttpAgentConfig {
+  /** The thread's events: `<api>/threads/<threadId>/events`. */
+  eventsUrl: string;
+  /** Every event id as it arrives. */
+  onEventId?(id: string): void;
+}
+
+/**
+ * `@ag-ui/client`'s HttpAgent, with two things added on the transport: a
+ * dropped stream resumes with `Last-Event-ID`, and `connect` attaches to the
+ * thread's active run. Requests, parsing checks, verification and message
+ * building are the reference client's own.
+ */
+export class TetherHttpAgent extends HttpAgent {
+  readonly eventsUrl: string;
+  private readonly onEventId: ((id: string) => void) | undefined;
+
+  constructor(config: TetherAgentConfig) {
+    super(config);
+    this.eventsUrl = config.eventsUrl;
+    this.onEventId = config.onEventId;
+  }
+
+  override run(input: RunAgentInput): Observable<BaseEvent> {
+    const init = this.requestInit(enforceOutgoingInput(input));
+    return eventStream({
+      open: (signal) => this.fetch(this.url, { ...init, signal: anySignal(init.signal, signal) }),
+      resume: (lastEventId, signal) => this.events(lastEventId, signal),
+      ...(this.onEventId ? { onEventId: this.onEventId } : {}),
+    });
+  }
+
+  protected override connect(_input: RunAgentInput): Observable<BaseEvent> {
+    return eventStream({
+      open: (signal) => this.events(undefined, signal),
+      resume: (lastEventId, signal) => this.events(lastEventId, signal),
+      ...(this.onEventId ? { onEventId: this.onEventId } : {}),
+    });
+  }
+
+  private events(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = { ...this.headers, Accept: "text/event-stream" };
+    if (lastEventId) headers["Last-Event-ID"] = lastEventId;
+    return this.fetch(this.eventsUrl, { method: "GET", headers, signal: anySignal(this.abortController.signal, signal) });
+  }
+}
+
+function anySignal(...signals: Array<AbortSignal | null | undefined>): AbortSignal {
+  const present = signals.filter((signal): signal is AbortSignal => !!signal);
+  return present.length === 1 ? present[0]! : AbortSignal.any(present);
+}

@@ -1,0 +1,62 @@
+import type { BrowserToolSpec, ToolOutcome } from "../protocol/index.ts";
+
+/** Where the assistant is shown: beside the app, over all of it, or as a window over the current screen. */
+export type PanelMode = "side" | "fullscreen" | "modal";
+
+export interface ToolExecution {
+  toolCallId: string;
+  runId: string;
+  threadId: string;
+  mode: PanelMode;
+}
+
+/** A browser tool and the code that performs it. */
+export interface BrowserToolHandler<Args = any> {
+  spec: BrowserToolSpec;
+  /** Performs the call and says what really happened. Throwing counts as `failed` / `executor_failed`. */
+  execute(args: Args, execution: ToolExecution): ToolOutcome | Promise<ToolOutcome>;
+  /**
+   * Panel modes the tool may act in. In any other mode the call is blocked
+   * (`blocked_by_mode`) before its arguments are even checked: a screen behind
+   * a full-screen or modal assistant must not change under the user.
+   */
+  modes?: PanelMode[];
+  /**
+   * A call the page reload interrupted: `report` its outcome as `unknown`
+   * (the default: it may or may not have happened), or `run-again`.
+   */
+  onReload?: "report" | "run-again";
+}
+
+export interface ToolRegistry {
+  register(handler: BrowserToolHandler): () => void;
+  get(name: string): BrowserToolHandler | undefined;
+  list(): BrowserToolHandler[];
+  /** Notified when tools come and go. */
+  subscribe(listener: () => void): () => void;
+}
+
+export function createToolRegistry(): ToolRegistry {
+  const handlers = new Map<string, BrowserToolHandler>();
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of listeners) listener();
+  };
+  return {
+    register(handler) {
+      handlers.set(handler.spec.name, handler);
+      changed();
+      return () => {
+        if (handlers.get(handler.spec.name) !== handler) return;
+        handlers.delete(handler.spec.name);
+        changed();
+      };
+    },
+    get: (name) => handlers.get(name),
+    list: () => [...handlers.values()],
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { createAgentSession, type BrowserToolHandler } from "tether/client";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
+import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
+
+const lastAssistant = (messages: Array<{ role: string; content?: unknown }>) => messages.filter((message) => message.role === "assistant" && message.content).at(-1)?.content;
+
+describe("the browser session against the demo server", () => {
+  let server: DemoServer;
+  beforeAll(async () => {
+    server = await startDemoServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const session = (threadId: string, user = "kim") =>
+    createAgentSession({ api: `${server.url}/api`, agentId: "workdesk", threadId, headers: { Authorization: `Bearer ${server.token(user)}` }, drift: "throw" });
+
+  it("navigates once, reports the outcome, and the agent confirms only then", async () => {
+    const execute = vi.fn<BrowserToolHandler["execute"]>(() => ({ status: "succeeded", stage: "displayed", data: { route: "/work-requests" } }));
+    const s = session("client-1");
+    s.registerTool({ spec: navigateToScreen, execute });
+    await s.send("open the work request list");
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(execute.mock.calls[0]![0]).toMatchObject({ screenId: "MNU-3120" });
+    const state = s.getState();
+    expect(lastAssistant(state.messages)).toBe("Work request list is open now.");
+    expect(state.activities.map((activity) => [activity.toolName, activity.location, activity.status, activity.stage])).toEqual([
+      ["lookupScreens", "server", "done", undefined],
+      ["navigateToScreen", "browser", "succeeded", "displayed"],
+    ]);
+    expect(state.running).toBe(false);
+    expect(state.error).toBeUndefined();
+  });
+
+  it("blocks navigation in full-screen mode before reading the arguments, and the agent gives the route", async () => {
+    const execute = vi.fn<BrowserToolHandler["execute"]>();
+    const s = session("client-2");
+    s.registerTool({ spec: navigateToScreen, execute, modes: ["side"] });
+    s.setMode("fullscreen");
+    await s.send("open the work request list");
+    expect(execute).not.toHaveBeenCalled();
+    expect(s.getState().activities.at(-1)).toMatchObject({ toolName: "navigateToScreen", status: "blocked", reason: "blocked_by_mode" });
+    expect(lastAssistant(s.getState().messages)).toMatch(/can't change the screen.*\/work-requests/);
+  });
+
+  it("fails drift checks in strict mode when a required browser tool has no executor", async () => {
+    const s = session("client-3");
+    await expect(s.send("hello")).rejects.toMatchObject({ code: "tool_schema_mismatch" });
+    expect(s.getState().error?.message).toMatch(/navigateToScreen: required by the server/);
+  });
+});
