@@ -3,7 +3,10 @@
  * and the apps' pages, on the embedded defaults (SQLite in TETHER_DATA_DIR,
  * the offline playbook model unless TETHER_MODEL names a real one).
  */
-import { pathToFileURL } from "node:url";
+import { existsSync } from "node:fs";
+import { relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { isTetherError } from "tether/protocol";
 import {
@@ -18,7 +21,8 @@ import {
   type TetherApp,
 } from "tether/server";
 import { listen } from "../src/server/listen.ts";
-import { WORKDESK_USERS, createWorkdeskAgent } from "./workdesk/agent/index.ts";
+import { WORKDESK_USERS, createWorkRequestRepository, createWorkdeskAgent } from "./workdesk/agent/index.ts";
+import { workdeskApi } from "./workdesk/api.ts";
 
 export interface Demo {
   app: Hono;
@@ -42,7 +46,8 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   const env = options.env ?? process.env;
   const model = modelFromEnvironment(env);
   const identity = createDemoIdentity({ users: WORKDESK_USERS, ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}) });
-  const agents = [createWorkdeskAgent(model ? { model } : { ...(options.playbook ? { playbook: options.playbook } : {}) })];
+  const requests = createWorkRequestRepository();
+  const agents = [createWorkdeskAgent({ requests, ...(model ? { model } : options.playbook ? { playbook: options.playbook } : {}) })];
   const tether = await createTetherApp({
     agents,
     authenticate: identity.authenticate,
@@ -54,8 +59,9 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   app.onError(tether.onError);
   app.notFound(tether.notFound);
   app.route("/api/demo", identity.routes);
+  app.route("/api/workdesk", workdeskApi({ auth: tether.auth, requests }));
   app.route("/", tether.app);
-  app.get("/", (c) => c.html(landingPage(agents.map((agent) => agent.id))));
+  servePages(app, WORKDESK_PAGES);
   return {
     app,
     tether,
@@ -64,9 +70,21 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   };
 }
 
-function landingPage(agents: string[]): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tether demo</title></head>
-<body><main><h1>Tether demo</h1><p>Agents: ${agents.join(", ")}. The AG-UI API is at <code>/api</code>; sign in with <code>POST /api/demo/login {"user":"kim"}</code> (demo only).</p></main></body></html>`;
+const WORKDESK_PAGES = fileURLToPath(new URL("./workdesk/web/dist", import.meta.url));
+
+/**
+ * Serves an app's built pages, and its index.html for every other path that is
+ * not the API, so the app's own routes (/work-requests/R-1042) load on reload.
+ */
+function servePages(app: Hono, folder: string) {
+  if (!existsSync(folder)) {
+    app.get("/", (c) => c.text(`The web pages are not built: run "npm run build" (npm start does it).`, 503));
+    return;
+  }
+  const root = relative(process.cwd(), folder); // serveStatic takes a path relative to the working folder
+  app.use("/assets/*", serveStatic({ root }));
+  app.get("/tools.manifest.json", serveStatic({ root }));
+  app.get("*", async (c, next) => (c.req.path.startsWith("/api/") ? next() : serveStatic({ root, path: "index.html" })(c, next)));
 }
 
 async function main() {

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isTetherError } from "../protocol/index.ts";
 import { listen } from "../server/listen.ts";
+import { TOOLS_CHECK_USAGE, toolsCheck } from "./tools-check.ts";
 
 const HELP = `tether: the Tether command
 
@@ -10,6 +11,7 @@ const HELP = `tether: the Tether command
       an object with an \`app\`, or a function returning either). Exits 1 with the
       reason when the app refuses to start (for example a tool without an executor).
 
+${TOOLS_CHECK_USAGE}
   tether help
 `;
 
@@ -20,6 +22,8 @@ export async function main(args: string[]): Promise<number> {
     switch (command) {
       case "serve":
         return await serve(rest);
+      case "tools":
+        return await tools(rest);
       case undefined:
       case "help":
       case "--help":
@@ -58,6 +62,13 @@ async function serve(args: string[]): Promise<number> {
   });
   await server.close();
   return 0;
+}
+
+async function tools(args: string[]): Promise<number> {
+  const [subcommand, ...rest] = args;
+  if (subcommand === "check") return await toolsCheck(parseFlags(rest).flags);
+  process.stderr.write(`Unknown command "${["tools", subcommand].filter(Boolean).join(" ")}".\n\n${HELP}`);
+  return 2;
 }
 
 function toFetchable(value: unknown): Fetchable | undefined {

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
-import { setCookie } from "hono/cookie";
+import { deleteCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { TetherError } from "../../protocol/index.ts";
 import { errorHandler, notFoundHandler } from "../http/errors.ts";
@@ -19,7 +19,7 @@ export interface DemoIdentity {
   authenticate: Authenticate;
   /** Signs a token for a listed user. */
   issueToken(userId: string): string;
-  /** `POST /login {"user":"kim"}` → `{ token, user }`, and `GET /users`. Mount under `/api/demo`. */
+  /** `POST /login {"user":"kim"}` → `{ token, user }` (and a cookie), `POST /logout`, `GET /users`. Mount under `/api/demo`. */
   routes: Hono;
   users: TetherUser[];
 }
@@ -91,6 +91,10 @@ export function createDemoIdentity(options: { users: TetherUser[]; secret?: stri
       const token = issueToken(parsed.data.user);
       setCookie(c, DEMO_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/", maxAge: ttl });
       return c.json({ demo: true, token, user: directory.get(parsed.data.user) });
+    })
+    .post("/logout", (c) => {
+      deleteCookie(c, DEMO_COOKIE, { path: "/" });
+      return c.json({ demo: true, signedOut: true });
     });
 
   return { authenticate, issueToken, routes, users: options.users };

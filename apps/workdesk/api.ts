@@ -1,0 +1,60 @@
+import { Hono, type MiddlewareHandler } from "hono";
+import { TetherError } from "tether/protocol";
+import type { AuthEnv, TetherUser } from "tether/server";
+import { WORKDESK_USERS, breadcrumb, screensFor, type WorkRequestRepository, type WorkRequestStatus } from "./agent/index.ts";
+import { WORK_REQUEST_STATUSES } from "./agent/work-requests.ts";
+
+/**
+ * The Workdesk app's own data API, for its screens. Every route reads the
+ * caller from Tether's `auth` and shows only what they may see: their
+ * organisation's requests, their own menu, the manager's and admin's screens
+ * only to them.
+ */
+export function workdeskApi(options: { auth: MiddlewareHandler<AuthEnv>; requests: WorkRequestRepository }) {
+  const { requests } = options;
+  const requireRole = (user: TetherUser, role: string) => {
+    if (!user.roles.includes(role)) throw new TetherError("forbidden", `This screen is for the ${role} role.`);
+  };
+  return new Hono<AuthEnv>()
+    .use("*", options.auth)
+    .get("/me", (c) => c.json({ user: c.var.user }))
+    .get("/screens", (c) =>
+      c.json({
+        screens: screensFor(c.var.user).map((screen) => {
+          const { synonyms: _synonyms, shows: _shows, ...shown } = screen;
+          return { ...shown, path: breadcrumb(screen) };
+        }),
+      }),
+    )
+    .get("/dashboard", (c) => {
+      const mine = requests.list(c.var.user.orgScope);
+      const count = (status: WorkRequestStatus) => mine.filter((request) => request.status === status).length;
+      return c.json({
+        orgScope: c.var.user.orgScope,
+        counts: Object.fromEntries(WORK_REQUEST_STATUSES.map((status) => [status, count(status)])),
+        highPriorityOpen: mine.filter((request) => request.priority === "high" && request.status !== "closed").slice(0, 5),
+      });
+    })
+    .get("/requests", (c) => {
+      const status = c.req.query("status");
+      if (status && !(WORK_REQUEST_STATUSES as readonly string[]).includes(status)) {
+        throw new TetherError("invalid_input", `status must be one of ${WORK_REQUEST_STATUSES.join(", ")}.`);
+      }
+      const query = c.req.query("query");
+      return c.json({ requests: requests.list(c.var.user.orgScope, { ...(query ? { query } : {}), ...(status ? { status: status as WorkRequestStatus } : {}) }) });
+    })
+    .get("/requests/:id", (c) => {
+      const request = requests.get(c.var.user.orgScope, c.req.param("id"));
+      // Another organisation's request and a request that does not exist look the same.
+      if (!request) throw new TetherError("not_found", `There is no work request ${c.req.param("id")} in your organisation.`);
+      return c.json({ request });
+    })
+    .get("/approvals", (c) => {
+      requireRole(c.var.user, "manager");
+      return c.json({ requests: requests.list(c.var.user.orgScope, { status: "waiting_approval" }) });
+    })
+    .get("/users", (c) => {
+      requireRole(c.var.user, "admin");
+      return c.json({ users: WORKDESK_USERS.map(({ userId, displayName, orgScope, roles }) => ({ userId, displayName, orgScope, roles })) });
+    });
+}

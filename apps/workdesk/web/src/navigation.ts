@@ -1,0 +1,55 @@
+import type { ToolOutcome } from "tether/protocol";
+import type { Screen, User } from "./api.ts";
+import { isDisplayed, whenDisplayed } from "./displayed.ts";
+import { go } from "./router.ts";
+
+export interface NavigationRequest {
+  payload?: Record<string, unknown>;
+  orgScope?: string;
+  /** Open in a new browser tab instead of the content area. */
+  target?: "content" | "new-tab";
+}
+
+/**
+ * The app's one way to open a screen, for the menu and the assistant alike.
+ * It returns what really happened, and never hides a failure behind an alert:
+ * the caller decides what to show.
+ */
+export function createNavigator(options: { user: User; screens: () => Screen[]; displayTimeoutMs?: number }) {
+  return async function navigate(screenId: string, request: NavigationRequest = {}): Promise<ToolOutcome> {
+    const screen = options.screens().find((candidate) => candidate.id === screenId);
+    // Not in this user's screen tree: no permission, or no such screen; they look the same.
+    if (!screen?.route) return { status: "failed", stage: "requested", reason: "access_denied", message: `${screenId} is not among the screens you can open.` };
+    if (request.orgScope && request.orgScope !== options.user.orgScope) {
+      return { status: "blocked", stage: "requested", reason: "org_scope_mismatch", message: `Requested for ${request.orgScope}, but you are signed in to ${options.user.orgScope}.` };
+    }
+    const route = fillRoute(screen.route, request.payload);
+    if (!route) return { status: "failed", stage: "requested", reason: "not_found", message: `${screen.name} needs a record to show.`, data: { path: screen.path } };
+    const data = { route, path: screen.path };
+    if (request.target === "new-tab") {
+      // window.open returns null when a popup blocker stopped it: that is a failure, not a success.
+      const opened = window.open(route, "_blank", "noopener");
+      return opened === null
+        ? { status: "blocked", stage: "requested", reason: "popup_blocked", message: "The browser blocked the new tab.", data }
+        : { status: "succeeded", stage: "requested", data };
+    }
+    if (isDisplayed(route)) return { status: "succeeded", stage: "displayed", data };
+    const shown = whenDisplayed(route, options.displayTimeoutMs ?? 8000);
+    go(route);
+    return (await shown)
+      ? { status: "succeeded", stage: "displayed", data }
+      : { status: "succeeded", stage: "switched", reason: "timeout", message: `${screen.name} opened, but its data did not finish loading.`, data };
+  };
+}
+
+export type Navigate = ReturnType<typeof createNavigator>;
+
+function fillRoute(route: string, payload: Record<string, unknown> = {}): string | undefined {
+  let missing = false;
+  const filled = route.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const value = payload[name];
+    if (typeof value !== "string" || !value) missing = true;
+    return encodeURIComponent(String(value));
+  });
+  return missing ? undefined : filled;
+}

@@ -1,0 +1,13 @@
+import { createAgentSession, type AgentSession } from "tether/client";
+import type { User } from "./api.ts";
+
+/** The thread a user's assistant continues, kept per user so a second window joins the same conversation. */
+export function createWorkdeskSession(user: User, fresh = false): AgentSession {
+  const key = `workdesk:thread:${user.userId}`;
+  let threadId = fresh ? undefined : (localStorage.getItem(key) ?? undefined);
+  if (!threadId) {
+    threadId = crypto.randomUUID();
+    localStorage.setItem(key, threadId);
+  }
+  return createAgentSession({ api: "/api", agentId: "workdesk", threadId, drift: "warn" });
+}

@@ -1,0 +1,84 @@
+import { useEffect, useMemo, useState } from "react";
+import type { PanelMode } from "tether/client";
+import { AssistantPanel, useBrowserTool } from "tether/react";
+import { navigateToScreen } from "../../agent/navigate-to-screen.ts";
+import { getJson, type Screen, type User } from "./api.ts";
+import { Menu } from "./menu.tsx";
+import { createNavigator } from "./navigation.ts";
+import { matchRoute, replace, usePath } from "./router.ts";
+import { SCREEN_COMPONENTS } from "./screens/index.ts";
+import { createWorkdeskSession } from "./session.ts";
+
+interface NavigateArgs {
+  screenId: string;
+  screenName?: string;
+  routeHint?: string;
+  orgScope?: string;
+  payload?: Record<string, unknown>;
+}
+
+/** The signed-in app: menu, content area, and the assistant beside (or over) it. */
+export function Shell({ user, screens, onSignOut }: { user: User; screens: Screen[]; onSignOut(): void }) {
+  const path = usePath();
+  const navigate = useMemo(() => createNavigator({ user, screens: () => screens }), [user, screens]);
+  const [session, setSession] = useState(() => createWorkdeskSession(user));
+  const [mode, setMode] = useState<PanelMode>("side");
+  const [model, setModel] = useState<string>();
+
+  useEffect(() => session.setMode(mode), [session, mode]);
+  useEffect(() => {
+    void session.restore();
+  }, [session]);
+  useEffect(() => {
+    getJson<{ custom?: { model?: { provider: string; modelId: string } } }>("/api/agents/workdesk/capabilities").then(({ custom }) => {
+      const answering = custom?.model;
+      setModel(answering?.provider === "tether.playbook" ? "Offline playbook model: scripted, not a language model" : answering ? `${answering.provider} · ${answering.modelId}` : undefined);
+    }, () => setModel(undefined));
+  }, []);
+  useBrowserTool<NavigateArgs>(session, {
+    spec: navigateToScreen,
+    // Only beside the app: full screen there is no content to replace, and a window must not change what it covers.
+    modes: ["side"],
+    execute: (args) => navigate(args.screenId, { ...(args.payload ? { payload: args.payload } : {}), ...(args.orgScope ? { orgScope: args.orgScope } : {}) }),
+  });
+
+  const routed = [...screens]
+    .filter((screen) => screen.route)
+    .sort((a, b) => Number(a.route!.includes(":")) - Number(b.route!.includes(":")))
+    .map((screen) => ({ screen, params: matchRoute(screen.route!, path) }))
+    .find((match) => match.params);
+  useEffect(() => {
+    if (path === "/") replace("/dashboard");
+  }, [path]);
+  const Content = routed ? SCREEN_COMPONENTS[routed.screen.id] : undefined;
+
+  return (
+    <div className={`workdesk workdesk--${mode}`}>
+      <header className="topbar">
+        <span className="topbar__brand">Workdesk</span>
+        <span className="topbar__user">
+          {user.displayName} ({user.userId}) · {user.orgScope} · {user.roles.join(", ")}
+        </span>
+        <button type="button" onClick={() => setSession(createWorkdeskSession(user, true))}>
+          New conversation
+        </button>
+        <button type="button" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <Menu screens={screens} path={path} navigate={navigate} />
+      <main className="content" aria-label="Content">
+        {Content && routed ? (
+          <Content path={path} params={routed.params!} navigate={navigate} />
+        ) : path === "/" ? null : (
+          <>
+            <h1>Not available</h1>
+            <p>This page is not among the screens you can open.</p>
+          </>
+        )}
+      </main>
+      {mode === "modal" ? <div className="backdrop" aria-hidden="true" /> : null}
+      <AssistantPanel key={session.threadId} session={session} title="Assistant" subtitle={model} onModeChange={setMode} placeholder="Ask me to open a screen or find a request…" />
+    </div>
+  );
+}

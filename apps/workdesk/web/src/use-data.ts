@@ -1,0 +1,20 @@
+import { useEffect, useState } from "react";
+import { getJson } from "./api.ts";
+
+/** Loads JSON for a screen: the data, or the error the API answered with. */
+export function useData<T>(path: string | undefined): { data?: T; error?: string; loading: boolean } {
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+  useEffect(() => {
+    if (!path) return;
+    let live = true;
+    setState({ loading: true });
+    getJson<T>(path).then(
+      (data) => live && setState({ data, loading: false }),
+      (error: Error) => live && setState({ error: error.message, loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [path]);
+  return state;
+}

@@ -1,0 +1,32 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig, type Plugin } from "vite";
+import { toAgUiTool } from "../../../src/protocol/index.ts";
+import { workdeskBrowserTools } from "./src/browser-tools.ts";
+
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** Writes the tools this frontend declares, so `tether tools check` can compare them with a server. */
+function toolManifest(): Plugin {
+  return {
+    name: "tether-tool-manifest",
+    generateBundle() {
+      this.emitFile({ type: "asset", fileName: "tools.manifest.json", source: `${JSON.stringify(workdeskBrowserTools.map((spec) => toAgUiTool(spec)), null, 2)}\n` });
+    },
+  };
+}
+
+export default defineConfig({
+  root: source("."),
+  resolve: {
+    alias: {
+      "tether/protocol": source("../../../src/protocol/index.ts"),
+      "tether/client": source("../../../src/client/index.ts"),
+      "tether/react": source("../../../src/react/index.ts"),
+    },
+  },
+  // React without a plugin: esbuild compiles JSX with the automatic runtime.
+  esbuild: { jsx: "automatic" },
+  build: { outDir: source("./dist"), emptyOutDir: true, sourcemap: true, reportCompressedSize: false },
+  plugins: [toolManifest()],
+  logLevel: "warn",
+});

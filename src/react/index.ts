@@ -1,0 +1,11 @@
+/**
+ * React bindings for Tether: the assistant panel and hooks for sessions and
+ * browser tools.
+ *
+ * @module
+ */
+export { AssistantPanel, type AssistantPanelProps } from "./assistant-panel.tsx";
+export { MessageList } from "./message-list.tsx";
+export { ToolActivityItem } from "./tool-activity-item.tsx";
+export { useAgentSession } from "./use-agent-session.ts";
+export { useBrowserTool } from "./use-browser-tool.ts";
