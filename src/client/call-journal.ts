@@ -34,7 +34,8 @@ export function createCallJournal(threadId: string, storage: Storage | undefined
   let saved: Saved = { calls: {}, runs: [] };
   try {
     const raw = storage?.getItem(key);
-    if (raw) saved = JSON.parse(raw) as Saved;
+    const parsed: unknown = raw ? JSON.parse(raw) : undefined;
+    if (isSaved(parsed)) saved = parsed;
   } catch {
     // An unreadable journal starts empty; the worst case is an outcome reported as unknown.
   }
@@ -70,6 +71,11 @@ export function createCallJournal(threadId: string, storage: Storage | undefined
     },
     owns: (runId) => saved.runs.includes(runId),
   };
+}
+
+function isSaved(value: unknown): value is Saved {
+  const candidate = value as Partial<Saved> | null;
+  return typeof candidate === "object" && candidate !== null && typeof candidate.calls === "object" && candidate.calls !== null && Array.isArray(candidate.runs);
 }
 
 function defaultStorage(): Storage | undefined {

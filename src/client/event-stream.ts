@@ -1,5 +1,6 @@
 import type { BaseEvent } from "@ag-ui/core";
 import { Observable } from "rxjs";
+import { isTetherError } from "../protocol/index.ts";
 import { errorFromResponse } from "./errors.ts";
 import { readSse } from "./sse-reader.ts";
 
@@ -35,9 +36,11 @@ export function eventStream(options: EventStreamOptions): Observable<BaseEvent> 
     const maxReconnects = options.maxReconnects ?? 5;
     const backoff = options.backoffMs ?? 250;
 
-    const consume = async (response: Response) => {
+    /** Reads a response to its end; returns how many events it delivered. A dropped connection just ends it. */
+    const consume = async (response: Response): Promise<number> => {
       if (!response.ok) throw await errorFromResponse(response);
-      if (!response.body) return;
+      if (!response.body) return 0;
+      let delivered = 0;
       try {
         for await (const message of readSse(response.body, controller.signal)) {
           const event = JSON.parse(message.data) as BaseEvent;
@@ -47,26 +50,35 @@ export function eventStream(options: EventStreamOptions): Observable<BaseEvent> 
             options.onEventId?.(message.id);
           }
           ended = TERMINAL.has(event.type);
+          delivered++;
           subscriber.next(event);
         }
       } catch {
         // The connection dropped mid-stream; the loop below resumes after the last event.
       }
+      return delivered;
     };
 
     (async () => {
       try {
         await consume(await options.open(controller.signal));
-        for (let attempt = 0; !ended && !controller.signal.aborted; attempt++) {
-          if (attempt === maxReconnects) throw new Error(`The event stream dropped and ${maxReconnects} reconnects failed.`);
-          await new Promise((resolve) => setTimeout(resolve, backoff * 2 ** attempt));
+        // `failures` counts tries since the last one that delivered events: the limit is per drop, not per stream.
+        for (let failures = 0; !ended && !controller.signal.aborted; ) {
+          if (failures === maxReconnects) throw new Error(`The event stream dropped and ${maxReconnects} reconnects failed.`);
+          await new Promise((resolve) => setTimeout(resolve, backoff * 2 ** failures));
           let response: Response;
           try {
             response = await options.resume(lastEventId, controller.signal);
-          } catch {
-            continue; // the server is out of reach; try again after a longer pause
+          } catch (error) {
+            if (isTetherError(error)) throw error; // resuming is impossible, not merely failing
+            failures++; // the server is out of reach; try again after a longer pause
+            continue;
           }
-          await consume(response); // a refusal (4xx) throws: reconnecting would not help
+          if (response.status >= 500) {
+            failures++; // a proxy or a restart in between: worth another try
+            continue;
+          }
+          failures = (await consume(response)) > 0 ? 0 : failures + 1; // a refusal (4xx) throws: reconnecting would not help
         }
         subscriber.complete();
       } catch (error) {

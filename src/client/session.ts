@@ -9,9 +9,17 @@ import { createToolRegistry, type BrowserToolHandler, type PanelMode, type ToolR
 import { createToolRunner, type ToolActivity } from "./tool-runner.ts";
 
 export interface AgentSessionOptions {
-  /** Where the Tether API is mounted: `/api`, or `https://host/api`. */
-  api: string;
-  agentId: string;
+  /** Where the Tether API is mounted: `/api`, or `https://host/api`. Gives the run, events, capabilities, reports and thread routes. */
+  api?: string;
+  agentId?: string;
+  /**
+   * A plain AG-UI server's run URL, for a server without Tether's routes:
+   * runs and browser tools work; resuming, restoring, drift checks and
+   * reports need their Tether routes and are skipped.
+   */
+  runUrl?: string;
+  /** Where a dropped stream resumes; Tether's thread events route by default. */
+  eventsUrl?: string;
   /** Continue this thread; a new one when absent. */
   threadId?: string;
   headers?: Record<string, string>;
@@ -67,7 +75,7 @@ export interface AgentSession {
  */
 export function createAgentSession(options: AgentSessionOptions): AgentSession {
   const threadId = options.threadId ?? randomUUID();
-  const api = options.api.replace(/\/$/, "");
+  const routes = sessionRoutes(options, threadId);
   const doFetch: HttpAgentFetchFn = options.fetch ?? ((url, init) => fetch(url, init));
   const headers = options.headers ?? {};
   const registry = createToolRegistry();
@@ -87,13 +95,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     mode: () => state.mode,
     onChange: () => setState({ activities: runner.activities() }),
   });
-  const agent = new TetherHttpAgent({
-    url: `${api}/agents/${encodeURIComponent(options.agentId)}/run`,
-    eventsUrl: `${api}/threads/${encodeURIComponent(threadId)}/events`,
-    headers,
-    threadId,
-    fetch: doFetch,
-  });
+  const agent = new TetherHttpAgent({ url: routes.run, ...(routes.events ? { eventsUrl: routes.events } : {}), headers, threadId, fetch: doFetch });
 
   /** A subscriber that feeds the runner and the state; `live` is false when observing. */
   const subscriber = (live: boolean, onFinished: (runId: string, pending: string[]) => void): AgentSubscriber => {
@@ -102,6 +104,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       onEvent: ({ event }) => {
         if (event.type === "RUN_STARTED") {
           runId = (event as unknown as { runId: string }).runId;
+          // The server's id for the run is the one its events and pending calls carry.
+          if (live) journal.ownRun(runId);
           setState({ runId });
         }
         runner.observe(event, { runId, live });
@@ -113,14 +117,18 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   };
 
   const runOnce = async (trigger: Trigger): Promise<void> => {
-    const runId = randomUUID();
-    journal.ownRun(runId);
-    setState({ running: true, observing: false, runId, error: undefined });
+    const requestedRunId = randomUUID();
+    journal.ownRun(requestedRunId);
+    setState({ running: true, observing: false, runId: requestedRunId, error: undefined });
     let pending: string[] = [];
+    let runId = requestedRunId;
     try {
       await agent.runAgent(
-        { runId, tools: registry.list().map((handler) => toAgUiTool(handler.spec)), forwardedProps: { tether: { trigger } } },
-        subscriber(true, (_, ids) => (pending = ids)),
+        { runId: requestedRunId, tools: registry.list().map((handler) => toAgUiTool(handler.spec)), forwardedProps: { tether: { trigger } } },
+        subscriber(true, (finishedRunId, ids) => {
+          runId = finishedRunId || requestedRunId;
+          pending = ids;
+        }),
       );
     } catch (error) {
       setState({ error: errorJson(error) });
@@ -137,9 +145,9 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     const messages: ToolMessage[] = settled.map((call) => ({ id: randomUUID(), role: "tool", toolCallId: call.toolCallId, content: JSON.stringify(call.outcome) }));
     agent.addMessages(messages);
     journal.markReported(toolCallIds);
-    for (const call of settled.filter((call) => call.kind === "render-only")) {
+    for (const call of routes.api ? settled.filter((call) => call.kind === "render-only") : []) {
       // Render-only outcomes also go to the run record now; their tool message rides with the next run.
-      void doFetch(`${api}/runs/${encodeURIComponent(parentRunId)}/reports`, {
+      void doFetch(`${routes.api}/runs/${encodeURIComponent(parentRunId)}/reports`, {
         method: "POST",
         headers: { ...headers, "Content-Type": "application/json" },
         body: JSON.stringify({ kind: "tool-outcome", toolCallId: call.toolCallId, toolName: call.toolName, outcome: call.outcome }),
@@ -151,10 +159,11 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
 
   const checkDrift = () =>
     (driftChecked ??= (async () => {
-      const response = await doFetch(`${api}/agents/${encodeURIComponent(options.agentId)}/capabilities`, { headers });
+      if (!routes.capabilities) return { unknown: [], mismatched: [], missing: [] };
+      const response = await doFetch(routes.capabilities, { headers });
       if (!response.ok) throw await errorFromResponse(response);
       const report = compareHandlers(registry.list(), allowListOf((await response.json()) as AgentCapabilities));
-      if (hasDrift(report) && options.drift !== "ignore") {
+      if (hasDrift(report)) {
         const message = `This page's browser tools differ from what agent "${options.agentId}" allows:\n${formatDrift(report)}`;
         if (options.drift === "throw") throw new TetherError("tool_schema_mismatch", message, { details: report });
         console.warn(`[tether] ${message}`);
@@ -177,7 +186,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   };
 
   const loadThread = async () => {
-    const response = await doFetch(`${api}/threads/${encodeURIComponent(threadId)}`, { headers });
+    if (!routes.thread) return undefined;
+    const response = await doFetch(routes.thread, { headers });
     if (response.status === 404) return undefined;
     if (!response.ok) throw await errorFromResponse(response);
     return (await response.json()) as { messages: Message[]; activeRun: { runId: string } | null; pendingToolCalls: Array<{ toolCallId: string; runId: string }> };
@@ -197,7 +207,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     async send(text) {
       if (state.running) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before sending another message.");
       try {
-        await checkDrift();
+        if (options.drift !== "ignore") await checkDrift();
       } catch (error) {
         driftChecked = undefined;
         if (isTetherError(error) && options.drift === "throw") {
@@ -211,7 +221,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
 
     async cancel() {
       if (!state.runId || !state.running) return;
-      const response = await doFetch(`${api}/runs/${encodeURIComponent(state.runId)}/cancel`, { method: "POST", headers });
+      if (!routes.api) return agent.abortRun(); // a plain server has no cancel route: stop listening
+      const response = await doFetch(`${routes.api}/runs/${encodeURIComponent(state.runId)}/cancel`, { method: "POST", headers });
       if (!response.ok && response.status !== 409) setState({ error: errorJson(await errorFromResponse(response)) });
     },
 
@@ -237,6 +248,22 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     },
 
     checkDrift,
+  };
+}
+
+/** Tether's routes for a session, or only the run URL for a plain AG-UI server. */
+function sessionRoutes(options: AgentSessionOptions, threadId: string) {
+  const api = options.api?.replace(/\/$/, "");
+  const agentId = options.agentId && encodeURIComponent(options.agentId);
+  const thread = api ? `${api}/threads/${encodeURIComponent(threadId)}` : undefined;
+  const run = options.runUrl ?? (api && agentId ? `${api}/agents/${agentId}/run` : undefined);
+  if (!run) throw new TetherError("config_invalid", "createAgentSession needs { api, agentId } for a Tether server, or { runUrl } for a plain AG-UI server.");
+  return {
+    api,
+    run,
+    events: options.eventsUrl ?? (thread ? `${thread}/events` : undefined),
+    thread,
+    capabilities: api && agentId ? `${api}/agents/${agentId}/capabilities` : undefined,
   };
 }
 

@@ -12,12 +12,17 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
+  let carriedCr = "";
   try {
     for (;;) {
       if (signal?.aborted) return;
       const { done, value } = await reader.read();
       if (done) break;
-      buffer += decoder.decode(value, { stream: true });
+      // SSE allows CRLF and CR line ends as well as LF; a CR at a chunk's end waits to see if an LF follows.
+      let text = carriedCr + decoder.decode(value, { stream: true });
+      carriedCr = text.endsWith("\r") ? "\r" : "";
+      if (carriedCr) text = text.slice(0, -1);
+      buffer += text.replace(/\r\n?/g, "\n");
       let boundary = buffer.indexOf("\n\n");
       while (boundary !== -1) {
         const message = parseBlock(buffer.slice(0, boundary));
@@ -26,7 +31,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
         boundary = buffer.indexOf("\n\n");
       }
     }
-    const rest = parseBlock(buffer + decoder.decode());
+    const rest = parseBlock(buffer + (carriedCr ? "\n" : "") + decoder.decode());
     if (rest) yield rest;
   } finally {
     reader.releaseLock();

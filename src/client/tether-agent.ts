@@ -1,11 +1,12 @@
 import { HttpAgent, enforceOutgoingInput, type HttpAgentConfig } from "@ag-ui/client";
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import type { Observable } from "rxjs";
+import { TetherError } from "../protocol/index.ts";
 import { eventStream } from "./event-stream.ts";
 
 export interface TetherAgentConfig extends HttpAgentConfig {
-  /** The thread's events: `<api>/threads/<threadId>/events`. */
-  eventsUrl: string;
+  /** The thread's events, `<api>/threads/<threadId>/events`: where a dropped stream resumes. A plain AG-UI server has none. */
+  eventsUrl?: string;
   /** Every event id as it arrives. */
   onEventId?(id: string): void;
 }
@@ -17,7 +18,7 @@ export interface TetherAgentConfig extends HttpAgentConfig {
  * building are the reference client's own.
  */
 export class TetherHttpAgent extends HttpAgent {
-  readonly eventsUrl: string;
+  readonly eventsUrl: string | undefined;
   private readonly onEventId: ((id: string) => void) | undefined;
 
   constructor(config: TetherAgentConfig) {
@@ -44,6 +45,9 @@ export class TetherHttpAgent extends HttpAgent {
   }
 
   private events(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
+    if (!this.eventsUrl) {
+      return Promise.reject(new TetherError("run_not_active", "The event stream dropped, and this server offers no way to resume it (no events URL)."));
+    }
     const headers: Record<string, string> = { ...this.headers, Accept: "text/event-stream" };
     if (lastEventId) headers["Last-Event-ID"] = lastEventId;
     return this.fetch(this.eventsUrl, { method: "GET", headers, signal: anySignal(this.abortController.signal, signal) });

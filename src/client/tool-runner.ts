@@ -46,8 +46,11 @@ interface Call {
   runId: string;
   args: string;
   ended: boolean;
+  /** Its END arrived after its run had finished, so it never ran. */
+  late?: boolean;
 }
 
+const MODE_NAMES: Record<PanelMode, string> = { side: "in the side panel", fullscreen: "full screen", modal: "as a window over the screen" };
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validators = new WeakMap<object, ValidateFunction>();
 
@@ -87,7 +90,7 @@ export function createToolRunner(options: {
       const mode = options.mode();
       // Blocked before the arguments are even read: the mode alone decides.
       if (handler.modes && !handler.modes.includes(mode)) {
-        return { status: "blocked", reason: "blocked_by_mode", message: `The assistant is open as ${mode === "modal" ? "a window over the screen" : "full screen"}, so ${call.toolName} cannot act.` };
+        return { status: "blocked", reason: "blocked_by_mode", message: `The assistant is open ${MODE_NAMES[mode]}, so ${call.toolName} cannot act.` };
       }
       const args = parseArguments(call.args, handler);
       if (!args.ok) return { status: "failed", reason: "invalid_arguments", message: args.message };
@@ -140,8 +143,9 @@ export function createToolRunner(options: {
           const call = calls.get((event as unknown as { toolCallId: string }).toolCallId);
           if (!call || call.ended) return; // a duplicate END, or an END for a call never started
           call.ended = true;
+          call.late = finishedRuns.has(call.runId);
           // Late events after their run ended have no effect, nor do replays, nor calls this page already ran.
-          if (!live || finishedRuns.has(call.runId) || executions.has(call.toolCallId) || journal.get(call.toolCallId)) return;
+          if (!live || call.late || executions.has(call.toolCallId) || journal.get(call.toolCallId)) return;
           const handler = registry.get(call.toolName);
           if (handler) void execute(call, handler, event);
           return;
@@ -184,6 +188,7 @@ export function createToolRunner(options: {
           if (running) return { toolCallId, toolName, kind, outcome: await running };
           if (entry?.state === "finished" && entry.outcome) return settled(entry.outcome);
           if (!handler) return settled({ status: "failed", reason: "executor_failed", message: `This page has no executor for ${toolName}.` });
+          if (call?.late) return settled({ status: "cancelled", message: `The call to ${toolName} arrived after its run had ended, so it did not run.` });
           if (call?.ended && handler.onReload === "run-again") return { toolCallId, toolName, kind, outcome: await execute(call, handler) };
           // The page was reloaded: a call it started may or may not have happened; one it never started did not.
           return settled(

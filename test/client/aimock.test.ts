@@ -1,26 +1,16 @@
 import { AGUIMock, type AGUIEvent, type AGUIRunAgentInput } from "@copilotkit/aimock";
-import { EventType, type Message, type RunStartedEvent, type ToolMessage } from "@ag-ui/core";
-import {
-  TetherHttpAgent,
-  createCallJournal,
-  createToolRegistry,
-  createToolRunner,
-  type BrowserToolHandler,
-  type ToolRegistry,
-  type ToolRunner,
-} from "tether/client";
-import { toAgUiTool, type ToolOutcome, type Trigger } from "tether/protocol";
+import type { Message } from "@ag-ui/core";
+import { createAgentSession, type BrowserToolHandler } from "tether/client";
+import type { ToolOutcome } from "tether/protocol";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/navigate-to-screen.ts";
 
 /**
  * The Tether browser client against a third-party AG-UI server:
  * `@copilotkit/aimock`'s AG-UI mock, which knows nothing of Tether. It serves
- * plain `RunAgentInput` → SSE at one URL, so the test drives the pieces a
- * plain AG-UI server supports (TetherHttpAgent, the tool runner, registry
- * and journal) the way `createAgentSession` wires them; the session itself
- * assumes Tether's URL layout (`/agents/:id/run`, `/threads/:id/events`,
- * `/capabilities`, `/reports`), which a third-party server does not have.
+ * plain `RunAgentInput` → SSE at one URL, so the session is given that run URL
+ * and no Tether API: runs and browser tools work, and the Tether-only routes
+ * (resume, restore, drift check, reports) are not used.
  */
 
 const THREAD_ID = "thread-aimock-1";
@@ -58,68 +48,6 @@ const carriesSucceededOutcome = (input: AGUIRunAgentInput) => {
   return last?.role === "tool" && typeof last.content === "string" && JSON.parse(last.content).status === "succeeded";
 };
 
-interface PlainClient {
-  agent: TetherHttpAgent;
-  registry: ToolRegistry;
-  runner: ToolRunner;
-  /** Pending browser calls each run finished with, as the client saw them. */
-  finished: Array<{ runId: string; pending: string[] }>;
-  send(text: string): Promise<void>;
-}
-
-/**
- * What `createAgentSession` does for one message, minus the Tether-only
- * routes (capabilities drift check, run reports, reconnect): run, execute
- * browser calls at their TOOL_CALL_END, settle the run's pending calls, send
- * the tool messages in a continuation run, repeat until nothing is pending.
- */
-function plainAgUiClient(url: string, threadId: string): PlainClient {
-  const registry = createToolRegistry();
-  const journal = createCallJournal(threadId);
-  const runner = createToolRunner({ registry, journal, threadId, mode: () => "side", onChange: () => {} });
-  // The events URL is only used to resume a dropped stream, which aimock cannot do and this test never needs.
-  const agent = new TetherHttpAgent({ url, eventsUrl: `${url}/events-unused`, threadId });
-  const finished: PlainClient["finished"] = [];
-  let runs = 0;
-
-  const runOnce = async (trigger: Trigger): Promise<void> => {
-    const runId = `run-${++runs}`; // aimock's fixtures are static, so the run ids the client asks for are the ones they echo
-    journal.ownRun(runId);
-    let streamRunId = runId;
-    let pending: string[] = [];
-    await agent.runAgent(
-      { runId, tools: registry.list().map((handler) => toAgUiTool(handler.spec)), forwardedProps: { tether: { trigger } } },
-      {
-        onEvent: ({ event }) => {
-          if (event.type === EventType.RUN_STARTED) streamRunId = (event as RunStartedEvent).runId;
-          runner.observe(event, { runId: streamRunId, live: true });
-        },
-        onRunFinishedEvent: (params) => {
-          pending = params.outcome === "success" ? params.pendingToolCallIds : [];
-          finished.push({ runId: streamRunId, pending });
-        },
-      },
-    );
-    if (pending.length === 0) return;
-    const settled = await runner.settle(pending);
-    const messages: ToolMessage[] = settled.map((call) => ({ id: `tool-${call.toolCallId}`, role: "tool", toolCallId: call.toolCallId, content: JSON.stringify(call.outcome) }));
-    agent.addMessages(messages);
-    journal.markReported(pending);
-    if (settled.some((call) => call.kind === "follow-up")) await runOnce({ kind: "tool-result", parentRunId: streamRunId, toolCallIds: pending });
-  };
-
-  return {
-    agent,
-    registry,
-    runner,
-    finished,
-    async send(text) {
-      agent.addMessage({ id: `user-${runs + 1}`, role: "user", content: text });
-      await runOnce({ kind: "user-message" });
-    },
-  };
-}
-
 const lastAssistantText = (messages: Message[]) => messages.filter((message) => message.role === "assistant" && typeof message.content === "string" && message.content).at(-1)?.content;
 
 describe("the browser client against a third-party AG-UI server (@copilotkit/aimock)", () => {
@@ -144,22 +72,19 @@ describe("the browser client against a third-party AG-UI server (@copilotkit/aim
   });
 
   it("streams a browser tool call, executes it once, sends the outcome in a continuation run, and shows the reply", async () => {
-    const client = plainAgUiClient(`${mock.url}/`, THREAD_ID);
+    const session = createAgentSession({ runUrl: `${mock.url}/`, threadId: THREAD_ID, drift: "ignore" });
     const execute = vi.fn<BrowserToolHandler["execute"]>(() => OUTCOME);
-    client.registry.register({ spec: navigateToScreen, execute });
+    session.registerTool({ spec: navigateToScreen, execute });
 
-    await client.send("open the work request list");
+    await session.send("open the work request list");
+    expect(session.getState().error).toBeUndefined();
 
     // The executor ran exactly once, at TOOL_CALL_END, with the arguments joined from three deltas.
     expect(execute).toHaveBeenCalledTimes(1);
     expect(execute.mock.calls[0]![0]).toEqual(ARGS);
     expect(execute.mock.calls[0]![1]).toEqual({ toolCallId: TOOL_CALL_ID, runId: "run-1", threadId: THREAD_ID, mode: "side" });
 
-    // aimock sent no pendingToolCallIds; the client worked them out, and the continuation ended with none.
-    expect(client.finished).toEqual([
-      { runId: "run-1", pending: [TOOL_CALL_ID] },
-      { runId: "run-2", pending: [] },
-    ]);
+    // aimock sent no pendingToolCallIds: the client worked them out from the unanswered call.
 
     // What aimock received: two standard RunAgentInputs on the same thread, the tool declared in both.
     expect(received).toHaveLength(2);
@@ -168,12 +93,12 @@ describe("the browser client against a third-party AG-UI server (@copilotkit/aim
       expect(input.threadId).toBe(THREAD_ID);
       expect(input.tools).toEqual([{ name: "navigateToScreen", description: navigateToScreen.description, parameters: navigateToScreen.parameters }]);
     }
-    expect(first.runId).toBe("run-1");
-    expect(first.messages).toEqual([{ id: "user-1", role: "user", content: "open the work request list" }]);
+    expect(first.messages).toEqual([{ id: expect.any(String), role: "user", content: "open the work request list" }]);
     expect(first.forwardedProps).toEqual({ tether: { trigger: { kind: "user-message" } } });
 
     // The continuation carries the assistant's call and the tool message whose content is the outcome.
-    expect(second.runId).toBe("run-2");
+    expect(second.runId).not.toBe(first.runId);
+    // The parent is the run as the server named it in its events.
     expect(second.forwardedProps).toEqual({ tether: { trigger: { kind: "tool-result", parentRunId: "run-1", toolCallIds: [TOOL_CALL_ID] } } });
     expect(second.messages?.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
     expect(second.messages?.[1]).toMatchObject({
@@ -186,9 +111,10 @@ describe("the browser client against a third-party AG-UI server (@copilotkit/aim
     expect(JSON.parse(toolMessage?.content as string)).toEqual(OUTCOME);
 
     // The reply streamed by aimock's second fixture is the conversation's last word.
-    expect(lastAssistantText(client.agent.messages)).toBe(REPLY);
-    expect(client.agent.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
-    expect(client.runner.activities()).toEqual([
+    const state = session.getState();
+    expect(lastAssistantText(state.messages)).toBe(REPLY);
+    expect(state.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(state.activities).toEqual([
       { toolCallId: TOOL_CALL_ID, toolName: "navigateToScreen", runId: "run-1", location: "browser", status: "succeeded", stage: "displayed" },
     ]);
   });
