@@ -2,7 +2,7 @@ import { EventType, type BaseEvent, type Event } from "@ag-ui/core";
 import { lastValueFrom, toArray } from "rxjs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isTetherError } from "../protocol/index.ts";
-import { arrivedAt, eventStream, type EventStreamOptions } from "./event-stream.ts";
+import { eventStream, toolCallEndArrivals, type EventStreamOptions } from "./event-stream.ts";
 
 const THREAD = "thread-1";
 const RUN = "run";
@@ -137,10 +137,13 @@ describe("eventStream", () => {
     expect(server.resume).not.toHaveBeenCalled();
   });
 
-  it("stamps each event with the time it arrived", async () => {
+  it("notes when each TOOL_CALL_END arrived, by call id", async () => {
+    toolCallEndArrivals.clear();
     const server = fakeServer(() => sseResponse(LOG.map(frame)));
     const events = await collect(server.options);
-    expect(events.every((event) => typeof arrivedAt.get(event) === "number")).toBe(true);
+    const ended = events.filter((event) => event.type === EventType.TOOL_CALL_END).map((event) => (event as unknown as { toolCallId: string }).toolCallId);
+    expect(ended.length).toBeGreaterThan(0);
+    for (const toolCallId of ended) expect(toolCallEndArrivals.get(toolCallId)).toEqual(expect.any(Number));
   });
 
   it("errors with the server's TetherError when open answers with a 4xx error body", async () => {

@@ -11,14 +11,16 @@ export interface EventStreamOptions {
   resume(lastEventId: string | undefined, signal: AbortSignal): Promise<Response>;
   /** Called with every event's id as it arrives, so a later page can resume from it. */
   onEventId?(id: string): void;
+  /** Sees every event as it arrives, before the reference pipeline applies it (where browser tools act). */
+  onEvent?(event: BaseEvent): void;
   /** Reconnects allowed after a drop, each after a longer pause. Default 5. */
   maxReconnects?: number;
   /** The first pause between reconnects, doubled each time. Default 250 ms. */
   backoffMs?: number;
 }
 
-/** When each event object arrived from the network, for measuring how fast it is acted on. */
-export const arrivedAt = new WeakMap<object, number>();
+/** When each TOOL_CALL_END arrived from the network, by call id: the start of "how fast is it acted on". */
+export const toolCallEndArrivals = new Map<string, number>();
 
 const TERMINAL = new Set(["RUN_FINISHED", "RUN_ERROR"]);
 
@@ -44,13 +46,14 @@ export function eventStream(options: EventStreamOptions): Observable<BaseEvent> 
       try {
         for await (const message of readSse(response.body, controller.signal)) {
           const event = JSON.parse(message.data) as BaseEvent;
-          arrivedAt.set(event, performance.now());
+          if (event.type === "TOOL_CALL_END") toolCallEndArrivals.set((event as unknown as { toolCallId: string }).toolCallId, performance.now());
           if (message.id) {
             lastEventId = message.id;
             options.onEventId?.(message.id);
           }
           ended = TERMINAL.has(event.type);
           delivered++;
+          options.onEvent?.(event);
           subscriber.next(event);
         }
       } catch {

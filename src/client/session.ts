@@ -1,5 +1,5 @@
 import { randomUUID, type AgentSubscriber, type HttpAgentFetchFn } from "@ag-ui/client";
-import type { AgentCapabilities, Message, ToolMessage } from "@ag-ui/core";
+import type { AgentCapabilities, BaseEvent, Message, ToolMessage } from "@ag-ui/core";
 import { TetherError, isTetherError, toAgUiTool, type Trigger } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
 import { allowListOf, compareHandlers, formatDrift, hasDrift, type DriftReport } from "./drift.ts";
@@ -84,9 +84,18 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   let state: SessionState = { threadId, messages: [], activities: [], running: false, observing: false, mode: options.mode ?? "side" };
   let driftChecked: Promise<DriftReport> | undefined;
 
+  // The state changes at once; listeners hear of it at most once a frame, however many tokens arrived.
+  let notifying = false;
+  const notify = () => {
+    notifying = false;
+    for (const listener of listeners) listener();
+  };
   const setState = (patch: Partial<SessionState>) => {
     state = { ...state, ...patch };
-    for (const listener of listeners) listener();
+    if (notifying) return;
+    notifying = true;
+    if (typeof requestAnimationFrame === "function") requestAnimationFrame(notify);
+    else setTimeout(notify, 0);
   };
   const runner = createToolRunner({
     registry,
@@ -95,20 +104,27 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     mode: () => state.mode,
     onChange: () => setState({ activities: runner.activities() }),
   });
-  const agent = new TetherHttpAgent({ url: routes.run, ...(routes.events ? { eventsUrl: routes.events } : {}), headers, threadId, fetch: doFetch });
+  // Browser tools act on events as they arrive off the wire, ahead of the reference pipeline's apply.
+  let streamRunId = "";
+  const onWireEvent = (event: BaseEvent, live: boolean) => {
+    if (event.type === "RUN_STARTED") {
+      streamRunId = (event as unknown as { runId: string }).runId;
+      // The server's id for the run is the one its events and pending calls carry.
+      if (live) journal.ownRun(streamRunId);
+    }
+    runner.observe(event, { runId: streamRunId, live });
+  };
+  const agent = new TetherHttpAgent({ url: routes.run, ...(routes.events ? { eventsUrl: routes.events } : {}), headers, threadId, fetch: doFetch, onEvent: onWireEvent });
 
-  /** A subscriber that feeds the runner and the state; `live` is false when observing. */
-  const subscriber = (live: boolean, onFinished: (runId: string, pending: string[]) => void): AgentSubscriber => {
+  /** A subscriber that keeps the state as the reference client applies the events. */
+  const subscriber = (onFinished: (runId: string, pending: string[]) => void): AgentSubscriber => {
     let runId = "";
     return {
       onEvent: ({ event }) => {
         if (event.type === "RUN_STARTED") {
           runId = (event as unknown as { runId: string }).runId;
-          // The server's id for the run is the one its events and pending calls carry.
-          if (live) journal.ownRun(runId);
           setState({ runId });
         }
-        runner.observe(event, { runId, live });
       },
       onMessagesChanged: ({ messages }) => setState({ messages: [...messages] }),
       onRunFinishedEvent: (params) => onFinished(runId, params.outcome === "success" ? params.pendingToolCallIds : []),
@@ -125,7 +141,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     try {
       await agent.runAgent(
         { runId: requestedRunId, tools: registry.list().map((handler) => toAgUiTool(handler.spec)), forwardedProps: { tether: { trigger } } },
-        subscriber(true, (finishedRunId, ids) => {
+        subscriber((finishedRunId, ids) => {
           runId = finishedRunId || requestedRunId;
           pending = ids;
         }),
@@ -176,7 +192,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     let finished: { runId: string; pending: string[] } | undefined;
     setState({ running: true, observing: true });
     try {
-      await agent.connectAgent({}, subscriber(false, (runId, pending) => (finished = { runId, pending })));
+      await agent.connectAgent({}, subscriber((runId, pending) => (finished = { runId, pending })));
     } catch (error) {
       setState({ error: errorJson(error) });
     } finally {

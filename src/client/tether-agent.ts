@@ -9,6 +9,11 @@ export interface TetherAgentConfig extends HttpAgentConfig {
   eventsUrl?: string;
   /** Every event id as it arrives. */
   onEventId?(id: string): void;
+  /**
+   * Every event as it arrives, before the reference pipeline applies it;
+   * `live` is false for events of a run this agent only connected to.
+   */
+  onEvent?(event: BaseEvent, live: boolean): void;
 }
 
 /**
@@ -20,11 +25,13 @@ export interface TetherAgentConfig extends HttpAgentConfig {
 export class TetherHttpAgent extends HttpAgent {
   readonly eventsUrl: string | undefined;
   private readonly onEventId: ((id: string) => void) | undefined;
+  private readonly onEvent: ((event: BaseEvent, live: boolean) => void) | undefined;
 
   constructor(config: TetherAgentConfig) {
     super(config);
     this.eventsUrl = config.eventsUrl;
     this.onEventId = config.onEventId;
+    this.onEvent = config.onEvent;
   }
 
   override run(input: RunAgentInput): Observable<BaseEvent> {
@@ -33,6 +40,7 @@ export class TetherHttpAgent extends HttpAgent {
       open: (signal) => this.fetch(this.url, { ...init, signal: anySignal(init.signal, signal) }),
       resume: (lastEventId, signal) => this.events(lastEventId, signal),
       ...(this.onEventId ? { onEventId: this.onEventId } : {}),
+      ...(this.onEvent ? { onEvent: (event: BaseEvent) => this.onEvent!(event, true) } : {}),
     });
   }
 
@@ -41,6 +49,7 @@ export class TetherHttpAgent extends HttpAgent {
       open: (signal) => this.events(undefined, signal),
       resume: (lastEventId, signal) => this.events(lastEventId, signal),
       ...(this.onEventId ? { onEventId: this.onEventId } : {}),
+      ...(this.onEvent ? { onEvent: (event: BaseEvent) => this.onEvent!(event, false) } : {}),
     });
   }
 

@@ -2,7 +2,7 @@ import { EventType, type BaseEvent, type Message } from "@ag-ui/core";
 import { Ajv, type ValidateFunction } from "ajv";
 import { ToolOutcomeSchema, parseToolOutcome, type BrowserToolKind, type ToolOutcome, type ToolOutcomeStage, type ToolOutcomeStatus } from "../protocol/index.ts";
 import type { CallJournal } from "./call-journal.ts";
-import { arrivedAt } from "./event-stream.ts";
+import { toolCallEndArrivals } from "./event-stream.ts";
 import type { BrowserToolHandler, PanelMode, ToolRegistry } from "./tool-registry.ts";
 
 /** One entry of the tool timeline: what was called, where, and how it ended. */
@@ -66,6 +66,12 @@ export function createToolRunner(options: {
   const finishedRuns = new Set<string>();
   const executions = new Map<string, Promise<ToolOutcome>>();
   const timeline = new Map<string, ToolActivity>();
+  // Compiling a schema takes tens of milliseconds; do it when a tool registers, not when its call arrives.
+  const compileAll = () => {
+    for (const handler of registry.list()) validatorFor(handler);
+  };
+  compileAll();
+  registry.subscribe(compileAll);
 
   const track = (activity: ToolActivity) => {
     timeline.set(activity.toolCallId, { ...timeline.get(activity.toolCallId), ...activity });
@@ -83,7 +89,7 @@ export function createToolRunner(options: {
       ...(outcome.message ? { message: outcome.message } : {}),
     });
 
-  const execute = (call: Call, handler: BrowserToolHandler, endEvent?: BaseEvent): Promise<ToolOutcome> => {
+  const execute = (call: Call, handler: BrowserToolHandler): Promise<ToolOutcome> => {
     journal.start(call.toolCallId, { runId: call.runId, toolName: call.toolName });
     track({ toolCallId: call.toolCallId, toolName: call.toolName, runId: call.runId, location: "browser", status: "running" });
     const run = async (): Promise<ToolOutcome> => {
@@ -94,7 +100,8 @@ export function createToolRunner(options: {
       }
       const args = parseArguments(call.args, handler);
       if (!args.ok) return { status: "failed", reason: "invalid_arguments", message: args.message };
-      const arrived = endEvent && arrivedAt.get(endEvent);
+      const arrived = toolCallEndArrivals.get(call.toolCallId);
+      toolCallEndArrivals.delete(call.toolCallId);
       if (arrived !== undefined && typeof performance.measure === "function") {
         performance.measure("tether:tool-dispatch", { start: arrived, detail: { toolCallId: call.toolCallId, toolName: call.toolName } });
       }
@@ -147,7 +154,7 @@ export function createToolRunner(options: {
           // Late events after their run ended have no effect, nor do replays, nor calls this page already ran.
           if (!live || call.late || executions.has(call.toolCallId) || journal.get(call.toolCallId)) return;
           const handler = registry.get(call.toolName);
-          if (handler) void execute(call, handler, event);
+          if (handler) void execute(call, handler);
           return;
         }
         case EventType.TOOL_CALL_RESULT: {
@@ -240,14 +247,19 @@ function parseArguments(text: string, handler: BrowserToolHandler): { ok: true; 
   } catch {
     return { ok: false, message: `The arguments for ${handler.spec.name} are not valid JSON; nothing was done.` };
   }
+  const validate = validatorFor(handler);
+  if (validate(value)) return { ok: true, value };
+  const problems = (validate.errors ?? []).map((error) => `${error.instancePath || "(arguments)"} ${error.message}`).join("; ");
+  return { ok: false, message: `The arguments for ${handler.spec.name} do not match its schema (${problems}); nothing was done.` };
+}
+
+function validatorFor(handler: BrowserToolHandler): ValidateFunction {
   let validate = validators.get(handler.spec.parameters);
   if (!validate) {
     validate = ajv.compile(handler.spec.parameters);
     validators.set(handler.spec.parameters, validate);
   }
-  if (validate(value)) return { ok: true, value };
-  const problems = (validate.errors ?? []).map((error) => `${error.instancePath || "(arguments)"} ${error.message}`).join("; ");
-  return { ok: false, message: `The arguments for ${handler.spec.name} do not match its schema (${problems}); nothing was done.` };
+  return validate;
 }
 
 function readError(content: unknown): string | undefined {

@@ -147,13 +147,14 @@ describe("the searchWorkRequests tool", () => {
 
 describe("from what the user typed to what they are told", () => {
   function ask(said: string, user: TetherUser): string {
-    const first = workdeskPlaybook.respond({ userText: said, results: [], tools: ["lookupScreens", "searchWorkRequests", "navigateToScreen"], turnsSinceUser: 0 });
+    const first = workdeskPlaybook.respond({ userText: said, results: [], sinceUser: [], tools: ["lookupScreens", "searchWorkRequests", "navigateToScreen"], turnsSinceUser: 0 });
     const call = first.toolCalls?.[0];
     if (call?.toolName !== "searchWorkRequests") throw new Error(`"${said}" did not start a search.`);
     const output = tool("searchWorkRequests").execute(call.input, context(user));
     const second = workdeskPlaybook.respond({
       userText: said,
       results: [{ toolCallId: "call_1", toolName: "searchWorkRequests", input: call.input, output, isError: false }],
+      sinceUser: [],
       tools: ["lookupScreens", "searchWorkRequests", "navigateToScreen"],
       turnsSinceUser: 1,
     });

@@ -16,7 +16,7 @@ const kim = WORKDESK_USERS.find((user) => user.userId === "kim")!;
 const park = WORKDESK_USERS.find((user) => user.userId === "park")!;
 
 function conversation(parts: Partial<PlaybookConversation>): PlaybookConversation {
-  return { userText: "", results: [], tools: ALL_TOOLS, turnsSinceUser: 0, ...parts };
+  return { userText: "", results: [], sinceUser: [], tools: ALL_TOOLS, turnsSinceUser: 0, ...parts };
 }
 
 function said(userText: string): ScriptedTurn {

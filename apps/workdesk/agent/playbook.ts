@@ -19,7 +19,7 @@ export const workdeskPlaybook: Playbook = {
     const [latest] = conversation.results.slice(-1);
     // A script that keeps calling tools would loop until the step limit; stop and say so instead.
     if (latest && conversation.turnsSinceUser >= 4) return { text: "I've stopped here so as not to go round in circles. What would you like to do next?" };
-    if (latest) return afterResult(latest, conversation.tools);
+    if (latest) return afterResult(latest, conversation.tools, conversation.sinceUser);
     const intent = readIntent(conversation.userText);
     switch (intent.kind) {
       case "navigate":
@@ -46,13 +46,13 @@ export const workdeskPlaybook: Playbook = {
   },
 };
 
-function afterResult(result: PlaybookResult, tools: string[]): ScriptedTurn {
+function afterResult(result: PlaybookResult, tools: string[], sinceUser: PlaybookResult[] = []): ScriptedTurn {
   if (result.isError) return { text: `That didn't work: ${errorMessage(result.output)}` };
   switch (result.toolName) {
     case "lookupScreens":
       return afterLookup(result.output as ScreenLookup, tools);
     case "navigateToScreen":
-      return afterNavigation(result.input as NavigationArgs, parseToolOutcome(result.output));
+      return afterNavigation(result.input as NavigationArgs, parseToolOutcome(result.output), lookedUp(sinceUser, (result.input as NavigationArgs | undefined)?.screenId));
     case "searchWorkRequests":
       return afterSearch(result.output as SearchResult);
     default:
@@ -94,11 +94,21 @@ function navigationArgs(candidate: ScreenCandidate, orgScope: string): Navigatio
   };
 }
 
+/** The lookup candidate a navigation came from, for the route to give by hand. */
+function lookedUp(results: PlaybookResult[], screenId: string | undefined): ScreenCandidate | undefined {
+  for (const result of [...results].reverse()) {
+    if (result.toolName !== "lookupScreens" || result.isError) continue;
+    const candidate = (result.output as ScreenLookup).candidates?.find((entry) => entry.screenId === screenId);
+    if (candidate) return candidate;
+  }
+  return undefined;
+}
+
 /** Speaks only from what the browser reported: the outcome, never the request. */
-function afterNavigation(args: NavigationArgs | undefined, outcome: ToolOutcome | undefined): ScriptedTurn {
+function afterNavigation(args: NavigationArgs | undefined, outcome: ToolOutcome | undefined, candidate?: ScreenCandidate): ScriptedTurn {
   const name = args?.screenName ?? args?.screenId ?? "that screen";
-  const route = typeof outcome?.data?.route === "string" ? outcome.data.route : args?.routeHint;
-  const path = typeof outcome?.data?.path === "string" ? outcome.data.path : undefined;
+  const route = typeof outcome?.data?.route === "string" ? outcome.data.route : (args?.routeHint ?? candidate?.route);
+  const path = typeof outcome?.data?.path === "string" ? outcome.data.path : candidate?.path;
   const byHand = route ? ` To get there yourself, go to ${path ? `${path} (${route})` : route}.` : "";
   if (!outcome) return { text: `I asked the browser to open ${name}, but it didn't report back in a form I understand, so I can't say whether it opened.${byHand}` };
   switch (outcome.status) {

@@ -16,6 +16,8 @@ export interface PlaybookConversation {
   userText: string;
   /** Tool results that arrived after the model's last words, oldest first; empty on a new user message. */
   results: PlaybookResult[];
+  /** Every tool result since the latest user message, oldest first (the lookup before a navigation, say). */
+  sinceUser: PlaybookResult[];
   /** Tool names offered in this call. */
   tools: string[];
   /** How many assistant turns followed the latest user message (a guard against loops). */
@@ -25,12 +27,14 @@ export interface PlaybookConversation {
 export function readConversation(prompt: LanguageModelV3Prompt, tools: string[]): PlaybookConversation {
   let userText = "";
   let results: PlaybookResult[] = [];
+  let sinceUser: PlaybookResult[] = [];
   let turnsSinceUser = 0;
   const inputs = new Map<string, unknown>();
   for (const message of prompt) {
     if (message.role === "user") {
       userText = message.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
       results = [];
+      sinceUser = [];
       turnsSinceUser = 0;
     } else if (message.role === "assistant") {
       results = [];
@@ -41,17 +45,19 @@ export function readConversation(prompt: LanguageModelV3Prompt, tools: string[])
         if (part.type !== "tool-result") continue;
         const { output } = part;
         const raw = output.type === "text" || output.type === "error-text" ? output.value : "value" in output ? output.value : undefined;
-        results.push({
+        const result = {
           toolCallId: part.toolCallId,
           toolName: part.toolName,
           input: inputs.get(part.toolCallId),
           output: parseMaybe(raw),
           isError: output.type.startsWith("error"),
-        });
+        };
+        results.push(result);
+        sinceUser.push(result);
       }
     }
   }
-  return { userText, results, tools, turnsSinceUser };
+  return { userText, results, sinceUser, tools, turnsSinceUser };
 }
 
 function parseMaybe(value: unknown): unknown {

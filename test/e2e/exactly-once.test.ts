@@ -1,0 +1,78 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
+import { launchChromium } from "./browser.ts";
+import { ask, contentHeading, lastActivity, lastReply, navigations, openWorkdesk, signIn } from "./workdesk.ts";
+
+const VIEWPORT = { width: 1400, height: 860 };
+// Every honest thing the agent can say once the navigation's outcome is known.
+const SETTLED = /is open now\.|was cancelled\.|can't tell whether it opened/;
+
+describe("a browser tool call runs at most once", () => {
+  let server: DemoServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    // Slow streaming, so a reload or a second window can land in the middle of a run.
+    server = await startDemoServer({ playbook: { chunkDelayMs: 40 } });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it.each([
+    ["before the navigation call arrived", "lookupScreens"],
+    ["while the navigation call was streaming", "navigateToScreen"],
+  ])("never navigates twice when the page reloads %s, and the agent still speaks honestly", async (_when, visibleTool) => {
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    const page = await openWorkdesk(context, server.url);
+    await signIn(page, "kim");
+    await ask(page, "open the work request list");
+    await page.locator(".tether-activity", { hasText: visibleTool }).first().waitFor();
+    await page.reload();
+
+    // After the reload the page follows the run without acting, then answers the call it owns.
+    const reply = await lastReply(page, SETTLED, 30_000);
+    expect(await navigations(page)).toBeLessThanOrEqual(1);
+    const outcome = await lastActivity(page, "navigateToScreen");
+    if ((await navigations(page)) === 0) {
+      expect(outcome.status).toBe("cancelled");
+      expect(outcome.text).toContain("page_reloaded");
+      expect(reply).toMatch(/was cancelled/);
+    } else {
+      expect(await contentHeading(page)).toBe("Work request list");
+    }
+    // A quiet moment later, still nothing more happened.
+    await page.waitForTimeout(500);
+    expect(await navigations(page)).toBeLessThanOrEqual(1);
+    await context.close();
+  });
+
+  it("lets a second window on the same thread watch a run without ever acting on it", async () => {
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    const first = await openWorkdesk(context, server.url);
+    await signIn(first, "kim");
+    await ask(first, "open the work request list");
+    await first.locator(".tether-activity", { hasText: "lookupScreens" }).first().waitFor();
+
+    // Same user, same browser profile: the second tab continues the same thread, with its own session.
+    const second = await context.newPage();
+    await second.goto(server.url);
+    await second.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
+    await expect
+      .poll(async () => (await second.getByRole("log", { name: "Conversation" }).textContent()) ?? "", { timeout: 15_000 })
+      .toContain("open the work request list");
+
+    expect(await lastReply(first, /Work request list is open now\./, 30_000)).toBe("Work request list is open now.");
+    expect(await navigations(first)).toBe(1);
+    expect(await contentHeading(first)).toBe("Work request list");
+
+    // The watcher saw the call but never ran it, and its own screen never moved.
+    await second.locator(".tether-activity", { hasText: "navigateToScreen" }).first().waitFor();
+    await second.waitForTimeout(500);
+    expect(await navigations(second)).toBe(0);
+    expect(await contentHeading(second)).toBe("Dashboard");
+    await context.close();
+  });
+});
