@@ -2,7 +2,7 @@ import type { BaseEvent } from "@ag-ui/core";
 import { Observable } from "rxjs";
 import { isTetherError } from "../protocol/index.ts";
 import { errorFromResponse } from "./errors.ts";
-import { readSse } from "./sse-reader.ts";
+import { readSseBatches } from "./sse-reader.ts";
 
 export interface EventStreamOptions {
   /** Opens the stream: the run's POST, or the thread's events for a connect. */
@@ -44,17 +44,19 @@ export function eventStream(options: EventStreamOptions): Observable<BaseEvent> 
       if (!response.body) return 0;
       let delivered = 0;
       try {
-        for await (const message of readSse(response.body, controller.signal)) {
-          const event = JSON.parse(message.data) as BaseEvent;
-          if (event.type === "TOOL_CALL_END") toolCallEndArrivals.set((event as unknown as { toolCallId: string }).toolCallId, performance.now());
-          if (message.id) {
-            lastEventId = message.id;
-            options.onEventId?.(message.id);
+        for await (const batch of readSseBatches(response.body, controller.signal)) {
+          for (const message of batch) {
+            const event = JSON.parse(message.data) as BaseEvent;
+            if (event.type === "TOOL_CALL_END") toolCallEndArrivals.set((event as unknown as { toolCallId: string }).toolCallId, performance.now());
+            if (message.id) {
+              lastEventId = message.id;
+              options.onEventId?.(message.id);
+            }
+            ended = TERMINAL.has(event.type);
+            delivered++;
+            options.onEvent?.(event);
+            subscriber.next(event);
           }
-          ended = TERMINAL.has(event.type);
-          delivered++;
-          options.onEvent?.(event);
-          subscriber.next(event);
         }
       } catch {
         // The connection dropped mid-stream; the loop below resumes after the last event.

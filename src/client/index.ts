@@ -10,6 +10,6 @@ export { createToolRunner, type SettledCall, type ToolActivity, type ToolRunner 
 export { createCallJournal, type CallJournal, type JournalEntry } from "./call-journal.ts";
 export { TetherHttpAgent, type TetherAgentConfig } from "./tether-agent.ts";
 export { eventStream, type EventStreamOptions } from "./event-stream.ts";
-export { readSse, type SseMessage } from "./sse-reader.ts";
+export { readSse, readSseBatches, type SseMessage } from "./sse-reader.ts";
 export { allowListOf, compareHandlers, compareTools, formatDrift, hasDrift, type DriftReport } from "./drift.ts";
 export { errorFromResponse, errorFromRunError } from "./errors.ts";
