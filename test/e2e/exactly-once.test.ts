@@ -75,4 +75,21 @@ describe("a browser tool call runs at most once", () => {
     expect(await contentHeading(second)).toBe("Dashboard");
     await context.close();
   });
+
+  it("stops a run when the user presses Stop", async () => {
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    const page = await openWorkdesk(context, server.url);
+    await signIn(page, "kim");
+    await ask(page, "find badge reader requests");
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect.poll(() => page.getByRole("log", { name: "Conversation" }).getAttribute("aria-busy")).toBe("false");
+    expect(await page.getByRole("button", { name: "Stop" }).count()).toBe(0);
+    const runs = await page.evaluate(async () => {
+      const threadId = localStorage.getItem("workdesk:thread:kim");
+      const thread = await (await fetch(`/api/threads/${threadId}`)).json();
+      return thread.runs.map((run: { status: string; outcome?: { type: string } }) => [run.status, run.outcome?.type]);
+    });
+    expect(runs).toEqual([["cancelled", "cancelled"]]);
+    await context.close();
+  });
 });

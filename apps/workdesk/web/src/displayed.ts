@@ -28,12 +28,17 @@ export function whenDisplayed(path: string, timeoutMs: number): Promise<boolean>
   });
 }
 
+/** The screen at `path` shows its data: wakes whoever waits for it. */
+export function markDisplayed(path: string): void {
+  shownPath = path;
+  for (const resolve of [...(waiting.get(path) ?? [])]) resolve();
+}
+
 /** Call from a screen: `loaded` turns true once its data rendered. */
 export function useDisplayed(path: string, loaded: boolean): void {
   useEffect(() => {
     if (!loaded) return;
-    shownPath = path;
-    for (const resolve of [...(waiting.get(path) ?? [])]) resolve();
+    markDisplayed(path);
     return () => {
       if (shownPath === path) shownPath = undefined;
     };
