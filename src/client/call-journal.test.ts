@@ -1,22 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ToolOutcome } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
+import { createMemoryStorage } from "../testing/index.ts";
 
-/** sessionStorage as a Map: one object shared by two journals is a reload of the tab. */
-function memoryStorage(overrides: Partial<Storage> = {}): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, String(value)),
-    ...overrides,
-  };
-}
 
 const KEY = "tether:journal:thread-1";
 const succeeded: ToolOutcome = { status: "succeeded", stage: "displayed" };
@@ -24,11 +10,11 @@ const entry = { runId: "run-1", toolName: "navigateToScreen" };
 
 describe("createCallJournal", () => {
   it("knows nothing about a call it never started", () => {
-    expect(createCallJournal("thread-1", memoryStorage()).get("a")).toBeUndefined();
+    expect(createCallJournal("thread-1", createMemoryStorage()).get("a")).toBeUndefined();
   });
 
   it("records a call as started, then finished with its outcome", () => {
-    const journal = createCallJournal("thread-1", memoryStorage());
+    const journal = createCallJournal("thread-1", createMemoryStorage());
     journal.start("a", entry);
     expect(journal.get("a")).toEqual({ ...entry, state: "started" });
     journal.finish("a", succeeded);
@@ -36,7 +22,7 @@ describe("createCallJournal", () => {
   });
 
   it("ignores finish for a call it never started", () => {
-    const storage = memoryStorage();
+    const storage = createMemoryStorage();
     const journal = createCallJournal("thread-1", storage);
     journal.finish("a", succeeded);
     expect(journal.get("a")).toBeUndefined();
@@ -44,7 +30,7 @@ describe("createCallJournal", () => {
   });
 
   it("marks calls as reported, skipping ones it does not know", () => {
-    const journal = createCallJournal("thread-1", memoryStorage());
+    const journal = createCallJournal("thread-1", createMemoryStorage());
     journal.start("a", entry);
     journal.finish("a", succeeded);
     journal.markReported(["a", "unknown"]);
@@ -53,7 +39,7 @@ describe("createCallJournal", () => {
   });
 
   it("persists calls across two journals over the same storage", () => {
-    const storage = memoryStorage();
+    const storage = createMemoryStorage();
     const first = createCallJournal("thread-1", storage);
     first.start("a", entry);
     first.start("b", { runId: "run-1", toolName: "showRecipe" });
@@ -69,7 +55,7 @@ describe("createCallJournal", () => {
   });
 
   it("keeps each thread's journal apart", () => {
-    const storage = memoryStorage();
+    const storage = createMemoryStorage();
     createCallJournal("thread-1", storage).start("a", entry);
     createCallJournal("thread-1", storage).ownRun("run-1");
     const other = createCallJournal("thread-2", storage);
@@ -80,7 +66,7 @@ describe("createCallJournal", () => {
   });
 
   it("remembers the runs it started, across journals over the same storage", () => {
-    const storage = memoryStorage();
+    const storage = createMemoryStorage();
     const first = createCallJournal("thread-1", storage);
     expect(first.owns("run-1")).toBe(false);
     first.ownRun("run-1");
@@ -96,7 +82,7 @@ describe("createCallJournal", () => {
   });
 
   it("starts empty when the stored value is not JSON, and replaces it on the next write", () => {
-    const storage = memoryStorage();
+    const storage = createMemoryStorage();
     storage.setItem(KEY, '{"calls":{"a":');
     const journal = createCallJournal("thread-1", storage);
     expect(journal.get("a")).toBeUndefined();
@@ -108,7 +94,7 @@ describe("createCallJournal", () => {
   // Bug: call-journal.ts only guards JSON.parse; a stored value that parses but is not a journal
   // (`null`, `{}`, `[]`) is used as is, so get/owns/start throw a TypeError instead of starting empty.
   it.each(["null", "{}", "[]", '"text"'])("starts empty when the stored value is JSON but not a journal: %s", (stored) => {
-    const storage = memoryStorage();
+    const storage = createMemoryStorage();
     storage.setItem(KEY, stored);
     const journal = createCallJournal("thread-1", storage);
     expect(journal.get("a")).toBeUndefined();
@@ -120,7 +106,7 @@ describe("createCallJournal", () => {
   it("starts empty when reading storage throws", () => {
     const journal = createCallJournal(
       "thread-1",
-      memoryStorage({
+      createMemoryStorage({
         getItem: () => {
           throw new DOMException("The operation is insecure.", "SecurityError");
         },
@@ -134,7 +120,7 @@ describe("createCallJournal", () => {
   it("keeps working in memory when storage refuses writes", () => {
     const journal = createCallJournal(
       "thread-1",
-      memoryStorage({
+      createMemoryStorage({
         setItem: () => {
           throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
         },

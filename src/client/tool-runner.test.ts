@@ -4,6 +4,7 @@ import { defineBrowserTool, type ToolOutcome } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
 import { createToolRegistry, type BrowserToolHandler, type PanelMode } from "./tool-registry.ts";
 import { createToolRunner, type ToolActivity } from "./tool-runner.ts";
+import { createMemoryStorage } from "../testing/index.ts";
 
 const THREAD = "thread-1";
 const RUN = "run-1";
@@ -19,20 +20,6 @@ const navigateToScreen = defineBrowserTool({
   },
 });
 
-/** sessionStorage as a Map: one object shared by two "page loads" is a reload. */
-function memoryStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, String(value)),
-  };
-}
 
 /** The AG-UI events of a scripted run. */
 const ev = {
@@ -63,7 +50,7 @@ interface PageOptions {
 
 /** One page load: a registry with a spy executor, a journal over `storage`, and a runner. */
 function page(options: PageOptions = {}) {
-  const storage = options.storage ?? memoryStorage();
+  const storage = options.storage ?? createMemoryStorage();
   const execute = vi.fn<BrowserToolHandler["execute"]>(options.execute ?? (() => succeeded));
   const registry = createToolRegistry();
   registry.register({ spec: navigateToScreen, execute, ...options.handler });
@@ -437,7 +424,7 @@ describe("createToolRunner", () => {
     });
 
     it("reports the kind of the tool", async () => {
-      const storage = memoryStorage();
+      const storage = createMemoryStorage();
       const registry = createToolRegistry();
       const showRecipe = defineBrowserTool({ name: "showRecipe", description: "Shows a recipe card.", parameters: { type: "object" }, kind: "render-only" });
       registry.register({ spec: showRecipe, execute: () => succeeded });

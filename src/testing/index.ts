@@ -1,8 +1,10 @@
 /**
  * Fakes and helpers for testing Tether apps: a scripted model for the model
- * port, and SSE frame parsing.
+ * port, SSE frame parsing, an in-memory Storage, and catching TetherErrors.
  *
  * @module
  */
 export { createScriptedModel, type ScriptedModel, type ScriptedStep } from "./scripted-model.ts";
 export { parseSseFrames, type SseFrame } from "./sse-frames.ts";
+export { catchTetherError } from "./catch-tether-error.ts";
+export { createMemoryStorage } from "./memory-storage.ts";

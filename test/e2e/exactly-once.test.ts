@@ -1,7 +1,5 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
-import { launchChromium } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import { browserSuite } from "./suite.ts";
 import { ask, contentHeading, lastActivity, lastReply, navigations, openWorkdesk, signIn } from "./workdesk.ts";
 
 const VIEWPORT = { width: 1400, height: 860 };
@@ -9,24 +7,15 @@ const VIEWPORT = { width: 1400, height: 860 };
 const SETTLED = /is open now\.|was cancelled\.|can't tell whether it opened/;
 
 describe("a browser tool call runs at most once", () => {
-  let server: DemoServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    // Slow streaming, so a reload or a second window can land in the middle of a run.
-    server = await startDemoServer({ playbook: { chunkDelayMs: 40 } });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  // Slow streaming, so a reload or a second window can land in the middle of a run.
+  const suite = browserSuite({ playbook: { chunkDelayMs: 40 } });
 
   it.each([
     ["before the navigation call arrived", "lookupScreens"],
     ["while the navigation call was streaming", "navigateToScreen"],
   ])("never navigates twice when the page reloads %s, and the agent still speaks honestly", async (_when, visibleTool) => {
-    const context = await browser.newContext({ viewport: VIEWPORT });
-    const page = await openWorkdesk(context, server.url);
+    const context = await suite.browser().newContext({ viewport: VIEWPORT });
+    const page = await openWorkdesk(context, suite.server().url);
     await signIn(page, "kim");
     await ask(page, "open the work request list");
     await page.locator(".tether-activity", { hasText: visibleTool }).first().waitFor();
@@ -50,15 +39,15 @@ describe("a browser tool call runs at most once", () => {
   });
 
   it("lets a second window on the same thread watch a run without ever acting on it", async () => {
-    const context = await browser.newContext({ viewport: VIEWPORT });
-    const first = await openWorkdesk(context, server.url);
+    const context = await suite.browser().newContext({ viewport: VIEWPORT });
+    const first = await openWorkdesk(context, suite.server().url);
     await signIn(first, "kim");
     await ask(first, "open the work request list");
     await first.locator(".tether-activity", { hasText: "lookupScreens" }).first().waitFor();
 
     // Same user, same browser profile: the second tab continues the same thread, with its own session.
     const second = await context.newPage();
-    await second.goto(server.url);
+    await second.goto(suite.server().url);
     await second.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
     await expect
       .poll(async () => (await second.getByRole("log", { name: "Conversation" }).textContent()) ?? "", { timeout: 15_000 })
@@ -77,8 +66,8 @@ describe("a browser tool call runs at most once", () => {
   });
 
   it("stops a run when the user presses Stop", async () => {
-    const context = await browser.newContext({ viewport: VIEWPORT });
-    const page = await openWorkdesk(context, server.url);
+    const context = await suite.browser().newContext({ viewport: VIEWPORT });
+    const page = await openWorkdesk(context, suite.server().url);
     await signIn(page, "kim");
     await ask(page, "find badge reader requests");
     await page.getByRole("button", { name: "Stop" }).click();

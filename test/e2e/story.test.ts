@@ -1,28 +1,17 @@
 import { writeFileSync } from "node:fs";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
-import { launchChromium } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import { browserSuite } from "./suite.ts";
 import { SCREENSHOTS, ask, contentHeading, lastActivity, lastReply, navigations, openWorkdesk, signIn } from "./workdesk.ts";
 
 const VIEWPORT = { width: 1400, height: 860 };
 
 describe("the Workdesk story in Chromium", () => {
-  let server: DemoServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    // A few milliseconds between stream parts: the text streams visibly, as with a real model.
-    server = await startDemoServer({ playbook: { chunkDelayMs: 4 } });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  // A few milliseconds between stream parts: the text streams visibly, as with a real model.
+  const suite = browserSuite({ playbook: { chunkDelayMs: 4 } });
 
   it("opens the work request list when kim asks, without a reload, and says so only once it shows", async () => {
-    const context = await browser.newContext({ viewport: VIEWPORT });
-    const page = await openWorkdesk(context, server.url);
+    const context = await suite.browser().newContext({ viewport: VIEWPORT });
+    const page = await openWorkdesk(context, suite.server().url);
     await signIn(page, "kim");
     await page.evaluate(() => ((window as unknown as { storyMarker: string }).storyMarker = "still here"));
     await page.getByRole("textbox", { name: "Message the assistant" }).fill("open the work request list");
@@ -31,7 +20,7 @@ describe("the Workdesk story in Chromium", () => {
 
     expect(await lastReply(page, /Work request list is open now\./)).toBe("Work request list is open now.");
     expect(await contentHeading(page)).toBe("Work request list");
-    expect(page.url()).toBe(`${server.url}/work-requests`);
+    expect(page.url()).toBe(`${suite.server().url}/work-requests`);
     await expect.poll(() => page.getByRole("table").getByRole("row").count()).toBeGreaterThan(10);
     // No page load happened: what was set on window is still there, and the panel never left.
     expect(await page.evaluate(() => (window as unknown as { storyMarker?: string }).storyMarker)).toBe("still here");
@@ -52,8 +41,8 @@ describe("the Workdesk story in Chromium", () => {
   });
 
   it("opens Approvals for a manager who asks", async () => {
-    const context = await browser.newContext({ viewport: VIEWPORT });
-    const page = await openWorkdesk(context, server.url);
+    const context = await suite.browser().newContext({ viewport: VIEWPORT });
+    const page = await openWorkdesk(context, suite.server().url);
     await signIn(page, "lee");
     await ask(page, "take me to the approvals");
     await lastReply(page, /Approvals is open now\./);
@@ -63,8 +52,8 @@ describe("the Workdesk story in Chromium", () => {
   });
 
   it("never offers kim user administration, and a forced navigation to it fails as access_denied", async () => {
-    const context = await browser.newContext({ viewport: VIEWPORT });
-    const page = await openWorkdesk(context, server.url);
+    const context = await suite.browser().newContext({ viewport: VIEWPORT });
+    const page = await openWorkdesk(context, suite.server().url);
     await signIn(page, "kim");
     const seen: string[] = [];
     page.on("response", async (response) => {
@@ -95,15 +84,15 @@ describe("the Workdesk story in Chromium", () => {
     ["Full screen", "fullscreen"],
     ["Window", "modal"],
   ])("blocks navigation in %s mode and gives the route to follow by hand", async (label, mode) => {
-    const context = await browser.newContext({ viewport: VIEWPORT });
-    const page = await openWorkdesk(context, server.url);
+    const context = await suite.browser().newContext({ viewport: VIEWPORT });
+    const page = await openWorkdesk(context, suite.server().url);
     await signIn(page, "kim");
     await page.getByRole("radio", { name: label }).click();
     expect(await page.getByRole("region", { name: "Assistant" }).or(page.getByRole("dialog", { name: "Assistant" })).getAttribute("data-mode")).toBe(mode);
     await ask(page, "open the work request list");
     const reply = await lastReply(page, /can't change the screen/);
     expect(reply).toContain("Work management › Work request list (/work-requests)");
-    expect(page.url()).toBe(`${server.url}/dashboard`);
+    expect(page.url()).toBe(`${suite.server().url}/dashboard`);
     expect(await navigations(page)).toBe(0);
     const blocked = await lastActivity(page, "navigateToScreen");
     expect(blocked).toEqual({ status: "blocked", text: expect.stringContaining("blocked · blocked_by_mode") });

@@ -1,4 +1,3 @@
-import { isTetherError, type TetherError } from "tether/protocol";
 import { PLAYBOOK_PROVIDER, type ServerTool, type TetherUser, type ToolContext } from "tether/server";
 import { createScriptedModel } from "tether/testing";
 import { describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import { workdeskPlaybook } from "./playbook.ts";
 import declarations from "./tools.json" with { type: "json" };
 import { WORKDESK_USERS } from "./users.ts";
 import { seedWorkRequests } from "./work-requests.ts";
+import { catchTetherError } from "tether/testing";
 
 const kim = WORKDESK_USERS.find((user) => user.userId === "kim")!;
 const park = WORKDESK_USERS.find((user) => user.userId === "park")!;
@@ -34,15 +34,6 @@ function search(args: { query?: string; status?: string }, user: TetherUser): Se
   return tool("searchWorkRequests").execute(args, context(user)) as SearchOutput;
 }
 
-function catchError(action: () => unknown): TetherError {
-  try {
-    action();
-  } catch (error) {
-    if (isTetherError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a TetherError, but nothing was thrown");
-}
 
 describe("createWorkdeskAgent", () => {
   it("is the workdesk agent, with server history and a strict browser-tool allow-list", () => {
@@ -89,7 +80,7 @@ describe("createWorkdeskAgent", () => {
 
   it("refuses to start with a catalog entry nobody can run, naming the tool", () => {
     const broken = [...declarations, { ...declarations[0]!, name: "closeWorkRequest", executor: "workdesk.closeWorkRequest" }];
-    const error = catchError(() => createWorkdeskAgent({ toolCatalog: broken }));
+    const error = catchTetherError(() => createWorkdeskAgent({ toolCatalog: broken }));
     expect(error.code).toBe("tool_executor_missing");
     expect(error.message).toContain("closeWorkRequest");
     expect(error.message).toContain("workdesk.closeWorkRequest");

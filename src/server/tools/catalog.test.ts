@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { isTetherError, type TetherError } from "../../protocol/index.ts";
 import { KIM, LEE } from "../../../test/fixtures/messages.ts";
 import type { ToolContext } from "./define-tool.ts";
 import { loadToolCatalog, type ToolDeclaration } from "./catalog.ts";
+import { catchTetherError } from "../../testing/index.ts";
 
 const declarations: ToolDeclaration[] = [
   {
@@ -22,15 +22,6 @@ const declarations: ToolDeclaration[] = [
 
 const context: ToolContext = { user: KIM, threadId: "t1", runId: "r1", toolCallId: "call_1", signal: new AbortController().signal };
 
-function catchError(action: () => unknown): TetherError {
-  try {
-    action();
-  } catch (error) {
-    if (isTetherError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a TetherError, but nothing was thrown");
-}
 
 describe("loadToolCatalog", () => {
   it("binds each declaration to the executor named by its key", () => {
@@ -47,7 +38,7 @@ describe("loadToolCatalog", () => {
   });
 
   it("stops with tool_executor_missing naming the tool and the executor key", () => {
-    const error = catchError(() => loadToolCatalog(declarations, { "screens.find": () => ({}) }));
+    const error = catchTetherError(() => loadToolCatalog(declarations, { "screens.find": () => ({}) }));
 
     expect(error.code).toBe("tool_executor_missing");
     expect(error.message).toContain('"closeWorkRequest"');
@@ -56,7 +47,7 @@ describe("loadToolCatalog", () => {
   });
 
   it("names every tool whose executor is missing at once", () => {
-    const error = catchError(() => loadToolCatalog(declarations, {}));
+    const error = catchTetherError(() => loadToolCatalog(declarations, {}));
 
     expect(error.message).toBe(
       'No executor is registered for tool "findScreen" (executor "screens.find"), "closeWorkRequest" (executor "workRequests.close"). Register it or remove the declaration.',
@@ -64,7 +55,7 @@ describe("loadToolCatalog", () => {
   });
 
   it("treats an executor key that is not a function as missing", () => {
-    const error = catchError(() => loadToolCatalog([declarations[0]], { "screens.find": "not a function" as never }));
+    const error = catchTetherError(() => loadToolCatalog([declarations[0]], { "screens.find": "not a function" as never }));
 
     expect(error.code).toBe("tool_executor_missing");
   });
@@ -74,13 +65,13 @@ describe("loadToolCatalog", () => {
   // passes the check with no executor registered, and the tool silently runs
   // Object.prototype.toString (or the Object constructor) instead of stopping start-up.
   it("stops with tool_executor_missing when the executor key names an Object.prototype member", () => {
-    const error = catchError(() => loadToolCatalog([{ ...declarations[0], executor: "toString" }], {}));
+    const error = catchTetherError(() => loadToolCatalog([{ ...declarations[0], executor: "toString" }], {}));
 
     expect(error.code).toBe("tool_executor_missing");
   });
 
   it("refuses a catalog that is not a list with config_invalid", () => {
-    const error = catchError(() => loadToolCatalog({ findScreen: declarations[0] }, {}));
+    const error = catchTetherError(() => loadToolCatalog({ findScreen: declarations[0] }, {}));
 
     expect(error.code).toBe("config_invalid");
     expect(error.message).toMatch(/^The tool catalog is not a list of tool declarations: /);
@@ -89,15 +80,15 @@ describe("loadToolCatalog", () => {
   it("refuses a declaration without an executor key with config_invalid", () => {
     const { executor: _missing, ...withoutExecutor } = declarations[0]!;
 
-    expect(catchError(() => loadToolCatalog([withoutExecutor], {})).code).toBe("config_invalid");
+    expect(catchTetherError(() => loadToolCatalog([withoutExecutor], {})).code).toBe("config_invalid");
   });
 
   it("refuses a declaration with an empty description with config_invalid", () => {
-    expect(catchError(() => loadToolCatalog([{ ...declarations[0], description: "" }], { "screens.find": () => ({}) })).code).toBe("config_invalid");
+    expect(catchTetherError(() => loadToolCatalog([{ ...declarations[0], description: "" }], { "screens.find": () => ({}) })).code).toBe("config_invalid");
   });
 
   it("refuses a tool name a model provider would not accept with config_invalid", () => {
-    const error = catchError(() => loadToolCatalog([{ ...declarations[0], name: "find screen" }], { "screens.find": () => ({}) }));
+    const error = catchTetherError(() => loadToolCatalog([{ ...declarations[0], name: "find screen" }], { "screens.find": () => ({}) }));
 
     expect(error.code).toBe("config_invalid");
     expect(error.message).toContain('"find screen"');

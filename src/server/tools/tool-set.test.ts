@@ -1,11 +1,12 @@
 import type { Tool } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
-import { defineBrowserTool, isTetherError, type TetherError } from "../../protocol/index.ts";
+import { defineBrowserTool } from "../../protocol/index.ts";
 import { createScriptedModel } from "../../testing/index.ts";
 import { KIM, LEE } from "../../../test/fixtures/messages.ts";
 import { defineAgent, type BrowserToolPolicy } from "../agent/define-agent.ts";
 import { defineTool } from "./define-tool.ts";
 import { buildToolSet } from "./tool-set.ts";
+import { catchTetherError } from "../../testing/index.ts";
 
 const navigate = defineBrowserTool({
   name: "navigate",
@@ -57,15 +58,6 @@ const navigateWithNumberId: Tool = {
   parameters: { ...navigate.parameters, properties: { screenId: { type: "number" } } },
 };
 
-function catchError(action: () => unknown): TetherError {
-  try {
-    action();
-  } catch (error) {
-    if (isTetherError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a TetherError, but nothing was thrown");
-}
 
 describe("buildToolSet", () => {
   it("offers the visible server tools and the allow-listed browser tools the client declared", () => {
@@ -122,7 +114,7 @@ describe("buildToolSet", () => {
 
   describe("with the strict policy", () => {
     it("refuses a browser tool that is not on the allow-list with tool_not_allowed", () => {
-      const error = catchError(() => buildToolSet(workdeskAgent("strict"), KIM, [{ name: "deleteEverything", description: "x", parameters: {} }]));
+      const error = catchTetherError(() => buildToolSet(workdeskAgent("strict"), KIM, [{ name: "deleteEverything", description: "x", parameters: {} }]));
 
       expect(error.code).toBe("tool_not_allowed");
       expect(error.message).toBe('"deleteEverything" is not on agent "workdesk"\'s browser-tool allow-list.');
@@ -130,7 +122,7 @@ describe("buildToolSet", () => {
     });
 
     it("refuses a browser tool whose schema differs with tool_schema_mismatch and a readable diff", () => {
-      const error = catchError(() => buildToolSet(workdeskAgent("strict"), KIM, [navigateWithNumberId]));
+      const error = catchTetherError(() => buildToolSet(workdeskAgent("strict"), KIM, [navigateWithNumberId]));
 
       expect(error.code).toBe("tool_schema_mismatch");
       expect(error.message.split("\n")).toEqual([
@@ -140,27 +132,27 @@ describe("buildToolSet", () => {
     });
 
     it("refuses a browser tool named like a server tool with tool_name_conflict", () => {
-      const error = catchError(() => buildToolSet(workdeskAgent("strict"), KIM, [{ name: "findScreen", description: "x", parameters: {} }]));
+      const error = catchTetherError(() => buildToolSet(workdeskAgent("strict"), KIM, [{ name: "findScreen", description: "x", parameters: {} }]));
 
       expect(error.code).toBe("tool_name_conflict");
       expect(error.message).toBe('"findScreen" is the name of a server tool; a browser tool cannot take it.');
     });
 
     it("refuses a name conflict with a server tool even when the user cannot see that server tool", () => {
-      const error = catchError(() => buildToolSet(workdeskAgent("strict"), KIM, [{ name: "closeWorkRequest", description: "x", parameters: {} }]));
+      const error = catchTetherError(() => buildToolSet(workdeskAgent("strict"), KIM, [{ name: "closeWorkRequest", description: "x", parameters: {} }]));
 
       expect(error.code).toBe("tool_name_conflict");
     });
 
     it("refuses the same browser tool declared twice with tool_duplicate", () => {
-      const error = catchError(() => buildToolSet(workdeskAgent("strict"), KIM, [declaredNavigate, declaredNavigate]));
+      const error = catchTetherError(() => buildToolSet(workdeskAgent("strict"), KIM, [declaredNavigate, declaredNavigate]));
 
       expect(error.code).toBe("tool_duplicate");
       expect(error.message).toBe('The browser tool "navigate" is declared twice in this request.');
     });
 
     it("names every refused tool, with the first refusal's code", () => {
-      const error = catchError(() =>
+      const error = catchTetherError(() =>
         buildToolSet(workdeskAgent("strict"), KIM, [navigateWithNumberId, { name: "deleteEverything", description: "x", parameters: {} }]),
       );
 
@@ -196,7 +188,7 @@ describe("buildToolSet", () => {
     });
 
     it("still refuses the same browser tool declared twice with tool_duplicate", () => {
-      expect(catchError(() => buildToolSet(workdeskAgent("drop"), KIM, [declaredNavigate, declaredNavigate])).code).toBe("tool_duplicate");
+      expect(catchTetherError(() => buildToolSet(workdeskAgent("drop"), KIM, [declaredNavigate, declaredNavigate])).code).toBe("tool_duplicate");
     });
   });
 });

@@ -1,13 +1,11 @@
-import { TetherError, isTetherErrorCode } from "tether/protocol";
+import { errorFromResponse } from "tether/client";
+import type { Screen as CatalogScreen } from "../../agent/screens.ts";
+import type { WorkRequest } from "../../agent/work-requests.ts";
 
 /** GETs the Workdesk API (the demo sign-in cookie rides along); errors come back as TetherError. */
 export async function getJson<T>(path: string): Promise<T> {
   const response = await fetch(path, { headers: { Accept: "application/json" } });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
-    const code = body?.error?.code;
-    throw new TetherError(isTetherErrorCode(code) ? code : "internal", body?.error?.message ?? `HTTP ${response.status}`);
-  }
+  if (!response.ok) throw await errorFromResponse(response);
   return (await response.json()) as T;
 }
 
@@ -18,24 +16,7 @@ export interface User {
   roles: string[];
 }
 
-export interface Screen {
-  id: string;
-  name: string;
-  description: string;
-  route?: string;
-  parent?: string;
-  roles?: string[];
-  path: string;
-}
+/** A screen of the user's tree, as the API sends it: the catalog's screen with its breadcrumb. */
+export type Screen = Omit<CatalogScreen, "synonyms" | "shows"> & { path: string };
 
-export interface WorkRequest {
-  id: string;
-  orgScope: string;
-  title: string;
-  status: "open" | "in_progress" | "waiting_approval" | "closed";
-  priority: "low" | "medium" | "high";
-  requester: string;
-  createdAt: string;
-  updatedAt: string;
-  resolution?: string;
-}
+export type { WorkRequest };
