@@ -30,4 +30,5 @@ export {
 } from "./outcome.ts";
 export { diffSchemas, formatSchemaDiff, type SchemaDifference } from "./schema-diff.ts";
 export { defineBrowserTool, toAgUiTool, type BrowserToolKind, type BrowserToolSpec, type JsonSchema } from "./tool-spec.ts";
-export { TRIGGER_KINDS, TriggerSchema, readTrigger, type Trigger, type TriggerKind } from "./trigger.ts";
+export { TRIGGER_KINDS, TriggerSchema, type Trigger, type TriggerKind } from "./trigger.ts";
+export { readTetherProps, type TetherForwardedProps } from "./forwarded-props.ts";

@@ -17,11 +17,3 @@ export const TriggerSchema = z.object({
 });
 
 export type Trigger = z.infer<typeof TriggerSchema>;
-
-/** Where a trigger sits inside `RunAgentInput.forwardedProps`. */
-export function readTrigger(forwardedProps: unknown): unknown {
-  if (typeof forwardedProps !== "object" || forwardedProps === null) return undefined;
-  const tether = (forwardedProps as { tether?: unknown }).tether;
-  if (typeof tether !== "object" || tether === null) return undefined;
-  return (tether as { trigger?: unknown }).trigger;
-}

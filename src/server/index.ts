@@ -15,6 +15,7 @@ export type { PlaybookConversation, PlaybookResult } from "./models/playbook/con
 export { turnParts, type ScriptedTurn } from "./models/playbook/turn-parts.ts";
 export { createModel, modelFromEnvironment, parseModelSpec, MODEL_PROVIDERS, type ModelProvider, type ModelSpec } from "./models/resolve-model.ts";
 export { createCountingIds, createRandomIds, type IdSource } from "./run/ids.ts";
+export { DEFAULT_RETRY, type RetryPolicy } from "./run/open-model-stream.ts";
 export type { RunHub, RunChannel, SequencedEvent } from "./run/hub.ts";
 export type { Runner } from "./run/runner.ts";
 export { createMemoryRunStore } from "./store/memory.ts";

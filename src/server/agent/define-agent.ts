@@ -3,6 +3,7 @@ import { TetherError, isValidId, type BrowserToolSpec } from "../../protocol/ind
 import type { TetherUser } from "../auth/user.ts";
 import { assertToolName, type ServerTool } from "../tools/define-tool.ts";
 import { compileSchema } from "../tools/validate-arguments.ts";
+import { DEFAULT_RETRY, type RetryPolicy } from "../run/open-model-stream.ts";
 
 /**
  * `strict`: a declared browser tool off the allow-list, or with a different
@@ -32,6 +33,8 @@ export interface AgentDefinition {
   history?: HistoryMode;
   /** Model steps a run may take before it ends with `step_limit_exceeded`. Default 8. */
   maxSteps?: number;
+  /** How a model call the provider refused with a retryable error is tried again. */
+  retry?: Partial<RetryPolicy>;
 }
 
 export interface Agent {
@@ -44,6 +47,7 @@ export interface Agent {
   browserToolPolicy: BrowserToolPolicy;
   history: HistoryMode;
   maxSteps: number;
+  retry: RetryPolicy;
 }
 
 /** Checks an agent's configuration once, at start-up, so runs never meet a broken one. */
@@ -73,5 +77,6 @@ export function defineAgent(definition: AgentDefinition): Agent {
     browserToolPolicy: definition.browserToolPolicy ?? "strict",
     history: definition.history ?? "server",
     maxSteps,
+    retry: { ...DEFAULT_RETRY, ...definition.retry },
   };
 }

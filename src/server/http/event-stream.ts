@@ -14,7 +14,7 @@ export interface RunEvents {
  * Each batch becomes one write. The source is pulled only as fast as the
  * client reads; a client that goes away stops the stream, never the run.
  */
-export function eventStreamResponse(source: AsyncIterable<RunEvents>, accept: string | undefined, onClose: () => void): Response {
+export function eventStreamResponse(source: AsyncIterable<RunEvents>, accept: string | undefined, onClose: (clientGone: boolean) => void): Response {
   // Protobuf only when asked for by name: a client sending */* (curl, most fetches) gets SSE.
   const encoder = new EventEncoder(accept?.includes(AGUI_MEDIA_TYPE) ? { accept } : {});
   const contentType = encoder.getContentType();
@@ -43,17 +43,17 @@ export function eventStreamResponse(source: AsyncIterable<RunEvents>, accept: st
         const { done, value } = await iterator.next();
         if (done) {
           controller.close();
-          onClose();
+          onClose(false);
         } else {
           controller.enqueue(encode(value));
         }
       } catch (error) {
         controller.error(error);
-        onClose();
+        onClose(false);
       }
     },
     async cancel() {
-      onClose();
+      onClose(true);
       await iterator.return?.();
     },
   });

@@ -7,6 +7,7 @@ import type { PendingToolCall, RunStore } from "../store/port.ts";
 import type { ToolSet } from "../tools/tool-set.ts";
 import type { RunChannel } from "./hub.ts";
 import type { IdSource } from "./ids.ts";
+import { toModelError } from "./model-error.ts";
 import { streamModelStep, type StepCall, type StepResult } from "./model-step.ts";
 import { toModelPrompt } from "./prompt.ts";
 import { errorContent, settleToolCalls } from "./settle-tool-calls.ts";
@@ -85,6 +86,11 @@ export async function runLoop(run: RunContext): Promise<void> {
         newMessageId: run.ids.message,
         newToolCallId: run.ids.toolCall,
         usedToolCallIds,
+        retry: agent.retry,
+        onRetry: (error, attempt, delayMs) =>
+          void store
+            .appendLog(run.runId, [{ level: "warn", code: "model_retry", message: `The model provider refused the call (${toModelError(error).message}); attempt ${attempt + 1} in ${delayMs} ms.` }])
+            .catch(() => {}),
       });
       if (result.usage) usage.push(result.usage);
       if (result.error || result.aborted) {

@@ -2,6 +2,7 @@ import { EventType, type AssistantMessage, type BaseEvent, type TokenUsage } fro
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { TetherError } from "../../protocol/index.ts";
 import { toModelError } from "./model-error.ts";
+import { DEFAULT_RETRY, openModelStream, type RetryPolicy } from "./open-model-stream.ts";
 import { toTokenUsage } from "./usage.ts";
 
 const YIELD_EVERY = 128;
@@ -38,6 +39,9 @@ export interface ModelStepOptions {
   newToolCallId(): string;
   /** Tool call ids already used in this thread. */
   usedToolCallIds: Set<string>;
+  retry?: RetryPolicy;
+  /** Told about each retry, for the run's log. */
+  onRetry?(error: unknown, attempt: number, delayMs: number): void;
 }
 
 /**
@@ -133,12 +137,17 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
 
   let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
   try {
-    const { stream } = await options.model.doStream({
-      prompt: options.prompt,
-      tools: options.tools.length > 0 ? options.tools : undefined,
-      toolChoice: options.tools.length > 0 ? { type: "auto" } : undefined,
-      abortSignal: options.signal,
-    });
+    const stream = await openModelStream(
+      options.model,
+      {
+        prompt: options.prompt,
+        tools: options.tools.length > 0 ? options.tools : undefined,
+        toolChoice: options.tools.length > 0 ? { type: "auto" } : undefined,
+        abortSignal: options.signal,
+      },
+      options.retry ?? DEFAULT_RETRY,
+      options.onRetry,
+    );
     reader = stream.getReader();
     for (let parts = 1; ; parts++) {
       if (options.signal.aborted) throw options.signal.reason;

@@ -1,5 +1,5 @@
 import type { Message, RunAgentInput } from "@ag-ui/core";
-import { TetherError, TriggerSchema, isValidId, readTrigger, type Trigger } from "../../protocol/index.ts";
+import { TetherError, TriggerSchema, isValidId, readTetherProps, type Trigger } from "../../protocol/index.ts";
 import type { Agent } from "../agent/define-agent.ts";
 import type { TetherUser } from "../auth/user.ts";
 import { prepareClientHistory, reconcileServerHistory, type ReconciledHistory } from "../history/reconcile.ts";
@@ -138,7 +138,7 @@ function checkIds(input: RunAgentInput): void {
 }
 
 function parseTrigger(input: RunAgentInput): Trigger | undefined {
-  const raw = readTrigger(input.forwardedProps);
+  const raw = readTetherProps(input.forwardedProps).trigger;
   if (raw === undefined) return undefined;
   const parsed = TriggerSchema.safeParse(raw);
   if (!parsed.success) {

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { readTetherProps } from "../../../protocol/index.ts";
 import type { RunHub } from "../../run/hub.ts";
 import type { Runner } from "../../run/runner.ts";
 import { eventStreamResponse } from "../event-stream.ts";
@@ -10,10 +11,15 @@ export function runAgentRoutes(runner: Runner, hub: RunHub) {
   return new Hono<AuthEnv>().post("/agents/:agentId/run", async (c) => {
     const input = await readRunInput(c);
     const { runId } = await runner.start(c.var.user, c.req.param("agentId"), input);
+    // By default the run outlives its client, which can reconnect; a client may ask for the opposite.
+    const { cancelOnDisconnect } = readTetherProps(input.forwardedProps);
     const stop = new AbortController();
     async function* events() {
       for await (const batch of hub.follow(runId, 0, stop.signal)) yield { runId, events: batch };
     }
-    return eventStreamResponse(events(), c.req.header("accept"), () => stop.abort());
+    return eventStreamResponse(events(), c.req.header("accept"), (clientGone) => {
+      stop.abort();
+      if (clientGone && cancelOnDisconnect) runner.cancel(runId);
+    });
   });
 }
