@@ -18,6 +18,8 @@ export interface BrowserToolSpec {
   kind: BrowserToolKind;
   /** Every frontend of this agent must execute it; a client without an executor is drift. */
   required?: boolean;
+  /** A person approves each call before the browser may perform it (the server asks; see interrupts). */
+  needsApproval?: boolean;
 }
 
 /** Declares a browser tool; `kind` defaults to `follow-up`, the honest choice. */

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -27,6 +28,13 @@ export interface TetherAppOptions {
   dataDir?: string;
   /** Largest request body accepted, in bytes. Default 1 MiB. */
   bodyLimit?: number;
+  /**
+   * Signs stateless approvals (agents in `client` history mode). Default:
+   * `TETHER_SECRET`, else random per start, which makes open approvals of
+   * stateless agents void after a restart.
+   */
+  secret?: string;
+  now?: () => Date;
   ids?: IdSource;
   logger?: Logger;
 }
@@ -67,7 +75,8 @@ export async function createTetherApp(options: TetherAppOptions): Promise<Tether
   const recovered = await store.recoverInterruptedRuns();
   if (recovered > 0) logger.warn(`${recovered} run(s) were left running by a previous process and are now marked failed.`);
   const hub = createRunHub({ store, onPersistError: (error, runId) => logger.error(`Could not store events of run ${runId}; will retry.`, error) });
-  const runner = createRunner({ agents, store, hub, ids: options.ids ?? createRandomIds() });
+  const secret = options.secret || process.env.TETHER_SECRET || randomBytes(32).toString("hex");
+  const runner = createRunner({ agents, store, hub, ids: options.ids ?? createRandomIds(), secret, ...(options.now ? { now: options.now } : {}) });
   const authenticate = auth(options.authenticate);
   const limit = options.bodyLimit ?? 1024 * 1024;
 

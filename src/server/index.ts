@@ -31,6 +31,7 @@ export type {
   RunStatus,
   RunStore,
   StoredEvent,
+  StoredInterrupt,
   ThreadRecord,
 } from "./store/port.ts";
 export { loadToolCatalog, type ToolDeclaration, type ToolExecutor } from "./tools/catalog.ts";

@@ -35,6 +35,8 @@ export interface AgentDefinition {
   maxSteps?: number;
   /** How a model call the provider refused with a retryable error is tried again. */
   retry?: Partial<RetryPolicy>;
+  /** How long a person has to answer an approval before it lapses. Default 15 minutes. */
+  approvalTimeoutMs?: number;
 }
 
 export interface Agent {
@@ -48,6 +50,7 @@ export interface Agent {
   history: HistoryMode;
   maxSteps: number;
   retry: RetryPolicy;
+  approvalTimeoutMs: number;
 }
 
 /** Checks an agent's configuration once, at start-up, so runs never meet a broken one. */
@@ -78,5 +81,6 @@ export function defineAgent(definition: AgentDefinition): Agent {
     history: definition.history ?? "server",
     maxSteps,
     retry: { ...DEFAULT_RETRY, ...definition.retry },
+    approvalTimeoutMs: definition.approvalTimeoutMs ?? 15 * 60 * 1000,
   };
 }

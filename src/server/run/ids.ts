@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 export interface IdSource {
   message(): string;
   toolCall(): string;
+  interrupt(): string;
 }
 
 /**
@@ -15,6 +16,7 @@ export function createRandomIds(): IdSource {
   return {
     message: () => `msg_${token()}`,
     toolCall: () => `call_${token()}`,
+    interrupt: () => `int_${token()}`,
   };
 }
 
@@ -22,8 +24,10 @@ export function createRandomIds(): IdSource {
 export function createCountingIds(prefix = ""): IdSource {
   let messages = 0;
   let calls = 0;
+  let interrupts = 0;
   return {
     message: () => `${prefix}msg_${++messages}`,
     toolCall: () => `${prefix}call_${++calls}`,
+    interrupt: () => `${prefix}int_${++interrupts}`,
   };
 }

@@ -1,16 +1,28 @@
-import { EventType, aggregateTokenUsage, type Context, type Message, type RunFinishedOutcome, type TokenUsage, type ToolMessage } from "@ag-ui/core";
+import {
+  EventType,
+  aggregateTokenUsage,
+  type Context,
+  type Message,
+  type ResumeEntry,
+  type RunFinishedOutcome,
+  type State,
+  type TokenUsage,
+  type ToolMessage,
+} from "@ag-ui/core";
 import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
 import { TetherError, toTetherError } from "../../protocol/index.ts";
 import type { Agent } from "../agent/define-agent.ts";
 import type { TetherUser } from "../auth/user.ts";
-import type { PendingToolCall, RunStore } from "../store/port.ts";
+import { applyAnswers } from "../interrupts/apply-answers.ts";
+import type { PendingToolCall, RunStore, StoredInterrupt } from "../store/port.ts";
+import { errorContent } from "../tools/run-server-tool.ts";
 import type { ToolSet } from "../tools/tool-set.ts";
 import type { RunChannel } from "./hub.ts";
 import type { IdSource } from "./ids.ts";
 import { toModelError } from "./model-error.ts";
 import { streamModelStep, type StepCall, type StepResult } from "./model-step.ts";
 import { toModelPrompt } from "./prompt.ts";
-import { errorContent, settleToolCalls } from "./settle-tool-calls.ts";
+import { settleToolCalls } from "./settle-tool-calls.ts";
 
 /** Everything a run needs once it has been accepted. */
 export interface RunContext {
@@ -26,6 +38,14 @@ export interface RunContext {
   added: Message[];
   /** The server added messages the client lacks; a snapshot goes out first. */
   synthesized: boolean;
+  /** Answers to interrupts this run carries, acted on before the model speaks. */
+  answers: Array<{ stored: StoredInterrupt; answer: ResumeEntry }>;
+  /** New messages held back until the answered calls have their results (a call's result comes right after it). */
+  deferred: Message[];
+  /** The client's state, sent back in the snapshot before an interrupt. */
+  state: State;
+  /** How approvals are identified and when they lapse. */
+  approvals: { secret: string; now(): Date };
   toolSet: ToolSet;
   store: RunStore;
   channel: RunChannel;
@@ -51,12 +71,13 @@ export async function runLoop(run: RunContext): Promise<void> {
     inputSchema: tool.parameters,
   }));
   const summedUsage = () => (usage.length > 0 ? { usage: aggregateTokenUsage(usage) } : {});
-  const commit = (stepMessages: Message[], pending: StepCall[]) =>
+  const commit = (stepMessages: Message[], pending: StepCall[], interrupts: StoredInterrupt[] = []) =>
     store.commitStep({
       threadId: run.threadId,
       runId: run.runId,
       messages: stepMessages,
       pending: agent.history === "server" ? pending.map((call) => toPending(call, run.runId)) : [],
+      interrupts,
     });
   const finish = async (outcome: RunFinishedOutcome) => {
     await store.finishRun({ runId: run.runId, status: outcome.type === "cancelled" ? "cancelled" : "finished", outcome, ...summedUsage() });
@@ -73,6 +94,14 @@ export async function runLoop(run: RunContext): Promise<void> {
   });
   if (run.synthesized) emit({ type: EventType.MESSAGES_SNAPSHOT, messages: run.history });
   try {
+    if (run.answers.length > 0) {
+      const applied = await applyAnswers({ ...contextFor(run), answers: run.answers, tools: run.toolSet.tools, emit });
+      const answered = [...applied.results, ...run.deferred];
+      messages.push(...answered);
+      await commit(answered, applied.pending);
+      // An approved browser call goes to the browser first; the model speaks once it reports back.
+      if (applied.pending.length > 0) return await finish({ type: "success", pendingToolCallIds: applied.pending.map((call) => call.toolCallId) });
+    }
     for (let step = 0; ; step++) {
       if (step === agent.maxSteps) {
         throw new TetherError("step_limit_exceeded", `The agent used all ${agent.maxSteps} model steps without finishing, so the run was stopped.`);
@@ -101,19 +130,22 @@ export async function runLoop(run: RunContext): Promise<void> {
       if (!result.message) return await finish({ type: "success" });
 
       const settled = await settleToolCalls({
+        ...contextFor(run),
         calls: result.calls,
         tools: run.toolSet.tools,
-        user: run.user,
-        threadId: run.threadId,
-        runId: run.runId,
-        signal: run.signal,
         emit,
-        newMessageId: run.ids.message,
+        approvals: { mode: agent.history, expiresInMs: agent.approvalTimeoutMs, secret: run.approvals.secret, newId: run.ids.interrupt, now: run.approvals.now },
       });
       const stepMessages = [result.message, ...settled.results];
       messages.push(...stepMessages);
-      await commit(stepMessages, settled.pending);
+      await commit(stepMessages, settled.pending, settled.interrupts);
       if (run.signal.aborted) return await finish({ type: "cancelled" });
+      if (settled.interrupts.length > 0) {
+        // What the client needs to show the question and come back to it later, before the run ends.
+        emit({ type: EventType.STATE_SNAPSHOT, snapshot: run.state ?? {} });
+        emit({ type: EventType.MESSAGES_SNAPSHOT, messages });
+        return await finish({ type: "interrupt", interrupts: settled.interrupts.map((stored) => stored.interrupt) });
+      }
       if (settled.pending.length > 0) {
         return await finish({ type: "success", pendingToolCallIds: settled.pending.map((call) => call.toolCallId) });
       }
@@ -167,6 +199,11 @@ async function keepPartialStep(result: StepResult, run: RunContext, commit: (mes
     results.push(message);
   }
   await commit([result.message, ...results], pending);
+}
+
+/** Who and where, for tools that act in this run. */
+function contextFor(run: RunContext) {
+  return { user: run.user, threadId: run.threadId, runId: run.runId, signal: run.signal, newMessageId: run.ids.message };
 }
 
 function toPending(call: StepCall, runId: string): PendingToolCall {

@@ -1,6 +1,10 @@
 import { EventType, type BaseEvent, type ToolMessage } from "@ag-ui/core";
 import { TetherError, isTetherError } from "../../protocol/index.ts";
+import type { HistoryMode } from "../agent/define-agent.ts";
 import type { TetherUser } from "../auth/user.ts";
+import { askApproval } from "../interrupts/ask-approval.ts";
+import type { StoredInterrupt } from "../store/port.ts";
+import { errorContent, runServerTool } from "../tools/run-server-tool.ts";
 import type { RunTool } from "../tools/tool-set.ts";
 import { checkArguments } from "../tools/validate-arguments.ts";
 import type { StepCall } from "./model-step.ts";
@@ -14,6 +18,8 @@ export interface SettleOptions {
   signal: AbortSignal;
   emit(event: BaseEvent): void;
   newMessageId(): string;
+  /** For approvals: how interrupts are identified, and when they lapse. */
+  approvals: { mode: HistoryMode; expiresInMs: number; secret: string; newId(): string; now(): Date };
 }
 
 export interface Settled {
@@ -21,57 +27,73 @@ export interface Settled {
   results: ToolMessage[];
   /** Browser calls with valid arguments: the browser executes them. */
   pending: StepCall[];
+  /** Calls waiting for a person's approval; nothing ran for them. */
+  interrupts: StoredInterrupt[];
 }
+
+type Decision = { result: string } | { pending: StepCall } | { interrupt: StoredInterrupt };
+type Settling = { result: ToolMessage } | { pending: StepCall } | { interrupt: StoredInterrupt };
 
 /**
  * Decides each tool call of a step. Arguments are checked against the tool's
  * schema before anything runs; a refused call becomes an error result the
- * model sees. Server calls run in parallel and each result is sent as soon as
- * it is ready, paired with its call by id.
+ * model sees; a call that needs approval becomes an interrupt. Server calls
+ * run in parallel and each result is sent as soon as it is ready, paired with
+ * its call by id.
  */
 export async function settleToolCalls(options: SettleOptions): Promise<Settled> {
-  const pending: StepCall[] = [];
-  const results = await Promise.all(
-    options.calls.map(async (call): Promise<ToolMessage | undefined> => {
-      const content = await decide(call, options, pending);
-      if (content === undefined) return undefined;
-      const message: ToolMessage = { id: options.newMessageId(), role: "tool", toolCallId: call.toolCallId, content };
-      options.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: call.toolCallId, role: "tool", content });
-      return message;
+  const decisions = await Promise.all(
+    options.calls.map(async (call): Promise<Settling> => {
+      const decision = await decide(call, options);
+      if (!("result" in decision)) return decision;
+      // Sent the moment it is ready, whatever the other calls are doing.
+      const message: ToolMessage = { id: options.newMessageId(), role: "tool", toolCallId: call.toolCallId, content: decision.result };
+      options.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: call.toolCallId, role: "tool", content: message.content });
+      return { result: message };
     }),
   );
-  // Pending calls were pushed as they were decided; report them in the model's order.
-  pending.sort((a, b) => options.calls.indexOf(a) - options.calls.indexOf(b));
-  return { results: results.filter((message) => message !== undefined), pending };
+  const settled: Settled = { results: [], pending: [], interrupts: [] };
+  for (const decision of decisions) {
+    if ("pending" in decision) settled.pending.push(decision.pending);
+    else if ("interrupt" in decision) settled.interrupts.push(decision.interrupt);
+    else settled.results.push(decision.result);
+  }
+  return settled;
 }
 
-async function decide(call: StepCall, options: SettleOptions, pending: StepCall[]): Promise<string | undefined> {
+async function decide(call: StepCall, options: SettleOptions): Promise<Decision> {
+  const refuse = (error: TetherError): Decision => ({ result: errorContent(error) });
   const tool = options.tools.get(call.toolName);
-  if (!tool) {
-    return errorContent(new TetherError("tool_unknown", `There is no tool named ${call.toolName} in this run; use one of: ${[...options.tools.keys()].join(", ")}.`));
-  }
+  if (!tool) return refuse(new TetherError("tool_unknown", `There is no tool named ${call.toolName} in this run; use one of: ${[...options.tools.keys()].join(", ")}.`));
   const check = checkArguments(tool.name, tool.parameters, call.argumentsText);
-  if (!check.ok) return errorContent(check.error);
-  if (tool.location === "browser") {
-    pending.push(call);
-    return undefined;
+  if (!check.ok) return refuse(check.error);
+  if (tool.approval?.needed(check.value, options.user)) {
+    try {
+      // A call this user may not make is refused now, not put to someone for approval.
+      if (tool.location === "server") tool.server.authorize?.(tool.server.parse ? tool.server.parse(check.value) : check.value, options.user);
+    } catch (error) {
+      return refuse(isTetherError(error) ? error : new TetherError("tool_failed", `${tool.name} refused: ${(error as Error)?.message}`));
+    }
+    return {
+      interrupt: askApproval({
+        toolCallId: call.toolCallId,
+        tool: tool as typeof tool & { approval: NonNullable<typeof tool.approval> },
+        args: check.value,
+        argumentsText: call.argumentsText,
+        user: options.user,
+        threadId: options.threadId,
+        runId: options.runId,
+        ...options.approvals,
+      }),
+    };
   }
-  try {
-    const args = tool.server.parse ? tool.server.parse(check.value) : check.value;
-    const output = await tool.server.execute(args, {
-      user: options.user,
-      threadId: options.threadId,
-      runId: options.runId,
-      toolCallId: call.toolCallId,
-      signal: options.signal,
-    });
-    return typeof output === "string" ? output : JSON.stringify(output ?? null);
-  } catch (error) {
-    return errorContent(isTetherError(error) ? error : new TetherError("tool_failed", `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`));
-  }
-}
-
-/** The content of an error result: `{ "error": { "code", "message" } }`, the shape the prompt marks as an error. */
-export function errorContent(error: TetherError): string {
-  return JSON.stringify({ error: { code: error.code, message: error.message } });
+  if (tool.location === "browser") return { pending: call };
+  const content = await runServerTool(tool.server, check.value, {
+    user: options.user,
+    threadId: options.threadId,
+    runId: options.runId,
+    toolCallId: call.toolCallId,
+    signal: options.signal,
+  });
+  return { result: content };
 }

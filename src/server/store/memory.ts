@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
-import type { PendingToolCall, RunRecord, RunReport, RunStore, StoredEvent, ThreadRecord } from "./port.ts";
+import type { PendingToolCall, RunRecord, RunReport, RunStore, StoredEvent, StoredInterrupt, ThreadRecord } from "./port.ts";
 
 /**
  * A store that lives and dies with the process: for tests, and for stateless
@@ -15,6 +15,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
   const runsByThread = new Map<string, string[]>();
   const events = new Map<string, StoredEvent[]>();
   const reports = new Map<string, RunReport[]>();
+  const interrupts = new Map<string, StoredInterrupt>();
   // Values are cloned in and out, as a database would, so callers never share state with the store.
   const copy = <T>(value: T): T => structuredClone(value);
 
@@ -36,6 +37,12 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async getPendingToolCalls(threadId) {
       return copy([...(pending.get(threadId)?.values() ?? [])]);
     },
+    async getInterrupt(interruptId) {
+      return copy(interrupts.get(interruptId));
+    },
+    async getPendingInterrupts(threadId) {
+      return copy([...interrupts.values()].filter((stored) => stored.threadId === threadId && stored.status === "pending"));
+    },
     async getRun(runId) {
       return copy(runs.get(runId));
     },
@@ -45,16 +52,20 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async listRuns(threadId) {
       return copy((runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!));
     },
-    async beginRun({ thread, run, messages: added, resolvedToolCallIds }) {
+    async beginRun({ thread, run, messages: added, resolvedToolCallIds, resolvedInterrupts = [] }) {
       const existing = threads.get(thread.threadId);
       if (existing && existing.ownerId !== thread.ownerId) throw new TetherError("forbidden", "This thread belongs to another user.");
       if (runs.has(run.runId)) throw new TetherError("run_exists", `Run ${run.runId} already exists; every run needs a new runId.`);
       if (activeRun(thread.threadId)) {
         throw new TetherError("run_in_progress", "This thread already has a run in progress; wait for it to finish or cancel it.");
       }
+      for (const { interruptId } of resolvedInterrupts) {
+        if (interrupts.get(interruptId)?.status !== "pending") throw new TetherError("resume_conflict", `Interrupt ${interruptId} was already answered.`);
+      }
       // Copy everything first: a value that cannot be stored must fail the call before anything is written.
       const newRun = copy(run);
       const newMessages = copy(added);
+      const answers = copy(resolvedInterrupts);
       const at = now();
       threads.set(thread.threadId, existing ? { ...existing, updatedAt: at } : { ...thread, createdAt: at, updatedAt: at });
       runs.set(run.runId, {
@@ -67,6 +78,10 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       runsByThread.set(thread.threadId, [...(runsByThread.get(thread.threadId) ?? []), run.runId]);
       messages.set(thread.threadId, [...(messages.get(thread.threadId) ?? []), ...newMessages.map((message) => ({ runId: run.runId, message }))]);
       for (const toolCallId of resolvedToolCallIds) pendingOf(thread.threadId).delete(toolCallId);
+      for (const { interruptId, answer } of answers) {
+        const stored = interrupts.get(interruptId)!;
+        interrupts.set(interruptId, { ...stored, status: answer.status === "resolved" ? "resolved" : "cancelled", answer, resolvedByRunId: run.runId });
+      }
     },
     async appendEvents(runId, added) {
       const log = events.get(runId) ?? [];
@@ -79,6 +94,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async commitStep(step) {
       const added = copy(step.messages);
       const calls = copy(step.pending);
+      for (const stored of copy(step.interrupts ?? [])) interrupts.set(stored.interrupt.id, { ...stored, status: "pending" });
       messages.set(step.threadId, [...(messages.get(step.threadId) ?? []), ...added.map((message) => ({ runId: step.runId, message }))]);
       for (const call of calls) pendingOf(step.threadId).set(call.toolCallId, call);
       const thread = threads.get(step.threadId);

@@ -1,4 +1,4 @@
-import type { BaseEvent, Message, RunFinishedOutcome, TokenUsage } from "@ag-ui/core";
+import type { BaseEvent, Interrupt, Message, ResumeEntry, RunFinishedOutcome, TokenUsage } from "@ag-ui/core";
 import type { Trigger } from "../../protocol/index.ts";
 
 /**
@@ -19,6 +19,10 @@ export interface RunStore {
   getMessages(threadId: string, options?: { excludeRunId?: string }): Promise<Message[]>;
   /** Browser tool calls of the thread still waiting for their outcome. */
   getPendingToolCalls(threadId: string): Promise<PendingToolCall[]>;
+  /** An interrupt (an approval asked for), answered or not. */
+  getInterrupt(interruptId: string): Promise<StoredInterrupt | undefined>;
+  /** The thread's interrupts still waiting for an answer, oldest first. */
+  getPendingInterrupts(threadId: string): Promise<StoredInterrupt[]>;
   getRun(runId: string): Promise<RunRecord | undefined>;
   /** The thread's run with status `running`, if any. */
   getActiveRun(threadId: string): Promise<RunRecord | undefined>;
@@ -123,6 +127,11 @@ export interface BeginRun {
   messages: Message[];
   /** Pending browser calls this run answers (or closes as unanswered). */
   resolvedToolCallIds: string[];
+  /**
+   * Interrupts this run answers. Recorded in the same transaction that starts
+   * the run, before anything executes: an answer is acted on at most once.
+   */
+  resolvedInterrupts?: Array<{ interruptId: string; answer: ResumeEntry }>;
 }
 
 export interface CommitStep {
@@ -130,6 +139,24 @@ export interface CommitStep {
   runId: string;
   messages: Message[];
   pending: PendingToolCall[];
+  /** Approvals this step asked for. */
+  interrupts?: StoredInterrupt[];
+}
+
+/** An interrupt as the store keeps it: what was asked, about which call, and the answer once there is one. */
+export interface StoredInterrupt {
+  interrupt: Interrupt;
+  threadId: string;
+  runId: string;
+  userId: string;
+  toolCallId: string;
+  toolName: string;
+  /** The arguments the person was asked about, exactly as streamed. */
+  arguments: string;
+  status: "pending" | "resolved" | "cancelled";
+  answer?: ResumeEntry;
+  /** The run that carried the answer. */
+  resolvedByRunId?: string;
 }
 
 export interface FinishRun {

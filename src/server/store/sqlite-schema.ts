@@ -54,6 +54,16 @@ CREATE TABLE IF NOT EXISTS pending_tool_calls (
   arguments TEXT NOT NULL,
   PRIMARY KEY (thread_id, tool_call_id)
 );
+CREATE TABLE IF NOT EXISTS interrupts (
+  interrupt_id TEXT PRIMARY KEY,
+  thread_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  body TEXT NOT NULL,
+  status TEXT NOT NULL,
+  answer TEXT,
+  resolved_by_run_id TEXT
+);
+CREATE INDEX IF NOT EXISTS interrupts_pending ON interrupts (thread_id) WHERE status = 'pending';
 CREATE TABLE IF NOT EXISTS reports (
   run_id TEXT NOT NULL,
   received_at TEXT NOT NULL,

@@ -7,6 +7,7 @@ import { decodePage, encodePage, pages } from "./event-pages.ts";
 import { SCHEMA } from "./sqlite-schema.ts";
 import type {
   BeginRun,
+  StoredInterrupt,
   CommitStep,
   FinishRun,
   PendingToolCall,
@@ -82,6 +83,10 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     readPages: db.prepare<[string, number], { first_seq: number; body: Buffer }>(
       "SELECT first_seq, body FROM event_pages WHERE run_id = ? AND last_seq > ? ORDER BY first_seq",
     ),
+    getInterrupt: db.prepare<[string], InterruptRow>("SELECT * FROM interrupts WHERE interrupt_id = ?"),
+    getPendingInterrupts: db.prepare<[string], InterruptRow>("SELECT * FROM interrupts WHERE thread_id = ? AND status = 'pending' ORDER BY rowid"),
+    insertInterrupt: db.prepare("INSERT INTO interrupts (interrupt_id, thread_id, run_id, body, status) VALUES (?, ?, ?, ?, 'pending')"),
+    resolveInterrupt: db.prepare("UPDATE interrupts SET status = ?, answer = ?, resolved_by_run_id = ? WHERE interrupt_id = ? AND status = 'pending'"),
     insertReport: db.prepare("INSERT INTO reports (run_id, received_at, body) VALUES (?, ?, ?)"),
     listReports: db.prepare<[string], { received_at: string; body: string }>("SELECT received_at, body FROM reports WHERE run_id = ? ORDER BY rowid"),
     recover: db.prepare("UPDATE runs SET status = 'error', error = ?, finished_at = ? WHERE status = 'running'"),
@@ -123,6 +128,12 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     );
     appendMessages(thread.threadId, run.runId, begin.messages);
     for (const toolCallId of begin.resolvedToolCallIds) statements.deletePending.run(thread.threadId, toolCallId);
+    for (const { interruptId, answer } of begin.resolvedInterrupts ?? []) {
+      const status = answer.status === "resolved" ? "resolved" : "cancelled";
+      if (statements.resolveInterrupt.run(status, JSON.stringify(answer), run.runId, interruptId).changes !== 1) {
+        throw new TetherError("resume_conflict", `Interrupt ${interruptId} was already answered.`);
+      }
+    }
   });
 
   const appendEvents = db.transaction((runId: string, events: StoredEvent[]) => {
@@ -135,6 +146,10 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     appendMessages(step.threadId, step.runId, step.messages);
     for (const call of step.pending) {
       statements.insertPending.run(step.threadId, call.toolCallId, call.toolName, call.runId, call.arguments);
+    }
+    for (const stored of step.interrupts ?? []) {
+      const { status: _status, answer: _answer, resolvedByRunId: _by, ...body } = stored;
+      statements.insertInterrupt.run(stored.interrupt.id, stored.threadId, stored.runId, JSON.stringify(body));
     }
     statements.touchThread.run(now(), step.threadId);
   });
@@ -157,6 +172,13 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       return statements.getPending.all(threadId).map(
         (row): PendingToolCall => ({ toolCallId: row.tool_call_id, toolName: row.tool_name, runId: row.run_id, arguments: row.arguments }),
       );
+    },
+    async getInterrupt(interruptId) {
+      const row = statements.getInterrupt.get(interruptId);
+      return row && toInterrupt(row);
+    },
+    async getPendingInterrupts(threadId) {
+      return statements.getPendingInterrupts.all(threadId).map(toInterrupt);
     },
     async getRun(runId) {
       const row = statements.getRun.get(runId);
@@ -214,6 +236,23 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     async close() {
       if (db.open) db.close();
     },
+  };
+}
+
+interface InterruptRow {
+  interrupt_id: string;
+  body: string;
+  status: StoredInterrupt["status"];
+  answer: string | null;
+  resolved_by_run_id: string | null;
+}
+
+function toInterrupt(row: InterruptRow): StoredInterrupt {
+  return {
+    ...(JSON.parse(row.body) as Omit<StoredInterrupt, "status">),
+    status: row.status,
+    ...(row.answer ? { answer: JSON.parse(row.answer) } : {}),
+    ...(row.resolved_by_run_id ? { resolvedByRunId: row.resolved_by_run_id } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TetherError, type JsonSchema } from "../../protocol/index.ts";
+import { TetherError, type ApprovalResponse, type JsonSchema } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/user.ts";
 
 /** What a server tool knows about the call it is answering. */
@@ -12,8 +12,24 @@ export interface ToolContext {
   signal: AbortSignal;
 }
 
+/**
+ * A consequential tool waits for a person: the run ends with an interrupt
+ * asking for approval, and the call executes (at most once) when an approval
+ * comes back in the next run's `resume`.
+ */
+export interface ApprovalOptions<Args = any> {
+  /** Asks a person before each call: always, or when this says so for these arguments and this user. */
+  needsApproval?: boolean | ((args: Args, user: TetherUser) => boolean);
+  /** The sentence the person is asked to approve. */
+  approvalMessage?(args: Args, user: TetherUser): string;
+  /** More the person may answer (an edited value), as JSON Schema properties. */
+  approvalFields?: { properties: Record<string, JsonSchema>; required?: string[] };
+  /** The arguments to execute with, given the answer (apply an edited value here). Default: unchanged. */
+  applyApproval?(args: Args, answer: ApprovalResponse): Args;
+}
+
 /** A tool that runs on the server. Its result is what the model sees. */
-export interface ServerTool<Args = any> {
+export interface ServerTool<Args = any> extends ApprovalOptions<Args> {
   name: string;
   description: string;
   /** JSON Schema of the arguments; every call is checked against it before `execute`. */
@@ -23,18 +39,25 @@ export interface ServerTool<Args = any> {
   visibleTo?(user: TetherUser): boolean;
   /** Parses arguments after the JSON Schema check (zod defaults and transforms); identity when absent. */
   parse?(args: unknown): Args;
+  /**
+   * Refuses a call this user may not make, by throwing a TetherError (such as
+   * `forbidden`): checked before anyone is asked to approve it, and again
+   * before it executes.
+   */
+  authorize?(args: Args, user: TetherUser): void;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 type ParametersOf<P> = P extends z.ZodType ? z.output<P> : Record<string, unknown>;
 
-export interface ToolDefinition<P extends z.ZodType | JsonSchema> {
+export interface ToolDefinition<P extends z.ZodType | JsonSchema> extends ApprovalOptions<ParametersOf<P>> {
   name: string;
   description: string;
   parameters: P;
   execute(args: ParametersOf<P>, context: ToolContext): unknown;
   visibleTo?(user: TetherUser): boolean;
+  authorize?(args: ParametersOf<P>, user: TetherUser): void;
 }
 
 /**

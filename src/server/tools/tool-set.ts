@@ -1,14 +1,32 @@
 import type { Tool } from "@ag-ui/core";
-import { TetherError, diffSchemas, formatSchemaDiff, type BrowserToolKind, type JsonSchema, type TetherErrorCode } from "../../protocol/index.ts";
+import {
+  TetherError,
+  approvalResponseSchema,
+  diffSchemas,
+  formatSchemaDiff,
+  type ApprovalResponse,
+  type BrowserToolKind,
+  type JsonSchema,
+  type TetherErrorCode,
+} from "../../protocol/index.ts";
 import type { Agent } from "../agent/define-agent.ts";
 import type { TetherUser } from "../auth/user.ts";
 import type { RunLogEntry } from "../store/port.ts";
 import type { ServerTool } from "./define-tool.ts";
 
+/** How a tool's calls are put to a person before they happen. */
+export interface RunToolApproval {
+  needed(args: unknown, user: TetherUser): boolean;
+  message(args: unknown, user: TetherUser): string;
+  responseSchema: JsonSchema;
+  apply(args: unknown, answer: ApprovalResponse): unknown;
+}
+
 /** A tool as one run offers it to the model. */
-export type RunTool =
+export type RunTool = (
   | { location: "server"; name: string; description: string; parameters: JsonSchema; server: ServerTool }
-  | { location: "browser"; name: string; description: string; parameters: JsonSchema; kind: BrowserToolKind };
+  | { location: "browser"; name: string; description: string; parameters: JsonSchema; kind: BrowserToolKind }
+) & { approval?: RunToolApproval };
 
 export interface ToolSet {
   tools: Map<string, RunTool>;
@@ -32,7 +50,8 @@ export function buildToolSet(agent: Agent, user: TetherUser, declared: Tool[]): 
   const tools = new Map<string, RunTool>();
   for (const tool of agent.tools) {
     if (tool.visibleTo && !tool.visibleTo(user)) continue;
-    tools.set(tool.name, { location: "server", name: tool.name, description: tool.description, parameters: tool.parameters, server: tool });
+    const approval = serverApproval(tool);
+    tools.set(tool.name, { location: "server", name: tool.name, description: tool.description, parameters: tool.parameters, server: tool, ...(approval ? { approval } : {}) });
   }
 
   const serverNames = new Set(agent.tools.map((tool) => tool.name));
@@ -61,6 +80,7 @@ export function buildToolSet(agent: Agent, user: TetherUser, declared: Tool[]): 
           description: tool.description || spec.description,
           parameters: spec.parameters,
           kind: spec.kind,
+          ...(spec.needsApproval ? { approval: defaultApproval(spec.name) } : {}),
         });
       }
     }
@@ -75,4 +95,25 @@ export function buildToolSet(agent: Agent, user: TetherUser, declared: Tool[]): 
     (refusal): RunLogEntry => ({ level: "warn", code: "tool_dropped", message: refusal.message, details: { tool: refusal.tool, reason: refusal.code } }),
   );
   return { tools, log };
+}
+
+function serverApproval(tool: ServerTool): RunToolApproval | undefined {
+  const { needsApproval } = tool;
+  if (!needsApproval) return undefined;
+  const fallback = defaultApproval(tool.name);
+  return {
+    needed: typeof needsApproval === "function" ? (args, user) => needsApproval(args, user) : () => true,
+    message: tool.approvalMessage ? (args, user) => tool.approvalMessage!(args, user) : fallback.message,
+    responseSchema: approvalResponseSchema(tool.approvalFields),
+    apply: tool.applyApproval ? (args, answer) => tool.applyApproval!(args, answer) : fallback.apply,
+  };
+}
+
+function defaultApproval(name: string): RunToolApproval {
+  return {
+    needed: () => true,
+    message: (args) => `Allow ${name} with ${JSON.stringify(args)}?`,
+    responseSchema: approvalResponseSchema(),
+    apply: (args) => args,
+  };
 }

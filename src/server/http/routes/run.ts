@@ -10,7 +10,7 @@ import { readRunInput } from "../read-run-input.ts";
 export function runAgentRoutes(runner: Runner, hub: RunHub) {
   return new Hono<AuthEnv>().post("/agents/:agentId/run", async (c) => {
     const input = await readRunInput(c);
-    const { runId } = await runner.start(c.var.user, c.req.param("agentId"), input);
+    const { runId, repeat } = await runner.start(c.var.user, c.req.param("agentId"), input);
     // By default the run outlives its client, which can reconnect; a client may ask for the opposite.
     const { cancelOnDisconnect } = readTetherProps(input.forwardedProps);
     const stop = new AbortController();
@@ -19,7 +19,7 @@ export function runAgentRoutes(runner: Runner, hub: RunHub) {
     }
     return eventStreamResponse(events(), c.req.header("accept"), (clientGone) => {
       stop.abort();
-      if (clientGone && cancelOnDisconnect) runner.cancel(runId);
+      if (clientGone && cancelOnDisconnect && !repeat) runner.cancel(runId);
     });
   });
 }

@@ -1,0 +1,81 @@
+import { EventType, type BaseEvent, type ResumeEntry, type ToolMessage } from "@ag-ui/core";
+import { TetherError, type ApprovalRefusal, type ApprovalResponse } from "../../protocol/index.ts";
+import type { TetherUser } from "../auth/user.ts";
+import type { StepCall } from "../run/model-step.ts";
+import type { StoredInterrupt } from "../store/port.ts";
+import { errorContent, runServerTool } from "../tools/run-server-tool.ts";
+import type { RunTool } from "../tools/tool-set.ts";
+import { checkArguments } from "../tools/validate-arguments.ts";
+
+export interface AnswersApplied {
+  /** The result of each answered call: executed, refused, or rejected by the person. */
+  results: ToolMessage[];
+  /** Approved browser calls: now the browser may perform them. */
+  pending: StepCall[];
+}
+
+/**
+ * Acts on the answers a run carried. An approved server call executes now,
+ * once, with the approved arguments, and its TOOL_CALL_RESULT goes out on the
+ * call's original id; a rejected or cancelled one gets a result saying so and
+ * nothing runs. The store already marked each interrupt answered before this
+ * ran, so a repeated answer can never reach here twice.
+ */
+export async function applyAnswers(options: {
+  answers: Array<{ stored: StoredInterrupt; answer: ResumeEntry }>;
+  tools: Map<string, RunTool>;
+  user: TetherUser;
+  threadId: string;
+  runId: string;
+  signal: AbortSignal;
+  emit(event: BaseEvent): void;
+  newMessageId(): string;
+}): Promise<AnswersApplied> {
+  const applied: AnswersApplied = { results: [], pending: [] };
+  for (const { stored, answer } of options.answers) {
+    const content = await resultFor(stored, answer, options, applied.pending);
+    if (content === undefined) continue;
+    const message: ToolMessage = { id: options.newMessageId(), role: "tool", toolCallId: stored.toolCallId, content };
+    options.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: stored.toolCallId, role: "tool", content });
+    applied.results.push(message);
+  }
+  return applied;
+}
+
+async function resultFor(
+  stored: StoredInterrupt,
+  answer: ResumeEntry,
+  options: Parameters<typeof applyAnswers>[0],
+  pending: StepCall[],
+): Promise<string | undefined> {
+  const response = answer.payload as ApprovalResponse | undefined;
+  if (answer.status === "cancelled" || !response?.approved) {
+    const refusal: ApprovalRefusal = {
+      status: answer.status === "cancelled" ? "cancelled" : "rejected",
+      message:
+        answer.status === "cancelled"
+          ? `The approval for ${stored.toolName} was cancelled; it did not run.`
+          : `The user rejected ${stored.toolName}; it did not run.`,
+      ...(response?.comment ? { comment: response.comment } : {}),
+    };
+    return JSON.stringify(refusal);
+  }
+  const tool = options.tools.get(stored.toolName);
+  if (!tool?.approval) return errorContent(new TetherError("tool_unknown", `${stored.toolName} is no longer available to this user, so the approval could not be acted on.`));
+  const original = checkArguments(tool.name, tool.parameters, stored.arguments);
+  if (!original.ok) return errorContent(original.error);
+  // The person may have edited a value; what runs must still satisfy the tool's schema.
+  const approved = checkArguments(tool.name, tool.parameters, JSON.stringify(tool.approval.apply(original.value, response)));
+  if (!approved.ok) return errorContent(approved.error);
+  if (tool.location === "browser") {
+    pending.push({ toolCallId: stored.toolCallId, toolName: tool.name, argumentsText: stored.arguments, ended: true });
+    return undefined;
+  }
+  return runServerTool(tool.server, approved.value, {
+    user: options.user,
+    threadId: options.threadId,
+    runId: options.runId,
+    toolCallId: stored.toolCallId,
+    signal: options.signal,
+  });
+}

@@ -1,0 +1,146 @@
+import type { Message, RunAgentInput } from "@ag-ui/core";
+import { TetherError, TriggerSchema, isValidId, readTetherProps, type Trigger } from "../../protocol/index.ts";
+import type { Agent } from "../agent/define-agent.ts";
+import type { TetherUser } from "../auth/user.ts";
+import { prepareClientHistory, reconcileServerHistory } from "../history/reconcile.ts";
+import { checkResume, type ResumeCheck } from "../interrupts/check-resume.ts";
+import type { BeginRun, RunStore } from "../store/port.ts";
+import { buildToolSet, type ToolSet } from "../tools/tool-set.ts";
+import type { IdSource } from "./ids.ts";
+
+/** A run request that passed every check, ready to be stored and run. */
+export interface PreparedRun {
+  begin: BeginRun;
+  parentRunId?: string;
+  toolSet: ToolSet;
+  /** The history the model starts from (without `deferred`). */
+  history: Message[];
+  /** What this run adds, replayed in its RUN_STARTED. */
+  added: Message[];
+  /** Added messages that wait until the answered calls have their results. */
+  deferred: Message[];
+  synthesized: boolean;
+  answers: ResumeCheck["answers"];
+  /** Every answer repeats one already acted on, and nothing else is new: the run that acted on them. */
+  repeatOf?: string;
+}
+
+/**
+ * Everything that can be refused about a run request, refused here: before
+ * anything is stored, before the stream opens.
+ */
+export async function prepareRun(options: {
+  agent: Agent;
+  user: TetherUser;
+  input: RunAgentInput;
+  store: RunStore;
+  ids: IdSource;
+  secret: string;
+  now: Date;
+}): Promise<PreparedRun> {
+  const { agent, user, input, store, ids } = options;
+  checkIds(input);
+  const trigger = parseTrigger(input);
+  const parentRunId = trigger?.parentRunId ?? input.parentRunId;
+
+  const thread = await store.getThread(input.threadId);
+  if (thread && thread.ownerId !== user.userId) throw new TetherError("forbidden", "This thread belongs to another user.");
+  if (thread && thread.agentId !== agent.id) {
+    throw new TetherError("history_conflict", `Thread ${input.threadId} belongs to agent "${thread.agentId}", not "${agent.id}".`);
+  }
+  if (await store.getRun(input.runId)) throw new TetherError("run_exists", `Run ${input.runId} already exists; every run needs a new runId.`);
+  if (thread && (await store.getActiveRun(thread.threadId))) {
+    throw new TetherError("run_in_progress", "This thread already has a run in progress; wait for it to finish or cancel it.");
+  }
+  if (parentRunId) {
+    const parent = await store.getRun(parentRunId);
+    if (!parent || parent.threadId !== input.threadId) {
+      throw new TetherError("invalid_trigger", `The parent run ${parentRunId} is not a run of thread ${input.threadId}.`);
+    }
+  }
+
+  const toolSet = buildToolSet(agent, user, input.tools);
+  const stored = thread ? await store.getMessages(thread.threadId) : [];
+  const reconciled =
+    agent.history === "server"
+      ? reconcileServerHistory({ stored, pending: thread ? await store.getPendingToolCalls(thread.threadId) : [], incoming: input.messages, newMessageId: ids.message })
+      : prepareClientHistory(input.messages);
+  const resume = await checkResume({
+    resume: input.resume ?? [],
+    threadId: input.threadId,
+    user,
+    mode: agent.history,
+    messages: input.messages,
+    toolSet,
+    store,
+    secret: options.secret,
+    now: options.now,
+  });
+  // In client mode the request is the reference; the store keeps what it has not seen, for the record.
+  const storedIds = new Set(stored.map((message) => message.id));
+  const added = agent.history === "server" ? reconciled.added : reconciled.added.filter((message) => !storedIds.has(message.id));
+  // A call's result must come right after it in the stored thread: new messages wait for the answered calls' results.
+  const defer = resume.answers.length > 0 && agent.history === "server";
+  const deferred = defer ? added : [];
+  return {
+    begin: {
+      thread: { threadId: input.threadId, agentId: agent.id, ownerId: user.userId },
+      run: {
+        runId: input.runId,
+        userId: user.userId,
+        ...(parentRunId ? { parentRunId } : {}),
+        ...(trigger ? { trigger } : {}),
+        input: recordableInput(input, agent.history),
+        log: toolSet.log,
+      },
+      messages: defer ? [] : added,
+      resolvedToolCallIds: reconciled.resolvedToolCallIds,
+      resolvedInterrupts: resume.answers.map(({ stored: interrupt, answer }) => ({ interruptId: interrupt.interrupt.id, answer })),
+    },
+    ...(parentRunId ? { parentRunId } : {}),
+    toolSet,
+    history: defer ? reconciled.history.slice(0, reconciled.history.length - reconciled.added.length) : reconciled.history,
+    // In client mode the client holds the history; nothing to replay.
+    added: agent.history === "server" ? reconciled.added : [],
+    deferred,
+    synthesized: reconciled.synthesized,
+    answers: resume.answers,
+    ...(resume.answers.length === 0 && resume.repeated.length > 0 && added.length === 0 ? { repeatOf: resume.repeated[0]!.resolvedByRunId } : {}),
+  };
+}
+
+function checkIds(input: RunAgentInput): void {
+  const ids: Array<[string, unknown]> = [
+    ["threadId", input.threadId],
+    ["runId", input.runId],
+  ];
+  if (input.parentRunId !== undefined) ids.push(["parentRunId", input.parentRunId]);
+  for (const message of input.messages) {
+    ids.push(["message id", message.id]);
+    if (message.role === "assistant") for (const call of message.toolCalls ?? []) ids.push(["tool call id", call.id]);
+    if (message.role === "tool") ids.push(["toolCallId", message.toolCallId]);
+  }
+  for (const [name, value] of ids) {
+    if (!isValidId(value)) {
+      const shown = typeof value === "string" ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : String(value);
+      throw new TetherError("invalid_id", `The ${name} ${shown} is not a valid id: use 1-128 letters, digits, "_", ".", ":" or "-".`);
+    }
+  }
+}
+
+function parseTrigger(input: RunAgentInput): Trigger | undefined {
+  const raw = readTetherProps(input.forwardedProps).trigger;
+  if (raw === undefined) return undefined;
+  const parsed = TriggerSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new TetherError("invalid_trigger", `forwardedProps.tether.trigger is not a valid trigger: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(trigger)"}: ${issue.message}`).join("; ")}.`);
+  }
+  return parsed.data;
+}
+
+/** What the run record keeps of the request; in server mode the thread already holds the history. */
+function recordableInput(input: RunAgentInput, mode: Agent["history"]): unknown {
+  if (mode === "client") return input;
+  const { messages, ...rest } = input;
+  return { ...rest, messageIds: messages.map((message) => message.id) };
+}
