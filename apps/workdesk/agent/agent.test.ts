@@ -50,9 +50,10 @@ describe("createWorkdeskAgent", () => {
     expect(navigate?.parameters).toMatchObject({ type: "object", required: ["screenId"] });
   });
 
-  it("loads lookupScreens and searchWorkRequests from tools.json, descriptions and schemas included", () => {
+  it("loads lookupScreens and searchWorkRequests from tools.json, descriptions and schemas included, then closeWorkRequest", () => {
     const tools = createWorkdeskAgent().tools;
-    expect(tools.map((candidate) => candidate.name)).toEqual(["lookupScreens", "searchWorkRequests"]);
+    expect(tools.map((candidate) => candidate.name)).toEqual(["lookupScreens", "searchWorkRequests", "closeWorkRequest"]);
+    expect(tools.find((candidate) => candidate.name === "closeWorkRequest")?.needsApproval).toBe(true);
     for (const declared of declarations) {
       const loaded = tools.find((candidate) => candidate.name === declared.name);
       expect(loaded?.description).toBe(declared.description);
@@ -97,7 +98,7 @@ describe("createWorkdeskAgent", () => {
 
   it("uses the repository it is given", () => {
     const agent = createWorkdeskAgent({
-      requests: { list: () => [], get: () => undefined },
+      requests: { list: () => [], get: () => undefined, close: () => undefined },
     });
     const searchTool = agent.tools.find((candidate) => candidate.name === "searchWorkRequests")!;
     expect(searchTool.execute({}, context(kim))).toMatchObject({ total: 0, requests: [] });

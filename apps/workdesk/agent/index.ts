@@ -3,6 +3,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { workdeskInstructions } from "./instructions.ts";
 import { navigateToScreen } from "./navigate-to-screen.ts";
 import { workdeskPlaybook } from "./playbook.ts";
+import { closeWorkRequestTool } from "./close-work-request.ts";
 import { workdeskTools } from "./tools.ts";
 import { createWorkRequestRepository, type WorkRequestRepository } from "./work-request-repository.ts";
 
@@ -13,6 +14,8 @@ export interface WorkdeskAgentOptions {
   requests?: WorkRequestRepository;
   /** The tool declarations, for tests of a broken catalog. Default: tools.json. */
   toolCatalog?: unknown;
+  /** How long an approval may wait; default 15 minutes. */
+  approvalTimeoutMs?: number;
 }
 
 /**
@@ -23,13 +26,14 @@ export function createWorkdeskAgent(options: WorkdeskAgentOptions = {}): Agent {
   const requests = options.requests ?? createWorkRequestRepository();
   return defineAgent({
     id: "workdesk",
-    description: "Work-request assistant: finds screens and opens them, searches work requests.",
+    description: "Work-request assistant: finds screens and opens them, searches and closes work requests.",
     model: options.model ?? createPlaybookModel(workdeskPlaybook, options.playbook),
     instructions: workdeskInstructions,
-    tools: workdeskTools(requests, options.toolCatalog),
+    tools: [...workdeskTools(requests, options.toolCatalog), closeWorkRequestTool(requests)],
     browserTools: [navigateToScreen],
     browserToolPolicy: "strict",
     history: "server",
+    ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
   });
 }
 

@@ -4,6 +4,7 @@ import type { WorkRequestStatus } from "./work-requests.ts";
 export type Intent =
   | { kind: "navigate"; target: string }
   | { kind: "navigate-by-id"; screenId: string }
+  | { kind: "close"; requestId: string; resolution: string }
   | { kind: "search"; query: string; status?: WorkRequestStatus }
   | { kind: "greet" }
   | { kind: "help" }
@@ -62,6 +63,8 @@ export function readIntent(text: string): Intent {
   }
   if (!said) return greeted ? { kind: "greet" } : { kind: "unknown" };
   if (/^(help|what can you do|what do you do|who are you|what are you)\b/.test(said)) return { kind: "help" };
+  const close = /^(?:close|resolve|mark)\s+(?:request\s+)?r-?(\d{4})(?:\s+(?:as|with resolution|:)\s+(.+?))?(?:\s+closed)?$/.exec(said);
+  if (close) return { kind: "close", requestId: `R-${close[1]}`, resolution: close[2]?.trim() || "done" };
 
   const search = startsWith(said, SEARCH);
   if (search !== undefined) {

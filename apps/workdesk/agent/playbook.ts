@@ -6,7 +6,7 @@ import type { ScreenCandidate, ScreenLookup } from "./lookup-screens.ts";
 const REAL_MODEL_HINT =
   "To talk with a real model instead, set TETHER_MODEL (for example openai:gpt-4o-mini with OPENAI_API_KEY) and restart the server.";
 const CAN_DO =
-  'I can open Workdesk screens for you ("open the work request list", "take me to R-1042") and find work requests ("find badge reader requests", "find closed requests").';
+  'I can open Workdesk screens for you ("open the work request list", "take me to R-1042"), find work requests ("find badge reader requests") and close one once you approve ("close R-1042 as fixed").';
 
 /**
  * The Workdesk playbook: how the offline model answers. It follows the same
@@ -29,6 +29,11 @@ export const workdeskPlaybook: Playbook = {
         return conversation.tools.includes("navigateToScreen")
           ? { text: `Opening ${intent.screenId}…`, toolCalls: [{ toolName: "navigateToScreen", input: { screenId: intent.screenId } }] }
           : { text: `I can't open screens from here; look for ${intent.screenId} in the menu.` };
+      case "close":
+        return {
+          text: `I'll close ${intent.requestId} as "${intent.resolution}" once you approve.`,
+          toolCalls: [{ toolName: "closeWorkRequest", input: { requestId: intent.requestId, resolution: intent.resolution } }],
+        };
       case "search":
         return {
           text: "Searching your organisation's work requests…",
@@ -55,6 +60,8 @@ function afterResult(result: PlaybookResult, tools: string[], sinceUser: Playboo
       return afterNavigation(result.input as NavigationArgs, parseToolOutcome(result.output), lookedUp(sinceUser, (result.input as NavigationArgs | undefined)?.screenId));
     case "searchWorkRequests":
       return afterSearch(result.output as SearchResult);
+    case "closeWorkRequest":
+      return afterClose(result.input as { requestId?: string } | undefined, result.output);
     default:
       return { text: "Done." };
   }
@@ -149,6 +156,16 @@ function afterSearch(result: SearchResult): ScriptedTurn {
   const lines = result.requests.map((request) => `${request.id} "${request.title}" (${request.status.replace("_", " ")}, ${request.priority} priority, ${request.requester})`);
   const more = result.total > result.requests.length ? ` …and ${result.total - result.requests.length} more.` : "";
   return { text: `I found ${result.total} ${kind}${result.total === 1 ? "" : "s"} in ${result.orgScope}${matching}: ${lines.join("; ")}.${more}` };
+}
+
+/** Speaks from the tool's result: closed only when the result says closed. */
+function afterClose(args: { requestId?: string } | undefined, output: unknown): ScriptedTurn {
+  const requestId = args?.requestId ?? "the request";
+  const result = output as { closed?: boolean; resolution?: string; status?: string; comment?: string } | undefined;
+  if (result?.closed) return { text: `${requestId} is closed (resolution: ${result.resolution}).` };
+  if (result?.status === "rejected") return { text: `I didn't close ${requestId}: the approval was rejected${result.comment ? ` ("${result.comment}")` : ""}.` };
+  if (result?.status === "cancelled") return { text: `I left ${requestId} open: the approval was cancelled.` };
+  return { text: `I can't tell whether ${requestId} was closed.` };
 }
 
 function errorMessage(output: unknown): string {

@@ -12,9 +12,12 @@ export interface WorkRequestQuery {
 export interface WorkRequestRepository {
   list(orgScope: string, filter?: WorkRequestQuery): WorkRequest[];
   get(orgScope: string, id: string): WorkRequest | undefined;
+  /** Closes a request of the organisation with a resolution; the closed request, or undefined if there is none. */
+  close(orgScope: string, id: string, resolution: string, now?: Date): WorkRequest | undefined;
 }
 
 export function createWorkRequestRepository(requests: WorkRequest[] = seedWorkRequests()): WorkRequestRepository {
+  const find = (orgScope: string, id: string) => requests.find((candidate) => candidate.id === id.toUpperCase() && candidate.orgScope === orgScope);
   return {
     list(orgScope, filter = {}) {
       const words = tokenize(filter.query ?? "");
@@ -28,8 +31,14 @@ export function createWorkRequestRepository(requests: WorkRequest[] = seedWorkRe
         .map((request) => ({ ...request }));
     },
     get(orgScope, id) {
-      const request = requests.find((candidate) => candidate.id === id.toUpperCase() && candidate.orgScope === orgScope);
+      const request = find(orgScope, id);
       return request && { ...request };
+    },
+    close(orgScope, id, resolution, now = new Date()) {
+      const request = find(orgScope, id);
+      if (!request) return undefined;
+      Object.assign(request, { status: "closed", resolution, updatedAt: now.toISOString() });
+      return { ...request };
     },
   };
 }

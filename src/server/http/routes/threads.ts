@@ -10,7 +10,11 @@ export function threadRoutes(store: RunStore, hub: RunHub) {
   return new Hono<AuthEnv>()
     .get("/threads/:threadId", async (c) => {
       const thread = await ownedThread(store, c.req.param("threadId"), c.var.user);
-      const [pending, runs] = await Promise.all([store.getPendingToolCalls(thread.threadId), store.listRuns(thread.threadId)]);
+      const [pending, interrupts, runs] = await Promise.all([
+        store.getPendingToolCalls(thread.threadId),
+        store.getPendingInterrupts(thread.threadId),
+        store.listRuns(thread.threadId),
+      ]);
       const active = runs.find((run) => run.status === "running");
       // While a run is going, its messages come from its events (GET …/events), not from here.
       const messages = await store.getMessages(thread.threadId, active ? { excludeRunId: active.runId } : {});
@@ -22,7 +26,7 @@ export function threadRoutes(store: RunStore, hub: RunHub) {
         messages,
         state: {},
         pendingToolCalls: pending,
-        pendingInterrupts: [],
+        pendingInterrupts: interrupts.map((stored) => stored.interrupt),
         /** Set while a run is going: `messages` stop before it; replay its events to see the rest. */
         activeRun: active ? { runId: active.runId } : null,
         runs: runs.map(summarizeRun),
