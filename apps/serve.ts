@@ -39,6 +39,8 @@ export interface DemoOptions {
   env?: Record<string, string | undefined>;
   /** Tests stream the playbook without pauses. */
   playbook?: PlaybookModelOptions;
+  /** Tests let approvals lapse quickly. */
+  approvalTimeoutMs?: number;
   ids?: IdSource;
 }
 
@@ -47,7 +49,13 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   const model = modelFromEnvironment(env);
   const identity = createDemoIdentity({ users: WORKDESK_USERS, ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}) });
   const requests = createWorkRequestRepository();
-  const agents = [createWorkdeskAgent({ requests, ...(model ? { model } : options.playbook ? { playbook: options.playbook } : {}) })];
+  const agents = [
+    createWorkdeskAgent({
+      requests,
+      ...(model ? { model } : options.playbook ? { playbook: options.playbook } : {}),
+      ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+    }),
+  ];
   const tether = await createTetherApp({
     agents,
     authenticate: identity.authenticate,

@@ -35,7 +35,7 @@ export interface ScriptedApp {
 /** A Tether app in-process with one agent ("test") on a scripted model, a memory store and counting ids. */
 export async function createScriptedApp(
   steps: ScriptedStep[],
-  options: { tools?: ServerTool[]; browserTools?: BrowserToolSpec[]; agent?: Partial<AgentDefinition>; chunkDelayMs?: number; store?: RunStore } = {},
+  options: { tools?: ServerTool[]; browserTools?: BrowserToolSpec[]; agent?: Partial<AgentDefinition>; chunkDelayMs?: number; store?: RunStore; secret?: string } = {},
 ): Promise<ScriptedApp> {
   const model = createScriptedModel(steps, { chunkDelayMs: options.chunkDelayMs ?? 0 });
   const store = options.store ?? createMemoryRunStore();
@@ -46,6 +46,7 @@ export async function createScriptedApp(
     store,
     logger: silentLogger,
     ids: createCountingIds(),
+    ...(options.secret ? { secret: options.secret } : {}),
   });
   const post: ScriptedApp["post"] = (input, user = "kim") =>
     Promise.resolve(

@@ -95,7 +95,7 @@ export async function prepareRun(options: {
       },
       messages: defer ? [] : added,
       resolvedToolCallIds: reconciled.resolvedToolCallIds,
-      resolvedInterrupts: resume.answers.map(({ stored: interrupt, answer }) => ({ interruptId: interrupt.interrupt.id, answer })),
+      resolvedInterrupts: resume.answers.map(({ stored: interrupt, answer }) => ({ interruptId: interrupt.interrupt.id, answer, interrupt })),
     },
     ...(parentRunId ? { parentRunId } : {}),
     toolSet,

@@ -60,7 +60,8 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
         throw new TetherError("run_in_progress", "This thread already has a run in progress; wait for it to finish or cancel it.");
       }
       for (const { interruptId } of resolvedInterrupts) {
-        if (interrupts.get(interruptId)?.status !== "pending") throw new TetherError("resume_conflict", `Interrupt ${interruptId} was already answered.`);
+        const known = interrupts.get(interruptId);
+        if (known && known.status !== "pending") throw new TetherError("resume_conflict", `Interrupt ${interruptId} was already answered.`);
       }
       // Copy everything first: a value that cannot be stored must fail the call before anything is written.
       const newRun = copy(run);
@@ -78,8 +79,8 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       runsByThread.set(thread.threadId, [...(runsByThread.get(thread.threadId) ?? []), run.runId]);
       messages.set(thread.threadId, [...(messages.get(thread.threadId) ?? []), ...newMessages.map((message) => ({ runId: run.runId, message }))]);
       for (const toolCallId of resolvedToolCallIds) pendingOf(thread.threadId).delete(toolCallId);
-      for (const { interruptId, answer } of answers) {
-        const stored = interrupts.get(interruptId)!;
+      for (const { interruptId, answer, interrupt } of answers) {
+        const stored = interrupts.get(interruptId) ?? interrupt;
         interrupts.set(interruptId, { ...stored, status: answer.status === "resolved" ? "resolved" : "cancelled", answer, resolvedByRunId: run.runId });
       }
     },

@@ -131,7 +131,12 @@ export interface BeginRun {
    * Interrupts this run answers. Recorded in the same transaction that starts
    * the run, before anything executes: an answer is acted on at most once.
    */
-  resolvedInterrupts?: Array<{ interruptId: string; answer: ResumeEntry }>;
+  resolvedInterrupts?: Array<{
+    interruptId: string;
+    answer: ResumeEntry;
+    /** What was asked, recorded with its answer when the store never saw the question (a stateless interrupt after a restart). */
+    interrupt: StoredInterrupt;
+  }>;
 }
 
 export interface CommitStep {

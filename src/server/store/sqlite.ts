@@ -99,6 +99,11 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     }
   };
 
+  const insertInterrupt = (stored: StoredInterrupt) => {
+    const { status: _status, answer: _answer, resolvedByRunId: _by, ...body } = stored;
+    statements.insertInterrupt.run(stored.interrupt.id, stored.threadId, stored.runId, JSON.stringify(body));
+  };
+
   const beginRun = db.transaction((begin: BeginRun) => {
     const { thread, run } = begin;
     const at = now();
@@ -128,8 +133,9 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     );
     appendMessages(thread.threadId, run.runId, begin.messages);
     for (const toolCallId of begin.resolvedToolCallIds) statements.deletePending.run(thread.threadId, toolCallId);
-    for (const { interruptId, answer } of begin.resolvedInterrupts ?? []) {
+    for (const { interruptId, answer, interrupt } of begin.resolvedInterrupts ?? []) {
       const status = answer.status === "resolved" ? "resolved" : "cancelled";
+      if (!statements.getInterrupt.get(interruptId)) insertInterrupt(interrupt);
       if (statements.resolveInterrupt.run(status, JSON.stringify(answer), run.runId, interruptId).changes !== 1) {
         throw new TetherError("resume_conflict", `Interrupt ${interruptId} was already answered.`);
       }
@@ -147,10 +153,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     for (const call of step.pending) {
       statements.insertPending.run(step.threadId, call.toolCallId, call.toolName, call.runId, call.arguments);
     }
-    for (const stored of step.interrupts ?? []) {
-      const { status: _status, answer: _answer, resolvedByRunId: _by, ...body } = stored;
-      statements.insertInterrupt.run(stored.interrupt.id, stored.threadId, stored.runId, JSON.stringify(body));
-    }
+    for (const stored of step.interrupts ?? []) insertInterrupt(stored);
     statements.touchThread.run(now(), step.threadId);
   });
 
