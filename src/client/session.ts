@@ -1,6 +1,6 @@
-import { randomUUID, type AgentSubscriber, type HttpAgentFetchFn } from "@ag-ui/client";
-import type { AgentCapabilities, BaseEvent, Message, ToolMessage } from "@ag-ui/core";
-import { TetherError, isTetherError, toAgUiTool, type Trigger } from "../protocol/index.ts";
+import { buildResumeArray, randomUUID, type AgentSubscriber, type HttpAgentFetchFn } from "@ag-ui/client";
+import type { AgentCapabilities, BaseEvent, Interrupt, Message, ResumeEntry, ToolMessage } from "@ag-ui/core";
+import { TetherError, isTetherError, toAgUiTool, type ApprovalResponse, type Trigger } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
 import { allowListOf, compareHandlers, formatDrift, hasDrift, type DriftReport } from "./drift.ts";
 import { errorFromResponse, errorFromRunError } from "./errors.ts";
@@ -44,6 +44,8 @@ export interface SessionState {
   runId?: string;
   error?: { code: string; message: string };
   mode: PanelMode;
+  /** Questions the agent is waiting on (approvals); the thread goes on once each has an answer. */
+  interrupts: Interrupt[];
 }
 
 export interface AgentSession {
@@ -53,8 +55,18 @@ export interface AgentSession {
   subscribe(listener: () => void): () => void;
   registerTool(handler: BrowserToolHandler): () => void;
   setMode(mode: PanelMode): void;
-  /** Sends a user message and runs the agent, continuing after browser tools until the agent is done. */
+  /**
+   * Sends a user message and runs the agent, continuing after browser tools
+   * until the agent is done. Open approvals are answered `cancelled`: the
+   * user moved on.
+   */
   send(text: string): Promise<void>;
+  /**
+   * Answers one open interrupt: an approval (`{ approved, comment?, …fields }`)
+   * or `"cancel"`. Once every open interrupt has an answer, they go back to the
+   * agent in one run.
+   */
+  answer(interruptId: string, answer: ApprovalResponse | "cancel"): Promise<void>;
   /** Asks the server to stop the current run. */
   cancel(): Promise<void>;
   /** Loads the thread, follows its active run without acting on it, then answers what this tab still owes. */
@@ -81,7 +93,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   const registry = createToolRegistry();
   const journal = createCallJournal(threadId, options.storage);
   const listeners = new Set<() => void>();
-  let state: SessionState = { threadId, messages: [], activities: [], running: false, observing: false, mode: options.mode ?? "side" };
+  let state: SessionState = { threadId, messages: [], activities: [], running: false, observing: false, mode: options.mode ?? "side", interrupts: [] };
+  const answers = new Map<string, ResumeEntry>();
   let driftChecked: Promise<DriftReport> | undefined;
 
   // The state changes at once; listeners hear of it at most once a frame, however many tokens arrived.
@@ -132,7 +145,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     };
   };
 
-  const runOnce = async (trigger: Trigger): Promise<void> => {
+  const runOnce = async (trigger: Trigger, resume?: ResumeEntry[]): Promise<void> => {
     const requestedRunId = randomUUID();
     journal.ownRun(requestedRunId);
     setState({ running: true, observing: false, runId: requestedRunId, error: undefined });
@@ -140,7 +153,12 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     let runId = requestedRunId;
     try {
       await agent.runAgent(
-        { runId: requestedRunId, tools: registry.list().map((handler) => toAgUiTool(handler.spec)), forwardedProps: { tether: { trigger } } },
+        {
+          runId: requestedRunId,
+          tools: registry.list().map((handler) => toAgUiTool(handler.spec)),
+          forwardedProps: { tether: { trigger } },
+          ...(resume ? { resume } : {}),
+        },
         subscriber((finishedRunId, ids) => {
           runId = finishedRunId || requestedRunId;
           pending = ids;
@@ -150,13 +168,14 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       setState({ error: errorJson(error) });
       return;
     } finally {
-      setState({ running: false });
+      setState({ running: false, interrupts: [...agent.pendingInterrupts] });
     }
-    if (pending.length > 0) await answer(runId, pending);
+    if (resume) answers.clear();
+    if (pending.length > 0) await report(runId, pending);
   };
 
   /** Sends the outcomes of a run's browser calls; follow-up tools continue the run at once. */
-  const answer = async (parentRunId: string, toolCallIds: string[]): Promise<void> => {
+  const report = async (parentRunId: string, toolCallIds: string[]): Promise<void> => {
     const settled = await runner.settle(toolCallIds);
     const messages: ToolMessage[] = settled.map((call) => ({ id: randomUUID(), role: "tool", toolCallId: call.toolCallId, content: JSON.stringify(call.outcome) }));
     agent.addMessages(messages);
@@ -196,7 +215,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     } catch (error) {
       setState({ error: errorJson(error) });
     } finally {
-      setState({ running: false, observing: false });
+      setState({ running: false, observing: false, interrupts: [...agent.pendingInterrupts] });
     }
     return finished;
   };
@@ -206,7 +225,12 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     const response = await doFetch(routes.thread, { headers });
     if (response.status === 404) return undefined;
     if (!response.ok) throw await errorFromResponse(response);
-    return (await response.json()) as { messages: Message[]; activeRun: { runId: string } | null; pendingToolCalls: Array<{ toolCallId: string; runId: string }> };
+    return (await response.json()) as {
+      messages: Message[];
+      activeRun: { runId: string } | null;
+      pendingToolCalls: Array<{ toolCallId: string; runId: string }>;
+      pendingInterrupts: Interrupt[];
+    };
   };
 
   return {
@@ -220,6 +244,16 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     registerTool: (handler) => registry.register(handler),
     setMode: (mode) => setState({ mode }),
 
+    async answer(interruptId, response) {
+      if (state.running) throw new TetherError("run_in_progress", "Wait for the current answer before answering the approval.");
+      const open = agent.pendingInterrupts;
+      if (!open.some((interrupt) => interrupt.id === interruptId)) throw new TetherError("interrupt_unknown", `Nothing is waiting for an answer to ${interruptId}.`);
+      answers.set(interruptId, response === "cancel" ? { interruptId, status: "cancelled" } : { interruptId, status: "resolved", payload: response });
+      if (open.some((interrupt) => !answers.has(interrupt.id))) return; // the rest are still open
+      const resume = buildResumeArray(open, Object.fromEntries([...answers].map(([id, entry]) => [id, entry])));
+      await runOnce({ kind: "resume", ...(state.runId ? { parentRunId: state.runId } : {}), interruptIds: open.map((interrupt) => interrupt.id) }, resume);
+    },
+
     async send(text) {
       if (state.running) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before sending another message.");
       try {
@@ -232,7 +266,10 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         }
       }
       agent.addMessage({ id: randomUUID(), role: "user", content: text });
-      await runOnce({ kind: "user-message" });
+      // Moving on answers what is still open: cancelled, so nothing runs that nobody approved.
+      const open = agent.pendingInterrupts;
+      const resume = open.length > 0 ? open.map((interrupt): ResumeEntry => answers.get(interrupt.id) ?? { interruptId: interrupt.id, status: "cancelled" }) : undefined;
+      await runOnce({ kind: "user-message" }, resume);
     },
 
     async cancel() {
@@ -247,8 +284,9 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         const thread = await loadThread();
         if (!thread) return;
         agent.setMessages(thread.messages);
+        agent.pendingInterrupts = thread.pendingInterrupts ?? [];
         runner.restore(thread.messages);
-        setState({ messages: [...thread.messages] });
+        setState({ messages: [...thread.messages], interrupts: [...agent.pendingInterrupts] });
         let last: { runId: string; pending: string[] } | undefined;
         // Follow runs as long as the thread has one going (a continuation may start meanwhile).
         for (let active = thread.activeRun; active; active = (await loadThread())?.activeRun ?? null) {
@@ -257,7 +295,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         }
         // Calls this tab started before the reload are answered by this tab, and only by it.
         const owed = ((await loadThread())?.pendingToolCalls ?? []).filter((call) => journal.owns(call.runId));
-        if (owed.length > 0) await answer(last?.runId ?? owed[0]!.runId, owed.map((call) => call.toolCallId));
+        if (owed.length > 0) await report(last?.runId ?? owed[0]!.runId, owed.map((call) => call.toolCallId));
       } catch (error) {
         setState({ error: errorJson(error) });
       }

@@ -11,8 +11,8 @@ export interface ToolActivity {
   toolName: string;
   runId: string;
   location: "browser" | "server";
-  /** `calling` while arguments stream; `running` while the browser performs it; then the outcome, or `done`/`error` for server tools. */
-  status: "calling" | "running" | ToolOutcomeStatus | "done" | "error";
+  /** `calling` while arguments stream; `awaiting` an approval; `running` while the browser performs it; then the outcome, or `done`/`error` for server tools. */
+  status: "calling" | "awaiting" | "running" | ToolOutcomeStatus | "done" | "error";
   stage?: ToolOutcomeStage;
   reason?: string;
   message?: string;
@@ -48,6 +48,8 @@ interface Call {
   ended: boolean;
   /** Its END arrived after its run had finished, so it never ran. */
   late?: boolean;
+  /** The server holds it for a person's approval; it runs once the approval comes (as a pending call). */
+  awaiting?: boolean;
 }
 
 const MODE_NAMES: Record<PanelMode, string> = { side: "in the side panel", fullscreen: "full screen", modal: "as a window over the screen" };
@@ -151,6 +153,11 @@ export function createToolRunner(options: {
           if (!call || call.ended) return; // a duplicate END, or an END for a call never started
           call.ended = true;
           call.late = finishedRuns.has(call.runId);
+          call.awaiting = (event as { metadata?: { tether?: { awaitsApproval?: boolean } } }).metadata?.tether?.awaitsApproval === true;
+          if (call.awaiting) {
+            track({ toolCallId: call.toolCallId, toolName: call.toolName, runId: call.runId, location: "browser", status: "awaiting" });
+            return;
+          }
           // Late events after their run ended have no effect, nor do replays, nor calls this page already ran.
           if (!live || call.late || executions.has(call.toolCallId) || journal.get(call.toolCallId)) return;
           const handler = registry.get(call.toolName);
@@ -196,6 +203,8 @@ export function createToolRunner(options: {
           if (entry?.state === "finished" && entry.outcome) return settled(entry.outcome);
           if (!handler) return settled({ status: "failed", reason: "executor_failed", message: `This page has no executor for ${toolName}.` });
           if (call?.late) return settled({ status: "cancelled", message: `The call to ${toolName} arrived after its run had ended, so it did not run.` });
+          // Held for approval, and now pending: the approval came.
+          if (call?.awaiting && entry === undefined) return { toolCallId, toolName, kind, outcome: await execute(call, handler) };
           if (call?.ended && handler.onReload === "run-again") return { toolCallId, toolName, kind, outcome: await execute(call, handler) };
           // The page was reloaded: a call it started may or may not have happened; one it never started did not.
           return settled(

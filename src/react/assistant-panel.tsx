@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import type { AgentSession, PanelMode } from "../client/index.ts";
+import { ApprovalCard } from "./approval-card.tsx";
 import { MessageList } from "./message-list.tsx";
 import { useAgentSession } from "./use-agent-session.ts";
 
@@ -63,6 +64,18 @@ export function AssistantPanel({ session, title = "Assistant", subtitle, onModeC
         ) : null}
       </header>
       <MessageList messages={state.messages} activities={state.activities} running={state.running} />
+      {state.interrupts.length > 0 ? (
+        <div className="tether-panel__approvals">
+          {state.interrupts.map((interrupt) => (
+            <ApprovalCard
+              key={interrupt.id}
+              interrupt={interrupt}
+              disabled={state.running}
+              onAnswer={(answer) => void session.answer(interrupt.id, answer).catch(() => {})}
+            />
+          ))}
+        </div>
+      ) : null}
       {state.observing ? <p className="tether-panel__note">Following a run started in another window or before a reload; nothing will run here.</p> : null}
       {state.error ? (
         <p className="tether-panel__error" role="alert">
@@ -72,7 +85,7 @@ export function AssistantPanel({ session, title = "Assistant", subtitle, onModeC
       <form className="tether-composer" onSubmit={submit}>
         <textarea
           aria-label="Message the assistant"
-          placeholder={placeholder}
+          placeholder={state.interrupts.length > 0 ? "Or type to move on (the approval is cancelled)…" : placeholder}
           value={draft}
           rows={2}
           onChange={(event) => setDraft(event.target.value)}

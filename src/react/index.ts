@@ -4,6 +4,7 @@
  *
  * @module
  */
+export { ApprovalCard, type ApprovalCardProps } from "./approval-card.tsx";
 export { AssistantPanel, type AssistantPanelProps } from "./assistant-panel.tsx";
 export { MessageList } from "./message-list.tsx";
 export { ToolActivityItem } from "./tool-activity-item.tsx";

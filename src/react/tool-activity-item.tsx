@@ -2,6 +2,7 @@ import type { ToolActivity } from "../client/index.ts";
 
 const LABELS: Record<ToolActivity["status"], string> = {
   calling: "calling…",
+  awaiting: "awaiting approval",
   running: "running…",
   succeeded: "succeeded",
   failed: "failed",

@@ -59,7 +59,8 @@ export function createModel(spec: ModelSpec, env: Record<string, string | undefi
     case "google":
       return createGoogleGenerativeAI({ apiKey: required("GOOGLE_GENERATIVE_AI_API_KEY"), baseURL: optional("GOOGLE_GENERATIVE_AI_BASE_URL") })(spec.modelId);
     case "openai-compatible":
-      return createOpenAICompatible({ name: "openai-compatible", baseURL: spec.baseURL!, apiKey: optional("OPENAI_COMPATIBLE_API_KEY") }).chatModel(spec.modelId);
+      // includeUsage: without it the server never streams token counts.
+      return createOpenAICompatible({ name: "openai-compatible", baseURL: spec.baseURL!, apiKey: optional("OPENAI_COMPATIBLE_API_KEY"), includeUsage: true }).chatModel(spec.modelId);
   }
 }
 

@@ -16,6 +16,7 @@ import type { TetherUser } from "../auth/user.ts";
 import { applyAnswers } from "../interrupts/apply-answers.ts";
 import type { PendingToolCall, RunStore, StoredInterrupt } from "../store/port.ts";
 import { errorContent } from "../tools/run-server-tool.ts";
+import { checkArguments } from "../tools/validate-arguments.ts";
 import type { ToolSet } from "../tools/tool-set.ts";
 import type { RunChannel } from "./hub.ts";
 import type { IdSource } from "./ids.ts";
@@ -115,6 +116,7 @@ export async function runLoop(run: RunContext): Promise<void> {
         newMessageId: run.ids.message,
         newToolCallId: run.ids.toolCall,
         usedToolCallIds,
+        endMetadata: (call) => awaitsApproval(call, run),
         retry: agent.retry,
         onRetry: (error, attempt, delayMs) =>
           void store
@@ -199,6 +201,17 @@ async function keepPartialStep(result: StepResult, run: RunContext, commit: (mes
     results.push(message);
   }
   await commit([result.message, ...results], pending);
+}
+
+/**
+ * A browser call that needs approval is marked on its TOOL_CALL_END, so the
+ * browser holds it instead of acting at once; it acts when the approval comes.
+ */
+function awaitsApproval(call: StepCall, run: RunContext): Record<string, unknown> | undefined {
+  const tool = run.toolSet.tools.get(call.toolName);
+  if (tool?.location !== "browser" || !tool.approval) return undefined;
+  const check = checkArguments(tool.name, tool.parameters, call.argumentsText);
+  return check.ok && tool.approval.needed(check.value, run.user) ? { tether: { awaitsApproval: true } } : undefined;
 }
 
 /** Who and where, for tools that act in this run. */

@@ -12,5 +12,15 @@ export function toModelError(error: unknown): TetherError {
       details: { statusCode: error.statusCode, retryable: error.isRetryable },
     });
   }
-  return new TetherError("model_error", `The model failed: ${getErrorMessage(error)}`, { cause: error });
+  return new TetherError("model_error", `The model failed: ${providerMessage(error)}`, { cause: error });
+}
+
+/** Providers send mid-stream errors as plain objects (`{ type, message }`, `{ error: { message } }`): say the message, not the JSON. */
+function providerMessage(error: unknown): string {
+  if (typeof error === "object" && error !== null && !(error instanceof Error)) {
+    const { message, error: inner } = error as { message?: unknown; error?: { message?: unknown } };
+    if (typeof message === "string") return message;
+    if (typeof inner?.message === "string") return inner.message;
+  }
+  return getErrorMessage(error);
 }

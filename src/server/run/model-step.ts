@@ -40,6 +40,8 @@ export interface ModelStepOptions {
   /** Tool call ids already used in this thread. */
   usedToolCallIds: Set<string>;
   retry?: RetryPolicy;
+  /** Metadata for a call's TOOL_CALL_END, decided once its arguments are complete (a browser call awaiting approval). */
+  endMetadata?(call: StepCall): Record<string, unknown> | undefined;
   /** Told about each retry, for the run's log. */
   onRetry?(error: unknown, attempt: number, delayMs: number): void;
 }
@@ -88,7 +90,8 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
   const endCall = (call: StepCall) => {
     if (call.ended) return;
     call.ended = true;
-    emit({ type: EventType.TOOL_CALL_END, toolCallId: call.toolCallId });
+    const metadata = options.endMetadata?.(call);
+    emit({ type: EventType.TOOL_CALL_END, toolCallId: call.toolCallId, ...(metadata ? { metadata } : {}) });
   };
   const handle = (part: LanguageModelV3StreamPart) => {
     switch (part.type) {
