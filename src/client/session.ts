@@ -168,10 +168,18 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       setState({ error: errorJson(error) });
       return;
     } finally {
-      setState({ running: false, interrupts: [...agent.pendingInterrupts] });
+      showInterrupts();
+      setState({ running: false });
     }
     if (resume) answers.clear();
     if (pending.length > 0) await report(runId, pending);
+  };
+
+  /** The agent's open questions, in the state and on the timeline. */
+  const showInterrupts = () => {
+    const open = [...agent.pendingInterrupts];
+    runner.markAwaiting(open.flatMap((interrupt) => (interrupt.toolCallId ? [interrupt.toolCallId] : [])));
+    setState({ interrupts: open });
   };
 
   /** Sends the outcomes of a run's browser calls; follow-up tools continue the run at once. */
@@ -215,7 +223,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     } catch (error) {
       setState({ error: errorJson(error) });
     } finally {
-      setState({ running: false, observing: false, interrupts: [...agent.pendingInterrupts] });
+      showInterrupts();
+      setState({ running: false, observing: false });
     }
     return finished;
   };
@@ -286,7 +295,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         agent.setMessages(thread.messages);
         agent.pendingInterrupts = thread.pendingInterrupts ?? [];
         runner.restore(thread.messages);
-        setState({ messages: [...thread.messages], interrupts: [...agent.pendingInterrupts] });
+        setState({ messages: [...thread.messages] });
+        showInterrupts();
         let last: { runId: string; pending: string[] } | undefined;
         // Follow runs as long as the thread has one going (a continuation may start meanwhile).
         for (let active = thread.activeRun; active; active = (await loadThread())?.activeRun ?? null) {

@@ -35,6 +35,8 @@ export interface ToolRunner {
   observe(event: BaseEvent, context: { runId: string; live: boolean }): void;
   /** The outcomes of these calls, waiting for executions in flight; calls this page never ran are settled as the journal says. */
   settle(toolCallIds: string[]): Promise<SettledCall[]>;
+  /** Shows these calls as waiting for a person's approval (the run ended with interrupts about them). */
+  markAwaiting(toolCallIds: string[]): void;
   /** Rebuilds the timeline from a thread's history. */
   restore(messages: Message[], runIdOf?: (message: Message) => string | undefined): void;
   activities(): ToolActivity[];
@@ -214,6 +216,13 @@ export function createToolRunner(options: {
           );
         }),
       );
+    },
+
+    markAwaiting(toolCallIds) {
+      for (const toolCallId of toolCallIds) {
+        const activity = timeline.get(toolCallId);
+        if (activity && (activity.status === "calling" || activity.status === "awaiting")) track({ ...activity, status: "awaiting" });
+      }
     },
 
     restore(messages, runIdOf = () => undefined) {

@@ -50,4 +50,31 @@ describe("the browser session against the demo server", () => {
     await expect(s.send("hello")).rejects.toMatchObject({ code: "tool_schema_mismatch" });
     expect(s.getState().error?.message).toMatch(/navigateToScreen: required by the server/);
   });
+
+  it("holds an approval until it is answered, then the agent acts on the answer", async () => {
+    const s = session("client-approve", "lee");
+    s.registerTool({ spec: navigateToScreen, execute: () => ({ status: "succeeded", stage: "displayed" }) });
+    await s.send("close R-1016 as fixed");
+    const [interrupt] = s.getState().interrupts;
+    expect(interrupt).toMatchObject({ reason: "tool_approval", message: expect.stringContaining("Close R-1016") });
+    expect(s.getState().activities.at(-1)).toMatchObject({ toolName: "closeWorkRequest", status: "awaiting" });
+    await s.answer(interrupt!.id, { approved: true, comment: "done" });
+    expect(s.getState().interrupts).toEqual([]);
+    expect(s.getState().activities.at(-1)).toMatchObject({ toolName: "closeWorkRequest", status: "done" });
+    expect(lastAssistant(s.getState().messages)).toBe("R-1016 is closed (resolution: fixed).");
+  });
+
+  it("cancels open approvals when the user moves on by typing", async () => {
+    const s = session("client-move-on", "lee");
+    s.registerTool({ spec: navigateToScreen, execute: () => ({ status: "succeeded", stage: "displayed" }) });
+    await s.send("close R-1013 as fixed");
+    expect(s.getState().interrupts).toHaveLength(1);
+    await s.send("find R-1013");
+    expect(s.getState().interrupts).toEqual([]);
+    expect(s.getState().error).toBeUndefined();
+    expect(lastAssistant(s.getState().messages)).toMatch(/R-1013/);
+    const thread = await (await fetch(`${server.url}/api/threads/client-move-on`, { headers: { Authorization: `Bearer ${server.token("lee")}` } })).json();
+    const answer = thread.messages.find((message: { role: string; content: string }) => message.role === "tool" && message.content.includes("cancelled"));
+    expect(JSON.parse(answer.content)).toMatchObject({ status: "cancelled" });
+  });
 });

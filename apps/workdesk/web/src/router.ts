@@ -2,15 +2,27 @@ import { useSyncExternalStore } from "react";
 
 /** The content area's location, changed with the History API: no page reload, ever. */
 const listeners = new Set<() => void>();
+/** Bumped by every navigation and refresh, so a screen asked for again shows fresh data. */
+let visit = 0;
 const notify = () => {
+  visit++;
   for (const listener of listeners) listener();
 };
 window.addEventListener("popstate", notify);
 
 export function go(path: string): void {
-  if (path === location.pathname) return;
-  history.pushState(null, "", path);
+  // Asking for the screen already showing refreshes it, as a menu click would be expected to.
+  if (path !== location.pathname) history.pushState(null, "", path);
   notify();
+}
+
+/** Shows the current screen's data again (after the assistant changed something). */
+export function refresh(): void {
+  notify();
+}
+
+export function useVisit(): number {
+  return useSyncExternalStore(subscribe, () => visit);
 }
 
 /** Replaces the current entry (a redirect), without adding to the history. */
@@ -19,14 +31,13 @@ export function replace(path: string): void {
   notify();
 }
 
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 export function usePath(): string {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => location.pathname,
-  );
+  return useSyncExternalStore(subscribe, () => location.pathname);
 }
 
 /** Matches `/work-requests/:requestId` style routes; the params, or undefined. */

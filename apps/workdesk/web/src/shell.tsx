@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from "react";
 import type { PanelMode } from "tether/client";
-import { AssistantPanel, useBrowserTool } from "tether/react";
+import { AssistantPanel, useAgentSession, useBrowserTool } from "tether/react";
 import { navigateToScreen } from "../../agent/navigate-to-screen.ts";
 import { getJson, type Screen, type User } from "./api.ts";
 import { Menu } from "./menu.tsx";
 import { createNavigator } from "./navigation.ts";
-import { matchRoute, replace, usePath } from "./router.ts";
+import { matchRoute, refresh, replace, usePath } from "./router.ts";
 import { SCREEN_COMPONENTS } from "./screens/index.ts";
 import { createWorkdeskSession } from "./session.ts";
 
@@ -26,6 +26,11 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
   const [model, setModel] = useState<string>();
 
   useEffect(() => session.setMode(mode), [session, mode]);
+  // When the assistant finishes, what it did (closing a request) shows on the screen.
+  const running = useAgentSession(session).running;
+  useEffect(() => {
+    if (!running) refresh();
+  }, [running]);
   useEffect(() => {
     void session.restore();
   }, [session]);
