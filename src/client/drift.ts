@@ -1,5 +1,7 @@
+import type { HttpAgentFetchFn } from "@ag-ui/client";
 import type { AgentCapabilities, Tool } from "@ag-ui/core";
-import { diffSchemas, formatSchemaDiff, toAgUiTool } from "../protocol/index.ts";
+import { TetherError, diffSchemas, formatSchemaDiff, toAgUiTool } from "../protocol/index.ts";
+import { errorFromResponse } from "./errors.ts";
 import type { BrowserToolHandler } from "./tool-registry.ts";
 
 /** How this page's browser tools and the server's allow-list disagree. */
@@ -54,4 +56,29 @@ export function formatDrift(report: DriftReport): string {
     ...report.mismatched.map(({ name, diff }) => `${name}: parameters differ from the server's\n${diff.replace(/^/gm, "    ")}`),
     ...report.missing.map((name) => `${name}: required by the server, but this frontend has no executor for it`),
   ].join("\n");
+}
+
+/**
+ * Compares a page's tools with what the server allows (its capabilities):
+ * drift is a warning in development (`warn`), an error in tests (`throw`).
+ * Without a capabilities URL (a plain AG-UI server) there is nothing to check.
+ */
+export async function checkAgainstServer(options: {
+  capabilitiesUrl: string | undefined;
+  fetch: HttpAgentFetchFn;
+  headers: Record<string, string>;
+  handlers: BrowserToolHandler[];
+  agentId: string;
+  onDrift: "warn" | "throw" | "ignore";
+}): Promise<DriftReport> {
+  if (!options.capabilitiesUrl || options.onDrift === "ignore") return { unknown: [], mismatched: [], missing: [] };
+  const response = await options.fetch(options.capabilitiesUrl, { headers: options.headers });
+  if (!response.ok) throw await errorFromResponse(response);
+  const report = compareHandlers(options.handlers, allowListOf((await response.json()) as AgentCapabilities));
+  if (hasDrift(report)) {
+    const message = `This page's browser tools differ from what agent "${options.agentId}" allows:\n${formatDrift(report)}`;
+    if (options.onDrift === "throw") throw new TetherError("tool_schema_mismatch", message, { details: report });
+    console.warn(`[tether] ${message}`);
+  }
+  return report;
 }

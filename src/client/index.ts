@@ -4,7 +4,8 @@
  *
  * @module
  */
-export { createAgentSession, type AgentSession, type AgentSessionOptions, type SessionState } from "./session.ts";
+export { createAgentSession } from "./session.ts";
+export type { AgentSession, AgentSessionOptions, SessionState } from "./agent-session.ts";
 export { createToolRegistry, type BrowserToolHandler, type PanelMode, type ToolExecution, type ToolRegistry } from "./tool-registry.ts";
 export { createToolRunner, type SettledCall, type ToolActivity, type ToolRunner } from "./tool-runner.ts";
 export { createCallJournal, type CallJournal, type JournalEntry } from "./call-journal.ts";

@@ -1,78 +1,14 @@
 import { buildResumeArray, randomUUID, type AgentSubscriber, type HttpAgentFetchFn } from "@ag-ui/client";
-import type { AgentCapabilities, BaseEvent, Interrupt, Message, ResumeEntry, ToolMessage } from "@ag-ui/core";
-import { TetherError, isTetherError, toAgUiTool, type ApprovalResponse, type Trigger } from "../protocol/index.ts";
+import type { BaseEvent, Interrupt, Message, ResumeEntry, ToolMessage } from "@ag-ui/core";
+import { TetherError, isTetherError, toAgUiTool, type Trigger } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
-import { allowListOf, compareHandlers, formatDrift, hasDrift, type DriftReport } from "./drift.ts";
+import { checkAgainstServer, type DriftReport } from "./drift.ts";
+import type { AgentSession, AgentSessionOptions, SessionState } from "./agent-session.ts";
 import { errorFromResponse, errorFromRunError } from "./errors.ts";
+import { sessionRoutes } from "./session-routes.ts";
 import { TetherHttpAgent } from "./tether-agent.ts";
-import { createToolRegistry, type BrowserToolHandler, type PanelMode, type ToolRegistry } from "./tool-registry.ts";
-import { createToolRunner, type ToolActivity } from "./tool-runner.ts";
-
-export interface AgentSessionOptions {
-  /** Where the Tether API is mounted: `/api`, or `https://host/api`. Gives the run, events, capabilities, reports and thread routes. */
-  api?: string;
-  agentId?: string;
-  /**
-   * A plain AG-UI server's run URL, for a server without Tether's routes:
-   * runs and browser tools work; resuming, restoring, drift checks and
-   * reports need their Tether routes and are skipped.
-   */
-  runUrl?: string;
-  /** Where a dropped stream resumes; Tether's thread events route by default. */
-  eventsUrl?: string;
-  /** Continue this thread; a new one when absent. */
-  threadId?: string;
-  headers?: Record<string, string>;
-  fetch?: HttpAgentFetchFn;
-  /** Where executed calls are remembered; `sessionStorage` by default. */
-  storage?: Storage;
-  mode?: PanelMode;
-  /** When this page's tools and the server's allow-list disagree: `warn` (default), `throw` (tests) or `ignore`. */
-  drift?: "warn" | "throw" | "ignore";
-}
-
-export interface SessionState {
-  threadId: string;
-  /** The conversation as the reference client builds it from events. */
-  messages: Message[];
-  /** The tool timeline: every call and how it ended. */
-  activities: ToolActivity[];
-  /** A run is streaming, or being observed. */
-  running: boolean;
-  /** Following a run this page did not start (a second window, or after a reload): it never acts. */
-  observing: boolean;
-  runId?: string;
-  error?: { code: string; message: string };
-  mode: PanelMode;
-  /** Questions the agent is waiting on (approvals); the thread goes on once each has an answer. */
-  interrupts: Interrupt[];
-}
-
-export interface AgentSession {
-  readonly threadId: string;
-  readonly registry: ToolRegistry;
-  getState(): SessionState;
-  subscribe(listener: () => void): () => void;
-  registerTool(handler: BrowserToolHandler): () => void;
-  setMode(mode: PanelMode): void;
-  /**
-   * Sends a user message and runs the agent, continuing after browser tools
-   * until the agent is done. Open approvals are answered `cancelled`: the
-   * user moved on.
-   */
-  send(text: string): Promise<void>;
-  /**
-   * Answers one open interrupt: an approval (`{ approved, comment?, …fields }`)
-   * or `"cancel"`. Once every open interrupt has an answer, they go back to the
-   * agent in one run.
-   */
-  answer(interruptId: string, answer: ApprovalResponse | "cancel"): Promise<void>;
-  /** Asks the server to stop the current run. */
-  cancel(): Promise<void>;
-  /** Loads the thread, follows its active run without acting on it, then answers what this tab still owes. */
-  restore(): Promise<void>;
-  checkDrift(): Promise<DriftReport>;
-}
+import { createToolRegistry } from "./tool-registry.ts";
+import { createToolRunner } from "./tool-runner.ts";
 
 /**
  * A conversation with one agent on one thread, in the browser: declares the
@@ -201,18 +137,14 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   };
 
   const checkDrift = () =>
-    (driftChecked ??= (async () => {
-      if (!routes.capabilities) return { unknown: [], mismatched: [], missing: [] };
-      const response = await doFetch(routes.capabilities, { headers });
-      if (!response.ok) throw await errorFromResponse(response);
-      const report = compareHandlers(registry.list(), allowListOf((await response.json()) as AgentCapabilities));
-      if (hasDrift(report)) {
-        const message = `This page's browser tools differ from what agent "${options.agentId}" allows:\n${formatDrift(report)}`;
-        if (options.drift === "throw") throw new TetherError("tool_schema_mismatch", message, { details: report });
-        console.warn(`[tether] ${message}`);
-      }
-      return report;
-    })());
+    (driftChecked ??= checkAgainstServer({
+      capabilitiesUrl: routes.capabilities,
+      fetch: doFetch,
+      headers,
+      handlers: registry.list(),
+      agentId: options.agentId ?? "",
+      onDrift: options.drift ?? "warn",
+    }));
 
   /** Follows the thread's active run without acting on it; returns the run and its pending calls. */
   const observe = async (): Promise<{ runId: string; pending: string[] } | undefined> => {
@@ -312,22 +244,6 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     },
 
     checkDrift,
-  };
-}
-
-/** Tether's routes for a session, or only the run URL for a plain AG-UI server. */
-function sessionRoutes(options: AgentSessionOptions, threadId: string) {
-  const api = options.api?.replace(/\/$/, "");
-  const agentId = options.agentId && encodeURIComponent(options.agentId);
-  const thread = api ? `${api}/threads/${encodeURIComponent(threadId)}` : undefined;
-  const run = options.runUrl ?? (api && agentId ? `${api}/agents/${agentId}/run` : undefined);
-  if (!run) throw new TetherError("config_invalid", "createAgentSession needs { api, agentId } for a Tether server, or { runUrl } for a plain AG-UI server.");
-  return {
-    api,
-    run,
-    events: options.eventsUrl ?? (thread ? `${thread}/events` : undefined),
-    thread,
-    capabilities: api && agentId ? `${api}/agents/${agentId}/capabilities` : undefined,
   };
 }
 

@@ -1,0 +1,72 @@
+import type { HttpAgentFetchFn } from "@ag-ui/client";
+import type { Interrupt, Message } from "@ag-ui/core";
+import type { ApprovalResponse } from "../protocol/index.ts";
+import type { DriftReport } from "./drift.ts";
+import type { BrowserToolHandler, PanelMode, ToolRegistry } from "./tool-registry.ts";
+import type { ToolActivity } from "./tool-runner.ts";
+
+export interface AgentSessionOptions {
+  /** Where the Tether API is mounted: `/api`, or `https://host/api`. Gives the run, events, capabilities, reports and thread routes. */
+  api?: string;
+  agentId?: string;
+  /**
+   * A plain AG-UI server's run URL, for a server without Tether's routes:
+   * runs and browser tools work; resuming, restoring, drift checks and
+   * reports need their Tether routes and are skipped.
+   */
+  runUrl?: string;
+  /** Where a dropped stream resumes; Tether's thread events route by default. */
+  eventsUrl?: string;
+  /** Continue this thread; a new one when absent. */
+  threadId?: string;
+  headers?: Record<string, string>;
+  fetch?: HttpAgentFetchFn;
+  /** Where executed calls are remembered; `sessionStorage` by default. */
+  storage?: Storage;
+  mode?: PanelMode;
+  /** When this page's tools and the server's allow-list disagree: `warn` (default), `throw` (tests) or `ignore`. */
+  drift?: "warn" | "throw" | "ignore";
+}
+
+export interface SessionState {
+  threadId: string;
+  /** The conversation as the reference client builds it from events. */
+  messages: Message[];
+  /** The tool timeline: every call and how it ended. */
+  activities: ToolActivity[];
+  /** A run is streaming, or being observed. */
+  running: boolean;
+  /** Following a run this page did not start (a second window, or after a reload): it never acts. */
+  observing: boolean;
+  runId?: string;
+  error?: { code: string; message: string };
+  mode: PanelMode;
+  /** Questions the agent is waiting on (approvals); the thread goes on once each has an answer. */
+  interrupts: Interrupt[];
+}
+
+export interface AgentSession {
+  readonly threadId: string;
+  readonly registry: ToolRegistry;
+  getState(): SessionState;
+  subscribe(listener: () => void): () => void;
+  registerTool(handler: BrowserToolHandler): () => void;
+  setMode(mode: PanelMode): void;
+  /**
+   * Sends a user message and runs the agent, continuing after browser tools
+   * until the agent is done. Open approvals are answered `cancelled`: the
+   * user moved on.
+   */
+  send(text: string): Promise<void>;
+  /**
+   * Answers one open interrupt: an approval (`{ approved, comment?, …fields }`)
+   * or `"cancel"`. Once every open interrupt has an answer, they go back to the
+   * agent in one run.
+   */
+  answer(interruptId: string, answer: ApprovalResponse | "cancel"): Promise<void>;
+  /** Asks the server to stop the current run. */
+  cancel(): Promise<void>;
+  /** Loads the thread, follows its active run without acting on it, then answers what this tab still owes. */
+  restore(): Promise<void>;
+  checkDrift(): Promise<DriftReport>;
+}
