@@ -33,6 +33,12 @@ export default defineConfig({
     reportCompressedSize: false,
     // One bundle of about 750 kB (220 kB gzipped): React, the AG-UI reference client (zod, rxjs, protobuf) and ajv.
     chunkSizeWarningLimit: 900,
+    rollupOptions: {
+      // zod's sources carry comments Rollup reads as misplaced annotations; harmless, and not ours to fix.
+      onwarn(warning, warn) {
+        if (warning.code !== "INVALID_ANNOTATION") warn(warning);
+      },
+    },
   },
   plugins: [toolManifest()],
   logLevel: "warn",
