@@ -90,6 +90,30 @@ describe("bad input", () => {
       status: 413,
       code: "body_too_large",
     },
+    {
+      name: "a state nested 5,000 levels deep",
+      request: () => post(null, { raw: JSON.stringify({ ...fresh(), state: null }).replace('"state":null', `"state":${"[".repeat(5000)}${"]".repeat(5000)}`) }),
+      status: 400,
+      code: "invalid_input",
+      says: /nested more than 64 levels/,
+    },
+    {
+      name: "a report nested 5,000 levels deep",
+      request: () =>
+        fetch(url("/api/runs/bad-done-r2/reports"), {
+          method: "POST",
+          headers: { ...kim(), "Content-Type": "application/json" },
+          body: `{"kind":"renderer-error","message":"x","details":${"[".repeat(5000)}${"]".repeat(5000)}}`,
+        }),
+      status: 400,
+      code: "invalid_input",
+    },
+    {
+      name: "a 2 MB sign-in body",
+      request: () => fetch(url("/api/demo/login"), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: "kim", pad: "x".repeat(2 * 1024 * 1024) }) }),
+      status: 413,
+      code: "body_too_large",
+    },
     { name: "an unknown agent", request: () => post(fresh(), { agent: "nobody" }), status: 404, code: "agent_not_found" },
     { name: "no credentials", request: () => fetch(url("/api/agents/workdesk/run"), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(fresh()) }), status: 401, code: "unauthenticated" },
     { name: "a garbage token", request: () => post(fresh(), { headers: { Authorization: "Bearer not-a-token" } }), status: 401, code: "unauthenticated" },

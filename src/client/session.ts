@@ -66,7 +66,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   const agent = new TetherHttpAgent({ url: routes.run, ...(routes.events ? { eventsUrl: routes.events } : {}), headers, threadId, fetch: doFetch, onEvent: onWireEvent });
 
   /** A subscriber that keeps the state as the reference client applies the events. */
-  const subscriber = (onFinished: (runId: string, pending: string[]) => void): AgentSubscriber => {
+  const subscriber = (onFinished: (runId: string, outcome: "success" | "interrupt" | "cancelled" | "error", pending: string[]) => void): AgentSubscriber => {
     let runId = "";
     return {
       onEvent: ({ event }) => {
@@ -76,8 +76,11 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         }
       },
       onMessagesChanged: ({ messages }) => setState({ messages: [...messages] }),
-      onRunFinishedEvent: (params) => onFinished(runId, params.outcome === "success" ? params.pendingToolCallIds : []),
-      onRunErrorEvent: ({ event }) => setState({ error: errorJson(errorFromRunError(event)) }),
+      onRunFinishedEvent: (params) => onFinished(runId, params.outcome, params.outcome === "success" ? params.pendingToolCallIds : []),
+      onRunErrorEvent: ({ event }) => {
+        setState({ error: errorJson(errorFromRunError(event)) });
+        onFinished(runId, "error", []);
+      },
     };
   };
 
@@ -87,6 +90,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     setState({ running: true, observing: false, runId: requestedRunId, error: undefined });
     let pending: string[] = [];
     let runId = requestedRunId;
+    let ended: "success" | "interrupt" | "cancelled" | "error" | undefined;
     try {
       await agent.runAgent(
         {
@@ -95,8 +99,9 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
           forwardedProps: { tether: { trigger } },
           ...(resume ? { resume } : {}),
         },
-        subscriber((finishedRunId, ids) => {
+        subscriber((finishedRunId, outcome, ids) => {
           runId = finishedRunId || requestedRunId;
+          ended = outcome;
           pending = ids;
         }),
       );
@@ -108,7 +113,12 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       setState({ running: false });
     }
     if (resume) answers.clear();
-    if (pending.length > 0) await report(runId, pending);
+    // The same result again (another window acted on it first): nothing here is this page's to report.
+    if (agent.repeatOf) return;
+    if (pending.length > 0) return report(runId, pending);
+    // Ended with a question, an error or a cancel: what this page did meanwhile is still owed, and goes with the next run.
+    const owed = ended && ended !== "success" ? runner.performedWithoutResult(runId) : [];
+    if (owed.length > 0) await report(runId, owed, { continueRun: false });
   };
 
   /** The agent's open questions, in the state and on the timeline. */
@@ -119,7 +129,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   };
 
   /** Sends the outcomes of a run's browser calls; follow-up tools continue the run at once. */
-  const report = async (parentRunId: string, toolCallIds: string[]): Promise<void> => {
+  const report = async (parentRunId: string, toolCallIds: string[], { continueRun = true } = {}): Promise<void> => {
     const settled = await runner.settle(toolCallIds);
     const messages: ToolMessage[] = settled.map((call) => ({ id: randomUUID(), role: "tool", toolCallId: call.toolCallId, content: JSON.stringify(call.outcome) }));
     agent.addMessages(messages);
@@ -133,7 +143,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       }).catch(() => {});
     }
     const followUps = settled.filter((call) => call.kind === "follow-up").map((call) => call.toolCallId);
-    if (followUps.length > 0) await runOnce({ kind: "tool-result", parentRunId, toolCallIds: settled.map((call) => call.toolCallId) });
+    if (followUps.length > 0 && continueRun) await runOnce({ kind: "tool-result", parentRunId, toolCallIds: settled.map((call) => call.toolCallId) });
   };
 
   const checkDrift = () =>
@@ -151,7 +161,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     let finished: { runId: string; pending: string[] } | undefined;
     setState({ running: true, observing: true });
     try {
-      await agent.connectAgent({}, subscriber((runId, pending) => (finished = { runId, pending })));
+      await agent.connectAgent({}, subscriber((runId, _outcome, pending) => (finished = { runId, pending })));
     } catch (error) {
       setState({ error: errorJson(error) });
     } finally {

@@ -24,6 +24,12 @@ export interface TetherAgentConfig extends HttpAgentConfig {
  */
 export class TetherHttpAgent extends HttpAgent {
   readonly eventsUrl: string | undefined;
+  /**
+   * Set when the server answered the last run with the events of a run it had
+   * already acted on (a repeated approval or outcome): nothing in it is this
+   * page's to act on.
+   */
+  repeatOf: string | undefined;
   private readonly onEventId: ((id: string) => void) | undefined;
   private readonly onEvent: ((event: BaseEvent, live: boolean) => void) | undefined;
 
@@ -36,11 +42,16 @@ export class TetherHttpAgent extends HttpAgent {
 
   override run(input: RunAgentInput): Observable<BaseEvent> {
     const init = this.requestInit(enforceOutgoingInput(input));
+    this.repeatOf = undefined;
     return eventStream({
-      open: (signal) => this.fetch(this.url, { ...init, signal: anySignal(init.signal, signal) }),
+      open: async (signal) => {
+        const response = await this.fetch(this.url, { ...init, signal: anySignal(init.signal, signal) });
+        this.repeatOf = response.headers.get("x-tether-repeat-of") ?? undefined;
+        return response;
+      },
       resume: (lastEventId, signal) => this.events(lastEventId, signal),
       ...(this.onEventId ? { onEventId: this.onEventId } : {}),
-      ...(this.onEvent ? { onEvent: (event: BaseEvent) => this.onEvent!(event, true) } : {}),
+      ...(this.onEvent ? { onEvent: (event: BaseEvent) => this.onEvent!(event, this.repeatOf === undefined) } : {}),
     });
   }
 

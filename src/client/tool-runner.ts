@@ -35,6 +35,12 @@ export interface ToolRunner {
   observe(event: BaseEvent, context: { runId: string; live: boolean }): void;
   /** The outcomes of these calls, waiting for executions in flight; calls this page never ran are settled as the journal says. */
   settle(toolCallIds: string[]): Promise<SettledCall[]>;
+  /**
+   * Browser calls of a run that this page performed and the server has no
+   * result for: after a run that ended otherwise than with pending calls (an
+   * approval question, an error, a cancel), their outcomes are still owed.
+   */
+  performedWithoutResult(runId: string): string[];
   /** Shows these calls as waiting for a person's approval (the run ended with interrupts about them). */
   markAwaiting(toolCallIds: string[]): void;
   /** Rebuilds the timeline from a thread's history. */
@@ -52,6 +58,8 @@ interface Call {
   late?: boolean;
   /** The server holds it for a person's approval; it runs once the approval comes (as a pending call). */
   awaiting?: boolean;
+  /** The server answered it itself (a TOOL_CALL_RESULT came). */
+  answered?: boolean;
 }
 
 const MODE_NAMES: Record<PanelMode, string> = { side: "in the side panel", fullscreen: "full screen", modal: "as a window over the screen" };
@@ -155,7 +163,15 @@ export function createToolRunner(options: {
           if (!call || call.ended) return; // a duplicate END, or an END for a call never started
           call.ended = true;
           call.late = finishedRuns.has(call.runId);
-          call.awaiting = (event as { metadata?: { tether?: { awaitsApproval?: boolean } } }).metadata?.tether?.awaitsApproval === true;
+          const marks = (event as { metadata?: { tether?: { awaitsApproval?: boolean; doNotRun?: string } } }).metadata?.tether;
+          call.awaiting = marks?.awaitsApproval === true;
+          if (marks?.doNotRun) {
+            // Closed by the server (a cancel cut its arguments off): it must not run here.
+            if (registry.get(call.toolName)) {
+              track({ toolCallId: call.toolCallId, toolName: call.toolName, runId: call.runId, location: "browser", status: "cancelled", message: "Cancelled before its arguments were complete; it did not run." });
+            }
+            return;
+          }
           if (call.awaiting) {
             track({ toolCallId: call.toolCallId, toolName: call.toolName, runId: call.runId, location: "browser", status: "awaiting" });
             return;
@@ -169,6 +185,7 @@ export function createToolRunner(options: {
         case EventType.TOOL_CALL_RESULT: {
           const { toolCallId, content } = event as unknown as { toolCallId: string; content: unknown };
           const call = calls.get(toolCallId);
+          if (call) call.answered = true;
           const activity = timeline.get(toolCallId);
           if (!activity || activity.location === "browser" && (executions.has(toolCallId) || journal.get(toolCallId))) return;
           const error = readError(content);
@@ -216,6 +233,10 @@ export function createToolRunner(options: {
           );
         }),
       );
+    },
+
+    performedWithoutResult(runId) {
+      return [...calls.values()].filter((call) => call.runId === runId && !call.answered && executions.has(call.toolCallId)).map((call) => call.toolCallId);
     },
 
     markAwaiting(toolCallIds) {

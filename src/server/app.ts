@@ -76,7 +76,15 @@ export async function createTetherApp(options: TetherAppOptions): Promise<Tether
   if (recovered > 0) logger.warn(`${recovered} run(s) were left running by a previous process and are now marked failed.`);
   const hub = createRunHub({ store, onPersistError: (error, runId) => logger.error(`Could not store events of run ${runId}; will retry.`, error) });
   const secret = options.secret || process.env.TETHER_SECRET || randomBytes(32).toString("hex");
-  const runner = createRunner({ agents, store, hub, ids: options.ids ?? createRandomIds(), secret, ...(options.now ? { now: options.now } : {}) });
+  const runner = createRunner({
+    agents,
+    store,
+    hub,
+    ids: options.ids ?? createRandomIds(),
+    secret,
+    ...(options.now ? { now: options.now } : {}),
+    onLoopError: (error, runId) => logger.error(`Run ${runId} failed after its stream ended.`, error),
+  });
   const authenticate = auth(options.authenticate);
   const limit = options.bodyLimit ?? 1024 * 1024;
 

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { TetherError } from "../../protocol/index.ts";
@@ -77,6 +78,15 @@ export function createDemoIdentity(options: { users: TetherUser[]; secret?: stri
   const routes = new Hono();
   routes.onError(errorHandler(consoleLogger));
   routes.notFound(notFoundHandler);
+  routes.use(
+    "*",
+    bodyLimit({
+      maxSize: 4096,
+      onError: () => {
+        throw new TetherError("body_too_large", 'A sign-in body is {"user":"<id>"}; this one is too large.');
+      },
+    }),
+  );
   routes
     .get("/users", (c) => c.json({ demo: true, users: options.users.map(({ userId, displayName, roles, orgScope }) => ({ userId, displayName, roles, orgScope })) }))
     .post("/login", async (c) => {

@@ -34,7 +34,7 @@ describe("reconcileServerHistory", () => {
 
     const result = reconcile({ stored: answered, incoming: [...answered, next] });
 
-    expect(result).toEqual({ added: [next], resolvedToolCallIds: [], history: [...answered, next], synthesized: false });
+    expect(result).toEqual({ added: [next], resolvedToolCallIds: [], history: [...answered, next], synthesized: false, repeatedResults: [] });
   });
 
   it("accepts only the new messages, without the stored history", () => {
@@ -51,7 +51,7 @@ describe("reconcileServerHistory", () => {
 
     const result = reconcile({ pending: [pendingNavigate], incoming: [...stored, answer] });
 
-    expect(result).toEqual({ added: [answer], resolvedToolCallIds: ["call_1"], history: [...stored, answer], synthesized: false });
+    expect(result).toEqual({ added: [answer], resolvedToolCallIds: ["call_1"], history: [...stored, answer], synthesized: false, repeatedResults: [] });
   });
 
   it("refuses a stored message whose content was altered with history_conflict", () => {
@@ -207,7 +207,7 @@ describe("prepareClientHistory", () => {
   it("uses the history as sent, without activity messages", () => {
     const sent = [...answered.slice(0, 2), activityMessage("a1"), ...answered.slice(2)];
 
-    expect(prepareClientHistory(sent)).toEqual({ added: answered, resolvedToolCallIds: [], history: answered, synthesized: false });
+    expect(prepareClientHistory(sent)).toEqual({ added: answered, resolvedToolCallIds: [], history: answered, synthesized: false, repeatedResults: [] });
   });
 
   it("refuses a tool message that answers no earlier call with tool_result_unknown", () => {
@@ -228,5 +228,23 @@ describe("prepareClientHistory", () => {
 
     expect(error.code).toBe("history_conflict");
     expect(error.message).toBe("Message id m1 appears twice in this request.");
+  });
+});
+
+describe("reconcileServerHistory and the order of results", () => {
+  it("accepts the results of one message's calls in any order, but not messages out of order", async () => {
+    const { reconcileServerHistory: reconcile } = await import("./reconcile.ts");
+    const stored = [
+      { id: "u1", role: "user" as const, content: "go" },
+      { id: "a1", role: "assistant" as const, toolCalls: [1, 2].map((n) => ({ id: `c${n}`, type: "function" as const, function: { name: "t", arguments: "{}" } })) },
+      { id: "r1", role: "tool" as const, toolCallId: "c1", content: "1" },
+      { id: "r2", role: "tool" as const, toolCallId: "c2", content: "2" },
+      { id: "a2", role: "assistant" as const, content: "done" },
+    ];
+    const [u1, a1, r1, r2, a2] = stored;
+    const swapped = reconcile({ stored, pending: [], incoming: [u1!, a1!, r2!, r1!, a2!], newMessageId: () => "x" });
+    expect(swapped.added).toEqual([]);
+    expect(() => reconcile({ stored, pending: [], incoming: [u1!, a2!, a1!], newMessageId: () => "x" })).toThrow(/out of order/);
+    expect(() => reconcile({ stored, pending: [], incoming: [a1!, r1!, u1!], newMessageId: () => "x" })).toThrow(/out of order/);
   });
 });

@@ -12,6 +12,8 @@ export interface ReconciledHistory {
   history: Message[];
   /** The server added messages the client does not have (closed calls), so it should resend a snapshot. */
   synthesized: boolean;
+  /** Stored results the request repeated word for word (a retry): their message ids. */
+  repeatedResults: string[];
 }
 
 // Activity and reasoning messages are the client's view of the UI, not model history.
@@ -31,12 +33,17 @@ export function reconcileServerHistory(options: {
 }): ReconciledHistory {
   const { stored, pending, incoming } = options;
   const storedIndex = new Map(stored.map((message, index) => [message.id, index]));
+  // The results of one assistant message's calls form a block whose order carries no meaning
+  // (clients place them as they arrive): a result is ordered by the message it answers.
+  const orderOf: number[] = [];
+  stored.forEach((message, index) => orderOf.push(message.role === "tool" && index > 0 ? orderOf[index - 1]! : index));
   const storedResults = new Map<string, ToolMessage>();
   for (const message of stored) if (message.role === "tool") storedResults.set(message.toolCallId, message);
   const waiting = new Map(pending.map((call) => [call.toolCallId, call]));
 
   const added: Message[] = [];
   const addedIds = new Set<string>();
+  const repeatedResults: string[] = [];
   const answered = new Map<string, ToolMessage>();
   let lastKnown = -1;
   for (const message of incoming) {
@@ -44,10 +51,13 @@ export function reconcileServerHistory(options: {
     const index = storedIndex.get(message.id);
     if (index !== undefined) {
       if (added.length > 0) conflict(`Message ${message.id} is already in the thread, but it comes after new messages; new messages go last.`);
-      if (index <= lastKnown) conflict(`Message ${message.id} is out of order compared with the stored thread.`);
+      const order = orderOf[index]!;
+      if (order < lastKnown || (order === lastKnown && message.role !== "tool")) {
+        conflict(`Message ${message.id} is out of order compared with the stored thread.`);
+      }
       const difference = describeDifference(stored[index]!, message);
       if (difference) conflict(`Message ${message.id} differs from the stored thread (${difference}).`);
-      lastKnown = index;
+      lastKnown = order;
       continue;
     }
     if (addedIds.has(message.id)) conflict(`Message id ${message.id} appears twice in this request.`);
@@ -59,7 +69,10 @@ export function reconcileServerHistory(options: {
       case "tool": {
         const earlier = answered.get(message.toolCallId) ?? storedResults.get(message.toolCallId);
         if (earlier) {
-          if (sameContent(earlier, message)) continue; // a retried answer: already recorded
+          if (sameContent(earlier, message)) {
+            if (!answered.has(message.toolCallId)) repeatedResults.push(earlier.id); // a retried answer: already recorded
+            continue;
+          }
           throw new TetherError("tool_result_conflict", `Tool call ${message.toolCallId} already has a different result; a call is answered once.`);
         }
         if (!waiting.has(message.toolCallId)) {
@@ -95,6 +108,7 @@ export function reconcileServerHistory(options: {
     resolvedToolCallIds: pending.map((call) => call.toolCallId),
     history: [...stored, ...added],
     synthesized: closed.length > 0,
+    repeatedResults,
   };
 }
 
@@ -114,7 +128,7 @@ export function prepareClientHistory(incoming: Message[]): ReconciledHistory {
       throw new TetherError("tool_result_unknown", `Tool message ${message.id} answers ${message.toolCallId}, which no earlier assistant message called.`);
     }
   }
-  return { added: history, resolvedToolCallIds: [], history, synthesized: false };
+  return { added: history, resolvedToolCallIds: [], history, synthesized: false, repeatedResults: [] };
 }
 
 function closeUnanswered(call: PendingToolCall, id: string): ToolMessage {

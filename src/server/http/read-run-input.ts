@@ -2,6 +2,7 @@ import type { RunAgentInput } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import type { Context } from "hono";
 import { TetherError } from "../../protocol/index.ts";
+import { checkDepth } from "./check-depth.ts";
 
 /** Reads and checks a run request body: JSON, shaped as AG-UI's `RunAgentInput`. */
 export async function readRunInput(c: Context): Promise<RunAgentInput> {
@@ -15,6 +16,7 @@ export async function readRunInput(c: Context): Promise<RunAgentInput> {
   } catch {
     throw new TetherError("invalid_json", "The request body is not valid JSON.");
   }
+  checkDepth(body, "The request body");
   const parsed = RunAgentInputSchema.safeParse(body);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`);

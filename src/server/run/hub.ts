@@ -140,14 +140,20 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
           if (run.tick) clearImmediate(run.tick);
           clearTimeout(run.persistTimer);
           run.tick = undefined;
-          await persist(runId, run);
+          // The last events must reach the store: a passing failure gets a few more tries.
+          for (const pause of [0, 100, 500, 2000]) {
+            if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
+            await persist(runId, run);
+            if (run.persisted === lastSeq(run)) break;
+          }
           run.closed = true;
           wake(run);
-          live.delete(runId);
+          // Still not stored: keep serving them from memory rather than lose them.
+          if (run.persisted === lastSeq(run)) live.delete(runId);
         },
       };
     },
-    isLive: (runId) => live.has(runId),
+    isLive: (runId) => live.get(runId)?.closed === false,
     async *follow(runId, afterSeq, signal) {
       const run = live.get(runId);
       const cursor = { seq: Math.max(0, afterSeq) };

@@ -138,6 +138,11 @@ export async function runLoop(run: RunContext): Promise<void> {
         emit,
         approvals: { mode: agent.history, expiresInMs: agent.approvalTimeoutMs, secret: run.approvals.secret, newId: run.ids.interrupt, now: run.approvals.now },
       });
+      if (run.signal.aborted) {
+        // Cancelled before the questions went out: nobody will answer them, so they are answered now.
+        settled.results.push(...settled.interrupts.map((stored) => cancelledAnswer(stored.toolCallId, run)));
+        settled.interrupts = [];
+      }
       const stepMessages = [result.message, ...settled.results];
       messages.push(...stepMessages);
       await commit(stepMessages, settled.pending, settled.interrupts);
@@ -157,6 +162,8 @@ export async function runLoop(run: RunContext): Promise<void> {
     const error = toTetherError(thrown);
     try {
       await store.finishRun({ runId: run.runId, status: "error", error: { code: error.code, message: error.message }, ...summedUsage() });
+    } catch {
+      // The store is failing too: the client still gets its RUN_ERROR; the run is marked failed at the next start.
     } finally {
       emit({
         type: EventType.RUN_ERROR,
@@ -194,8 +201,9 @@ async function keepPartialStep(result: StepResult, run: RunContext, commit: (mes
     const content = errorContent(reason);
     const message: ToolMessage = { id: run.ids.message(), role: "tool", toolCallId: call.toolCallId, content };
     if (result.aborted) {
-      // A cancelled run still ends with a valid stream: every open call is closed and answered.
-      if (!call.ended) run.channel.emit({ type: EventType.TOOL_CALL_END, toolCallId: call.toolCallId });
+      // A cancelled run still ends with a valid stream: every open call is closed and answered,
+      // and marked so no browser acts on a call whose arguments were cut off.
+      if (!call.ended) run.channel.emit({ type: EventType.TOOL_CALL_END, toolCallId: call.toolCallId, metadata: { tether: { doNotRun: "cancelled" } } });
       run.channel.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: call.toolCallId, role: "tool", content });
     }
     results.push(message);
@@ -212,6 +220,14 @@ function awaitsApproval(call: StepCall, run: RunContext): Record<string, unknown
   if (tool?.location !== "browser" || !tool.approval) return undefined;
   const check = checkArguments(tool.name, tool.parameters, call.argumentsText);
   return check.ok && tool.approval.needed(check.value, run.user) ? { tether: { awaitsApproval: true } } : undefined;
+}
+
+/** The answer to an approval the run never got to ask, because it was cancelled first. */
+function cancelledAnswer(toolCallId: string, run: RunContext): ToolMessage {
+  const content = JSON.stringify({ status: "cancelled", message: "The run was cancelled before anyone was asked to approve this call; it did not run." });
+  const message: ToolMessage = { id: run.ids.message(), role: "tool", toolCallId, content };
+  run.channel.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId, role: "tool", content });
+  return message;
 }
 
 /** Who and where, for tools that act in this run. */

@@ -8,8 +8,14 @@ import type { BeginRun, RunStore } from "../store/port.ts";
 import { buildToolSet, type ToolSet } from "../tools/tool-set.ts";
 import type { IdSource } from "./ids.ts";
 
-/** A run request that passed every check, ready to be stored and run. */
-export interface PreparedRun {
+/**
+ * A run request that passed every check: a new run, ready to be stored and
+ * run; or a repeat of what a run already acted on (a double click, a retry),
+ * whose events are the answer.
+ */
+export type PreparedRun = ({ kind: "new" } & NewRun) | { kind: "repeat"; runId: string };
+
+export interface NewRun {
   begin: BeginRun;
   parentRunId?: string;
   toolSet: ToolSet;
@@ -21,8 +27,6 @@ export interface PreparedRun {
   deferred: Message[];
   synthesized: boolean;
   answers: ResumeCheck["answers"];
-  /** Every answer repeats one already acted on, and nothing else is new: the run that acted on them. */
-  repeatOf?: string;
 }
 
 /**
@@ -61,10 +65,7 @@ export async function prepareRun(options: {
 
   const toolSet = buildToolSet(agent, user, input.tools);
   const stored = thread ? await store.getMessages(thread.threadId) : [];
-  const reconciled =
-    agent.history === "server"
-      ? reconcileServerHistory({ stored, pending: thread ? await store.getPendingToolCalls(thread.threadId) : [], incoming: input.messages, newMessageId: ids.message })
-      : prepareClientHistory(input.messages);
+  const storedIds = new Set(stored.map((message) => message.id));
   const resume = await checkResume({
     resume: input.resume ?? [],
     threadId: input.threadId,
@@ -76,13 +77,30 @@ export async function prepareRun(options: {
     secret: options.secret,
     now: options.now,
   });
+  const carriesNewUserMessage = input.messages.some((message) => message.role === "user" && !storedIds.has(message.id));
+  // Only answers already acted on, and nothing new from the user: the same result again, not a new run.
+  if (resume.answers.length === 0 && resume.repeated.length > 0 && !carriesNewUserMessage) {
+    return { kind: "repeat", runId: resume.repeated[0]!.resolvedByRunId! };
+  }
+  const reconciled =
+    agent.history === "server"
+      ? reconcileServerHistory({ stored, pending: thread ? await store.getPendingToolCalls(thread.threadId) : [], incoming: input.messages, newMessageId: ids.message })
+      : prepareClientHistory(input.messages);
+  // A retried browser outcome and nothing else (the same message again, or the same content under a
+  // new id): the run that took it in is its result, not a new turn of the model.
+  if (agent.history === "server" && reconciled.added.length === 0 && resume.answers.length === 0) {
+    const last = input.messages.filter((message) => message.role !== "activity" && message.role !== "reasoning").at(-1);
+    const retried = reconciled.repeatedResults.at(-1) ?? (last?.role === "tool" && storedIds.has(last.id) ? last.id : undefined);
+    const runId = retried && (await store.getMessageRun(input.threadId, retried));
+    if (runId) return { kind: "repeat", runId };
+  }
   // In client mode the request is the reference; the store keeps what it has not seen, for the record.
-  const storedIds = new Set(stored.map((message) => message.id));
   const added = agent.history === "server" ? reconciled.added : reconciled.added.filter((message) => !storedIds.has(message.id));
   // A call's result must come right after it in the stored thread: new messages wait for the answered calls' results.
   const defer = resume.answers.length > 0 && agent.history === "server";
   const deferred = defer ? added : [];
   return {
+    kind: "new",
     begin: {
       thread: { threadId: input.threadId, agentId: agent.id, ownerId: user.userId },
       run: {
@@ -105,9 +123,9 @@ export async function prepareRun(options: {
     deferred,
     synthesized: reconciled.synthesized,
     answers: resume.answers,
-    ...(resume.answers.length === 0 && resume.repeated.length > 0 && added.length === 0 ? { repeatOf: resume.repeated[0]!.resolvedByRunId } : {}),
   };
 }
+
 
 function checkIds(input: RunAgentInput): void {
   const ids: Array<[string, unknown]> = [

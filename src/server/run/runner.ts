@@ -28,6 +28,8 @@ export interface Runner {
 }
 
 export interface RunnerOptions {
+  /** Told about a run whose loop failed where no client can hear (the store failing while it ended). */
+  onLoopError?(error: unknown, runId: string): void;
   agents: Map<string, Agent>;
   store: RunStore;
   hub: RunHub;
@@ -47,7 +49,7 @@ export function createRunner(options: RunnerOptions): Runner {
       const agent = agents.get(agentId);
       if (!agent) throw new TetherError("agent_not_found", `There is no agent "${agentId}".`);
       const prepared = await prepareRun({ agent, user, input, store, ids, secret: options.secret, now: now() });
-      if (prepared.repeatOf) return { runId: prepared.repeatOf, threadId: input.threadId, repeat: true };
+      if (prepared.kind === "repeat") return { runId: prepared.runId, threadId: input.threadId, repeat: true };
 
       await store.beginRun(prepared.begin);
       const controller = new AbortController();
@@ -71,7 +73,9 @@ export function createRunner(options: RunnerOptions): Runner {
         signal: controller.signal,
         ids,
         approvals: { secret: options.secret, now },
-      }).finally(() => running.delete(input.runId));
+      })
+        .catch((error: unknown) => options.onLoopError?.(error, input.runId))
+        .finally(() => running.delete(input.runId));
       running.set(input.runId, { controller, done });
       return { runId: input.runId, threadId: input.threadId, repeat: false };
     },

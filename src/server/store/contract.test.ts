@@ -349,7 +349,13 @@ function runStoreContract(adapter: StoreAdapter) {
         await store.finishRun({ runId: "run_2", status: "finished" });
         clock = T0 + 3_000;
 
+        await store.appendEvents("run_1", [{ seq: 1, event: { type: "RUN_STARTED", threadId: "thread_1", runId: "run_1" } as never }]);
         expect(await store.recoverInterruptedRuns()).toBe(1);
+        // Its log ends too, so a client replaying it sees how it ended.
+        expect((await store.readEvents("run_1")).map(({ seq, event }) => [seq, event.type, (event as { code?: string }).code])).toEqual([
+          [1, "RUN_STARTED", undefined],
+          [2, "RUN_ERROR", "internal"],
+        ]);
 
         expect(await store.getRun("run_1")).toMatchObject({
           status: "error",

@@ -34,6 +34,9 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async getMessages(threadId, options = {}) {
       return copy((messages.get(threadId) ?? []).filter((stored) => stored.runId !== options.excludeRunId).map((stored) => stored.message));
     },
+    async getMessageRun(threadId, messageId) {
+      return (messages.get(threadId) ?? []).find((stored) => stored.message.id === messageId)?.runId;
+    },
     async getPendingToolCalls(threadId) {
       return copy([...(pending.get(threadId)?.values() ?? [])]);
     },

@@ -17,6 +17,8 @@ export interface RunStore {
    * from its events, so it takes the history from before it).
    */
   getMessages(threadId: string, options?: { excludeRunId?: string }): Promise<Message[]>;
+  /** The run that added a message to the thread. */
+  getMessageRun(threadId: string, messageId: string): Promise<string | undefined>;
   /** Browser tool calls of the thread still waiting for their outcome. */
   getPendingToolCalls(threadId: string): Promise<PendingToolCall[]>;
   /** An interrupt (an approval asked for), answered or not. */

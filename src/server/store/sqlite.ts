@@ -61,6 +61,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     insertThread: db.prepare("INSERT INTO threads (thread_id, agent_id, owner_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"),
     touchThread: db.prepare("UPDATE threads SET updated_at = ? WHERE thread_id = ?"),
     getMessages: db.prepare<[string, string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? AND run_id != ? ORDER BY position"),
+    getMessageRun: db.prepare<[string, string], { run_id: string }>("SELECT run_id FROM messages WHERE thread_id = ? AND message_id = ?"),
     nextPosition: db.prepare<[string], { next: number }>("SELECT COALESCE(MAX(position), -1) + 1 AS next FROM messages WHERE thread_id = ?"),
     insertMessage: db.prepare("INSERT INTO messages (thread_id, position, message_id, run_id, body) VALUES (?, ?, ?, ?, ?)"),
     getPending: db.prepare<[string], { tool_call_id: string; tool_name: string; run_id: string; arguments: string }>(
@@ -89,7 +90,9 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     resolveInterrupt: db.prepare("UPDATE interrupts SET status = ?, answer = ?, resolved_by_run_id = ? WHERE interrupt_id = ? AND status = 'pending'"),
     insertReport: db.prepare("INSERT INTO reports (run_id, received_at, body) VALUES (?, ?, ?)"),
     listReports: db.prepare<[string], { received_at: string; body: string }>("SELECT received_at, body FROM reports WHERE run_id = ? ORDER BY rowid"),
-    recover: db.prepare("UPDATE runs SET status = 'error', error = ?, finished_at = ? WHERE status = 'running'"),
+    runningRuns: db.prepare<[], { run_id: string; thread_id: string }>("SELECT run_id, thread_id FROM runs WHERE status = 'running'"),
+    lastSeq: db.prepare<[string], { last: number }>("SELECT COALESCE(MAX(last_seq), 0) AS last FROM event_pages WHERE run_id = ?"),
+    recover: db.prepare("UPDATE runs SET status = 'error', error = ?, finished_at = ? WHERE run_id = ? AND status = 'running'"),
   };
 
   const appendMessages = (threadId: string, runId: string, messages: Message[]) => {
@@ -157,6 +160,19 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     statements.touchThread.run(now(), step.threadId);
   });
 
+  // Each run a stopped process left running gets its end: a RUN_ERROR in its log, so a client replaying it sees how it ended.
+  const recoverInterruptedRuns = db.transaction(() => {
+    const error = { code: "internal", message: "The server stopped while this run was in progress." };
+    const runs = statements.runningRuns.all();
+    for (const { run_id: runId, thread_id: threadId } of runs) {
+      const seq = statements.lastSeq.get(runId)!.last + 1;
+      const event = { type: "RUN_ERROR", ...error, metadata: { tether: { runId, threadId } } } as StoredEvent["event"];
+      statements.insertPage.run(runId, seq, seq, encodePage([{ seq, event }]));
+      statements.recover.run(JSON.stringify(error), now(), runId);
+    }
+    return runs.length;
+  });
+
   const appendLog = db.transaction((runId: string, entries: RunLogEntry[]) => {
     const row = statements.getLog.get(runId);
     if (!row) throw new TetherError("run_not_found", `Run ${runId} does not exist.`);
@@ -170,6 +186,9 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     },
     async getMessages(threadId, options = {}) {
       return statements.getMessages.all(threadId, options.excludeRunId ?? "").map((row) => JSON.parse(row.body) as Message);
+    },
+    async getMessageRun(threadId, messageId) {
+      return statements.getMessageRun.get(threadId, messageId)?.run_id;
     },
     async getPendingToolCalls(threadId) {
       return statements.getPending.all(threadId).map(
@@ -233,8 +252,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       return statements.listReports.all(runId).map((row) => ({ receivedAt: row.received_at, report: JSON.parse(row.body) }));
     },
     async recoverInterruptedRuns() {
-      const error = { code: "internal", message: "The server stopped while this run was in progress." };
-      return statements.recover.run(JSON.stringify(error), now()).changes;
+      return recoverInterruptedRuns();
     },
     async close() {
       if (db.open) db.close();

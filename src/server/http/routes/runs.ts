@@ -4,6 +4,7 @@ import { TetherError, ToolOutcomeSchema } from "../../../protocol/index.ts";
 import type { Runner } from "../../run/runner.ts";
 import type { RunStore } from "../../store/port.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
+import { checkDepth } from "../check-depth.ts";
 import { ownedRun } from "../owned.ts";
 
 /** What a browser may report about a run: a tool's real outcome, or a renderer's failure. */
@@ -34,6 +35,7 @@ export function runRoutes(store: RunStore, runner: Runner) {
       } catch {
         throw new TetherError("invalid_json", "The report is not valid JSON.");
       }
+      checkDepth(body, "The report");
       const parsed = ReportSchema.safeParse(body);
       if (!parsed.success) {
         throw new TetherError("invalid_input", `The report is not valid: ${parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}.`);

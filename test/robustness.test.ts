@@ -1,0 +1,137 @@
+import { createAgentSession, type BrowserToolHandler } from "tether/client";
+import { createMemoryRunStore, defineTool, type RunStore } from "tether/server";
+import { createMemoryStorage, parseSseFrames } from "tether/testing";
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { listen } from "../src/server/listen.ts";
+import { createScriptedApp, openPanel, types } from "./helpers/scripted-app.ts";
+
+const transfer = (executed: number[] = []) =>
+  defineTool({
+    name: "transfer",
+    description: "Moves money.",
+    parameters: z.object({ amount: z.number() }),
+    needsApproval: true,
+    execute: ({ amount }) => {
+      executed.push(amount);
+      return { transferred: amount };
+    },
+  });
+const succeeded = (): ReturnType<BrowserToolHandler["execute"]> => ({ status: "succeeded", stage: "displayed" });
+
+/** A store that fails a method a given number of times, as a full disk or a dropped database connection would. */
+function failing(store: RunStore, method: "finishRun" | "appendEvents", times: number): RunStore {
+  let left = times;
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (key !== method) return value;
+      return (...args: unknown[]) => (left-- > 0 ? Promise.reject(new Error(`${method} failed`)) : (value as (...a: unknown[]) => unknown).apply(target, args));
+    },
+  });
+}
+
+async function sessions(app: Awaited<ReturnType<typeof createScriptedApp>>, threadId: string) {
+  const server = await listen(app.tether.app, { port: 0, host: "127.0.0.1" });
+  const open = () => createAgentSession({ api: `${server.url}/api`, agentId: "test", threadId, headers: { "x-user": "kim" }, storage: createMemoryStorage(), drift: "ignore" });
+  return { server, open };
+}
+
+describe("robustness", () => {
+  it("survives the store failing while a run ends: the client still gets RUN_ERROR", async () => {
+    const app = await createScriptedApp([{ parts: [{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "Hi" }], throwAfter: new Error("model down") }], {
+      store: failing(createMemoryRunStore(), "finishRun", 1),
+    });
+    const frames = await app.run({ threadId: "t", runId: "r1", messages: [{ id: "u", role: "user", content: "hi" }] });
+    expect(types(frames).at(-1)).toBe("RUN_ERROR");
+    await app.tether.runner.settled("r1"); // and no unhandled rejection takes the process down
+  });
+
+  it("keeps a run's last events when the store fails once as the run ends", async () => {
+    const app = await createScriptedApp([{ text: "Hello." }], { store: failing(createMemoryRunStore(), "appendEvents", 1) });
+    const frames = await app.run({ threadId: "t", runId: "r1", messages: [{ id: "u", role: "user", content: "hi" }] });
+    await app.tether.runner.settled("r1");
+    expect((await app.store.readEvents("r1")).map((stored) => stored.event.type)).toEqual(types(frames));
+  });
+
+  it("does not let a second window act again on an approval another window already answered", async () => {
+    const executed: number[] = [];
+    const app = await createScriptedApp(
+      [{ toolCalls: [{ toolName: "transfer", input: { amount: 10 } }] }, { toolCalls: [{ toolName: "openPanel", input: { panel: "receipt" } }] }, { text: "Receipt open." }],
+      { tools: [transfer(executed)] },
+    );
+    const { server, open } = await sessions(app, "two-windows");
+    try {
+      const [executeA, executeB] = [vi.fn(succeeded), vi.fn(succeeded)];
+      const a = open();
+      a.registerTool({ spec: openPanel, execute: executeA });
+      await a.send("pay 10");
+      const b = open();
+      b.registerTool({ spec: openPanel, execute: executeB });
+      await b.restore();
+      const [interrupt] = b.getState().interrupts;
+      await a.answer(interrupt!.id, { approved: true });
+      await b.answer(interrupt!.id, { approved: true }); // stale: the same answer again
+      expect(executed).toEqual([10]);
+      expect(executeA).toHaveBeenCalledTimes(1);
+      expect(executeB).not.toHaveBeenCalled();
+      expect(b.getState().error).toBeUndefined();
+      expect((await app.store.listRuns("two-windows")).map((run) => run.trigger?.kind)).toEqual(["user-message", "resume", "tool-result"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("reports a browser call performed in a step that also asked for approval, and the approval still goes through", async () => {
+    const executed: number[] = [];
+    const app = await createScriptedApp(
+      [{ toolCalls: [{ toolName: "transfer", input: { amount: 10 } }, { toolName: "openPanel", input: { panel: "billing" } }] }, { text: "Done." }, { text: "Hello." }],
+      { tools: [transfer(executed)] },
+    );
+    const { server, open } = await sessions(app, "mixed");
+    try {
+      const session = open();
+      const execute = vi.fn(succeeded);
+      session.registerTool({ spec: openPanel, execute });
+      await session.send("pay and open billing");
+      expect(execute).toHaveBeenCalledTimes(1);
+      await session.answer(session.getState().interrupts[0]!.id, { approved: true });
+      expect(session.getState().error).toBeUndefined();
+      expect(executed).toEqual([10]);
+      await session.send("hello");
+      expect(session.getState().error).toBeUndefined();
+      const results = (await app.store.getMessages("mixed")).filter((message) => message.role === "tool").map((message) => JSON.parse(message.content as string));
+      expect(results).toEqual([{ transferred: 10 }, { status: "succeeded", stage: "displayed" }]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers the approvals of a run cancelled before it asked them, so the thread goes on", async () => {
+    const slow = defineTool({ name: "slow", description: "Takes a while.", parameters: z.object({}), execute: () => new Promise((resolve) => setTimeout(() => resolve({ ok: true }), 200)) });
+    const app = await createScriptedApp([{ toolCalls: [{ toolName: "slow", input: {} }, { toolName: "transfer", input: { amount: 5 } }] }, { text: "Hello." }], {
+      tools: [slow, transfer()],
+    });
+    const response = await app.post({ threadId: "c", runId: "r1", messages: [{ id: "u", role: "user", content: "go" }] });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await app.tether.app.request("/api/runs/r1/cancel", { method: "POST", headers: { "x-user": "kim" } });
+    const frames = parseSseFrames(await response.text());
+    expect(frames.at(-1)!.data.outcome).toEqual({ type: "cancelled" });
+    expect(await app.store.getPendingInterrupts("c")).toEqual([]);
+    const next = await app.post({ threadId: "c", runId: "r2", messages: [{ id: "u", role: "user", content: "go" }, { id: "u2", role: "user", content: "hello" }] });
+    expect(next.status).toBe(200);
+    expect(parseSseFrames(await next.text()).at(-1)!.data.type).toBe("RUN_FINISHED");
+  });
+
+  it("answers a retried browser outcome with the run that took it in, not a new turn of the model", async () => {
+    const app = await createScriptedApp([{ toolCalls: [{ toolName: "openPanel", input: { panel: "billing" } }] }, { text: "Billing is open." }]);
+    const first = await app.run({ threadId: "d", runId: "r1", messages: [{ id: "u", role: "user", content: "open billing" }], tools: [{ name: "openPanel", description: openPanel.description, parameters: openPanel.parameters }] });
+    const callId = first.at(-1)!.data.outcome.pendingToolCallIds[0];
+    const history = [...(await app.store.getMessages("d")), { id: "t1", role: "tool" as const, toolCallId: callId, content: JSON.stringify({ status: "succeeded", stage: "displayed" }) }];
+    const second = await app.run({ threadId: "d", runId: "r2", messages: history });
+    const retried = await app.post({ threadId: "d", runId: "r3", messages: history });
+    expect(retried.headers.get("x-tether-repeat-of")).toBe("r2");
+    expect(parseSseFrames(await retried.text())).toEqual(second);
+    expect(app.model.calls).toHaveLength(2);
+  });
+});
