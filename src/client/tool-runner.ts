@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent, type Message } from "@ag-ui/core";
-import { Ajv, type ValidateFunction } from "ajv";
 import { ToolOutcomeSchema, parseToolOutcome, type BrowserToolKind, type ToolOutcome, type ToolOutcomeStage, type ToolOutcomeStatus } from "../protocol/index.ts";
 import type { CallJournal } from "./call-journal.ts";
+import { parseArguments, validatorFor } from "./check-arguments.ts";
 import { toolCallEndArrivals } from "./event-stream.ts";
 import type { BrowserToolHandler, PanelMode, ToolRegistry } from "./tool-registry.ts";
 
@@ -63,8 +63,6 @@ interface Call {
 }
 
 const MODE_NAMES: Record<PanelMode, string> = { side: "in the side panel", fullscreen: "full screen", modal: "as a window over the screen" };
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validators = new WeakMap<object, ValidateFunction>();
 
 export function createToolRunner(options: {
   registry: ToolRegistry;
@@ -277,28 +275,6 @@ export function createToolRunner(options: {
 
     activities: () => [...timeline.values()],
   };
-}
-
-function parseArguments(text: string, handler: BrowserToolHandler): { ok: true; value: unknown } | { ok: false; message: string } {
-  let value: unknown;
-  try {
-    value = text.trim() === "" ? {} : JSON.parse(text);
-  } catch {
-    return { ok: false, message: `The arguments for ${handler.spec.name} are not valid JSON; nothing was done.` };
-  }
-  const validate = validatorFor(handler);
-  if (validate(value)) return { ok: true, value };
-  const problems = (validate.errors ?? []).map((error) => `${error.instancePath || "(arguments)"} ${error.message}`).join("; ");
-  return { ok: false, message: `The arguments for ${handler.spec.name} do not match its schema (${problems}); nothing was done.` };
-}
-
-function validatorFor(handler: BrowserToolHandler): ValidateFunction {
-  let validate = validators.get(handler.spec.parameters);
-  if (!validate) {
-    validate = ajv.compile(handler.spec.parameters);
-    validators.set(handler.spec.parameters, validate);
-  }
-  return validate;
 }
 
 function readError(content: unknown): string | undefined {
