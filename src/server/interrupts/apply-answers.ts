@@ -1,10 +1,9 @@
-import { EventType, type BaseEvent, type ResumeEntry, type ToolMessage } from "@ag-ui/core";
+import { EventType, type ResumeEntry, type ToolMessage } from "@ag-ui/core";
 import { TetherError, type ApprovalRefusal, type ApprovalResponse } from "../../protocol/index.ts";
-import type { TetherUser } from "../auth/user.ts";
 import type { StepCall } from "../run/model-step.ts";
+import type { ToolScope } from "../run/tool-scope.ts";
 import type { StoredInterrupt } from "../store/port.ts";
 import { errorContent, runServerTool } from "../tools/run-server-tool.ts";
-import type { RunTool } from "../tools/tool-set.ts";
 import { checkArguments } from "../tools/validate-arguments.ts";
 
 export interface AnswersApplied {
@@ -21,16 +20,7 @@ export interface AnswersApplied {
  * nothing runs. The store already marked each interrupt answered before this
  * ran, so a repeated answer can never reach here twice.
  */
-export async function applyAnswers(options: {
-  answers: Array<{ stored: StoredInterrupt; answer: ResumeEntry }>;
-  tools: Map<string, RunTool>;
-  user: TetherUser;
-  threadId: string;
-  runId: string;
-  signal: AbortSignal;
-  emit(event: BaseEvent): void;
-  newMessageId(): string;
-}): Promise<AnswersApplied> {
+export async function applyAnswers(options: ToolScope & { answers: Array<{ stored: StoredInterrupt; answer: ResumeEntry }> }): Promise<AnswersApplied> {
   const applied: AnswersApplied = { results: [], pending: [] };
   for (const { stored, answer } of options.answers) {
     const content = await resultFor(stored, answer, options, applied.pending);

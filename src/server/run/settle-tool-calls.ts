@@ -1,23 +1,15 @@
-import { EventType, type BaseEvent, type ToolMessage } from "@ag-ui/core";
+import { EventType, type ToolMessage } from "@ag-ui/core";
 import { TetherError, isTetherError } from "../../protocol/index.ts";
 import type { HistoryMode } from "../agent/define-agent.ts";
-import type { TetherUser } from "../auth/user.ts";
 import { askApproval } from "../interrupts/ask-approval.ts";
 import type { StoredInterrupt } from "../store/port.ts";
 import { errorContent, runServerTool } from "../tools/run-server-tool.ts";
-import type { RunTool } from "../tools/tool-set.ts";
 import { checkArguments } from "../tools/validate-arguments.ts";
 import type { StepCall } from "./model-step.ts";
+import type { ToolScope } from "./tool-scope.ts";
 
-export interface SettleOptions {
+export interface SettleOptions extends ToolScope {
   calls: StepCall[];
-  tools: Map<string, RunTool>;
-  user: TetherUser;
-  threadId: string;
-  runId: string;
-  signal: AbortSignal;
-  emit(event: BaseEvent): void;
-  newMessageId(): string;
   /** For approvals: how interrupts are identified, and when they lapse. */
   approvals: { mode: HistoryMode; expiresInMs: number; secret: string; newId(): string; now(): Date };
 }

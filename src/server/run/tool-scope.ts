@@ -1,0 +1,14 @@
+import type { BaseEvent } from "@ag-ui/core";
+import type { TetherUser } from "../auth/user.ts";
+import type { RunTool } from "../tools/tool-set.ts";
+
+/** Where tool calls are decided and acted on: the run's tools, its user, and how results go out. */
+export interface ToolScope {
+  tools: Map<string, RunTool>;
+  user: TetherUser;
+  threadId: string;
+  runId: string;
+  signal: AbortSignal;
+  emit(event: BaseEvent): void;
+  newMessageId(): string;
+}
