@@ -75,9 +75,12 @@ describe("TetherError", () => {
     expect(new TetherError("model_error", "The model failed.", { cause }).cause).toBe(cause);
   });
 
-  it("is retryable for a rate limit and an upstream model failure only", () => {
+  it("is retryable for a rate limit, an upstream model failure, storage trouble and a lost instance only", () => {
     expect(new TetherError("model_rate_limited", "Slow down.").retryable).toBe(true);
     expect(new TetherError("model_error", "Upstream failed.").retryable).toBe(true);
+    expect(new TetherError("store_unavailable", "The database is locked.").retryable).toBe(true);
+    expect(new TetherError("store_unavailable", "The database is locked.").status).toBe(503);
+    expect(new TetherError("instance_lost", "The server stopped.").retryable).toBe(true);
     expect(new TetherError("invalid_input", "Bad body.").retryable).toBe(false);
     expect(new TetherError("internal", "Bug.").retryable).toBe(false);
     expect(new TetherError("model_rate_limited", "Slow down.").status).toBe(429);

@@ -20,6 +20,7 @@ export const TETHER_ERROR_CODES = {
   // Who is asking.
   unauthenticated: "unauthenticated",
   forbidden: "forbidden",
+  cross_origin_request: "cross_origin_request",
   // What they ask for.
   not_found: "not_found",
   agent_not_found: "agent_not_found",
@@ -40,6 +41,9 @@ export const TETHER_ERROR_CODES = {
   run_exists: "run_exists",
   run_not_active: "run_not_active",
   run_cancelled: "run_cancelled",
+  // Browser reports about a run.
+  report_too_large: "report_too_large",
+  report_limit_exceeded: "report_limit_exceeded",
   // Approvals (interrupts) and their answers.
   interrupt_pending: "interrupt_pending",
   interrupt_unknown: "interrupt_unknown",
@@ -55,11 +59,15 @@ export const TETHER_ERROR_CODES = {
   step_limit_exceeded: "step_limit_exceeded",
   model_error: "model_error",
   model_rate_limited: "model_rate_limited",
+  // Storage and the process that runs a run.
+  store_unavailable: "store_unavailable",
+  instance_lost: "instance_lost",
   // Start-up and configuration.
   tool_executor_missing: "tool_executor_missing",
   model_provider_unknown: "model_provider_unknown",
   model_config_missing: "model_config_missing",
   config_invalid: "config_invalid",
+  data_dir_in_use: "data_dir_in_use",
   // Ours.
   internal: "internal",
 } as const;
@@ -77,6 +85,7 @@ export const HTTP_STATUS: Record<TetherErrorCode, number> = {
   body_too_large: 413,
   unauthenticated: 401,
   forbidden: 403,
+  cross_origin_request: 403,
   not_found: 404,
   agent_not_found: 404,
   thread_not_found: 404,
@@ -94,6 +103,8 @@ export const HTTP_STATUS: Record<TetherErrorCode, number> = {
   run_exists: 409,
   run_not_active: 409,
   run_cancelled: 409,
+  report_too_large: 413,
+  report_limit_exceeded: 429,
   interrupt_pending: 409,
   interrupt_unknown: 404,
   interrupt_expired: 410,
@@ -106,14 +117,17 @@ export const HTTP_STATUS: Record<TetherErrorCode, number> = {
   step_limit_exceeded: 500,
   model_error: 502,
   model_rate_limited: 429,
+  store_unavailable: 503,
+  instance_lost: 503,
   tool_executor_missing: 500,
   model_provider_unknown: 500,
   model_config_missing: 500,
   config_invalid: 500,
+  data_dir_in_use: 500,
   internal: 500,
 };
 
-const RETRYABLE: ReadonlySet<TetherErrorCode> = new Set(["model_rate_limited", "model_error"]);
+const RETRYABLE: ReadonlySet<TetherErrorCode> = new Set(["model_rate_limited", "model_error", "store_unavailable", "instance_lost"]);
 
 // A Symbol.for marker survives the package being bundled twice, where instanceof does not.
 const MARKER = Symbol.for("tether.error");

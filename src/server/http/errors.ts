@@ -16,6 +16,8 @@ export function errorHandler(logger: Logger) {
     if (error.code === "internal") logger.error(`${c.req.method} ${c.req.path} failed`, thrown);
     // The unread rest of an oversized body makes the connection unusable; say so, so clients do not reuse it.
     if (error.code === "body_too_large") c.header("Connection", "close");
+    // Storage trouble passes: say when to come back, so clients and proxies retry instead of giving up.
+    if (error.code === "store_unavailable") c.header("Retry-After", "1");
     return c.json(error.toJSON(), error.status as ContentfulStatusCode);
   };
 }
