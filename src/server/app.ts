@@ -73,7 +73,7 @@ export async function createTetherApp(options: TetherAppOptions): Promise<Tether
   }
   const store = options.store ?? createSqliteRunStore({ filename: join(options.dataDir ?? process.env.TETHER_DATA_DIR ?? "./data", "tether.db") });
   const recovered = await store.recoverInterruptedRuns();
-  if (recovered > 0) logger.warn(`${recovered} run(s) were left running by a previous process and are now marked failed.`);
+  if (recovered > 0) logger.warn(`${recovered} run(s) were left running by a process that stopped; they now end with RUN_ERROR instance_lost.`);
   const hub = createRunHub({ store, onPersistError: (error, runId) => logger.error(`Could not store events of run ${runId}; will retry.`, error) });
   const secret = options.secret || process.env.TETHER_SECRET || randomBytes(32).toString("hex");
   const runner = createRunner({
@@ -104,7 +104,7 @@ export async function createTetherApp(options: TetherAppOptions): Promise<Tether
   api.route("/", runAgentRoutes(runner, hub));
   api.route("/", capabilityRoutes(agents));
   api.route("/", threadRoutes(store, hub));
-  api.route("/", runRoutes(store, runner));
+  api.route("/", runRoutes(store, runner, hub));
 
   const onError = errorHandler(logger);
   const app = new Hono();
@@ -124,6 +124,7 @@ export async function createTetherApp(options: TetherAppOptions): Promise<Tether
     notFound: notFoundHandler,
     async close() {
       await runner.drain();
+      await hub.close();
       await store.close();
     },
   };

@@ -1,6 +1,7 @@
-import type { BaseEvent } from "@ag-ui/core";
+import { EventType, type BaseEvent } from "@ag-ui/core";
 import { EventEncoder } from "@ag-ui/encoder";
-import type { RunStore, StoredEvent } from "../store/port.ts";
+import { TetherError, toTetherError } from "../../protocol/index.ts";
+import { UNSTORED_EVENT_LIMIT, type FinishRun, type RunStore, type StoredEvent } from "../store/port.ts";
 
 /**
  * An event with its place in the run's log; SSE frames carry it as
@@ -9,15 +10,22 @@ import type { RunStore, StoredEvent } from "../store/port.ts";
  */
 export type SequencedEvent = StoredEvent & { sse?: string };
 
+/** How a run ended, as the store records it (its last events travel with it). */
+export type RunEnding = Omit<FinishRun, "runId" | "events">;
+
 /** The producer side of one run's event stream. */
 export interface RunChannel {
   readonly runId: string;
   /** Numbers the event, hands it to every follower and queues it for the store. */
   emit(event: BaseEvent): void;
-  /** Resolves once everything emitted so far is in the store. */
-  flush(): Promise<void>;
-  /** Flushes, then ends the stream for every follower. */
-  close(): Promise<void>;
+  /**
+   * Ends the run: stores its last events, the terminal one included, and how
+   * it ended, in one write; only then do followers see the terminal event, so
+   * a client that hears RUN_FINISHED can start the next run at once. When the
+   * store refuses, followers get a RUN_ERROR `store_unavailable` instead and
+   * the hub keeps trying in the background until the store takes that end.
+   */
+  end(terminal: BaseEvent, ending: RunEnding): Promise<void>;
 }
 
 /**
@@ -25,33 +33,57 @@ export interface RunChannel {
  *
  * Events are handed on in batches, once per turn of the event loop, and
  * stored in pages, every few milliseconds: a burst of tokens becomes one write
- * to the socket and one transaction, not thousands. An event stays in memory until it is stored and every
- * follower has it; a follower that joins late (a reconnect) reads the older
- * part from the store, so it misses nothing. This is the in-process fan-out;
- * several server instances would put a shared bus (Redis) behind the same
- * methods.
+ * to the socket and one transaction, not thousands. Followers never get more
+ * than UNSTORED_EVENT_LIMIT events ahead of the store, so a crash leaves a
+ * bounded gap that whoever ends the run skips. An event stays in memory until
+ * it is stored and every follower has it; a follower that joins late (a
+ * reconnect) reads the older part from the store, so it misses nothing. This
+ * is the in-process fan-out; several server instances would put a shared bus
+ * (Redis) behind the same methods.
  */
 export interface RunHub {
-  open(runId: string): RunChannel;
+  /** Opens a run's stream; `stored` are its first events, already in the store (RUN_STARTED). */
+  open(run: { runId: string; threadId: string; stored: SequencedEvent[] }): RunChannel;
   /** Whether the run's stream is open in this process. */
   isLive(runId: string): boolean;
+  /** The run's last event number, while this process holds its stream; undefined otherwise. */
+  lastSeq(runId: string): number | undefined;
+  /** Whether this process holds the run's end, not yet stored. */
+  isEnding(runId: string): boolean;
   /** The run's events with `seq > afterSeq`, in batches, until its stream ends. */
   follow(runId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<SequencedEvent[]>;
+  /**
+   * Stores now the ends of the thread's runs the store refused before. A new
+   * run calls it first, so a run whose end waits in memory never holds its
+   * thread; throws `store_unavailable` while the store still refuses.
+   */
+  settleThread(threadId: string): Promise<void>;
+  /** Tries once more to store every end still waiting, and stops retrying. */
+  close(): Promise<void>;
 }
 
 interface LiveRun {
+  runId: string;
+  threadId: string;
   /** Events with seq `base + 1` onwards; the ones before are stored and every follower has them. */
   events: SequencedEvent[];
   base: number;
   /** Highest seq known to be in the store. */
   persisted: number;
+  /** The terminal event's seq while its end is being stored: followers stop short of it. */
+  held: number;
+  /** The terminal event is out; nothing more is emitted. */
   closed: boolean;
   /** How far each follower has read. */
   cursors: Set<{ seq: number }>;
   waiters: Set<() => void>;
   tick: ReturnType<typeof setImmediate> | undefined;
   persistTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Consecutive failed page writes, for the retry pause. */
+  failures: number;
   writing: Promise<void>;
+  /** How the run ended, while the store has not taken it. */
+  ending: RunEnding | undefined;
 }
 
 const encoder = new EventEncoder();
@@ -60,29 +92,34 @@ const MAX_BATCH = 1024;
 /**
  * How long emitted events may wait for the store, and how many. A commit costs
  * far more than a page, so events are stored a few milliseconds late; until
- * then they are served from memory, and `close` stores everything.
+ * then they are served from memory.
  */
 const PERSIST_AFTER_MS = 20;
 const PERSIST_AT_EVENTS = 2000;
+/** Pauses between tries to store a run's events or end while the store refuses them. */
+const RETRY_MS = [50, 100, 250, 500, 1000, 2000, 5000];
+
+/** Numbers and encodes events from `firstSeq` on: what the stream sends is the text the store keeps. */
+export function sequenceEvents(events: BaseEvent[], firstSeq: number): SequencedEvent[] {
+  return events.map((event, index) => {
+    const sse = encoder.encodeSSE(event);
+    // "data: " + JSON + "\n\n": the JSON is the same text the stream sends.
+    return { seq: firstSeq + index, event, sse, json: sse.slice(6, -2) };
+  });
+}
 
 export function createRunHub(options: { store: RunStore; onPersistError?: (error: unknown, runId: string) => void }): RunHub {
   const { store } = options;
   const live = new Map<string, LiveRun>();
   const lastSeq = (run: LiveRun) => run.base + run.events.length;
+  /** What followers may have: never past the held terminal event, never too far past the store. */
+  const sendable = (run: LiveRun) => Math.min(lastSeq(run), run.held - 1, run.persisted + UNSTORED_EVENT_LIMIT);
+  const unstored = (run: LiveRun) => run.events.slice(run.persisted - run.base);
 
-  const persist = (runId: string, run: LiveRun): Promise<void> => {
-    run.writing = run.writing.then(async () => {
-      const batch = run.events.slice(run.persisted - run.base);
-      if (batch.length === 0) return;
-      try {
-        await store.appendEvents(runId, batch);
-        run.persisted = batch.at(-1)!.seq;
-      } catch (error) {
-        // Kept in memory and tried again on the next flush; the run itself goes on.
-        options.onPersistError?.(error, runId);
-      }
-    });
-    return run.writing;
+  const wake = (run: LiveRun) => {
+    const waiters = [...run.waiters];
+    run.waiters.clear();
+    for (const resolve of waiters) resolve();
   };
 
   // Drops what is stored and read by everyone: events die young instead of filling the heap.
@@ -95,65 +132,135 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
     }
   };
 
-  const wake = (run: LiveRun) => {
-    const waiters = [...run.waiters];
-    run.waiters.clear();
-    for (const resolve of waiters) resolve();
+  const stored = (run: LiveRun, through: number) => {
+    run.failures = 0;
+    const moved = through > run.persisted;
+    run.persisted = Math.max(run.persisted, through);
+    trim(run);
+    // Followers held back by the store may go on.
+    if (moved) wake(run);
+    if (run.closed && run.persisted === lastSeq(run)) live.delete(run.runId);
+  };
+
+  const retryLater = (run: LiveRun, error: unknown, write: () => void) => {
+    if (run.failures === 0) options.onPersistError?.(error, run.runId);
+    clearTimeout(run.persistTimer);
+    run.persistTimer = setTimeout(write, RETRY_MS[Math.min(run.failures, RETRY_MS.length - 1)]);
+    run.failures++;
+  };
+
+  /** Writes the events not yet stored as pages; on failure keeps them and tries again later. */
+  const persist = (run: LiveRun): Promise<void> => {
+    run.writing = run.writing.then(async () => {
+      if (run.ending) return; // the end's own write takes everything with it
+      const batch = unstored(run).filter((event) => event.seq < run.held);
+      if (batch.length === 0) return;
+      try {
+        await store.appendEvents(run.runId, batch);
+        stored(run, batch.at(-1)!.seq);
+      } catch (error) {
+        retryLater(run, error, () => void persist(run));
+      }
+    });
+    return run.writing;
+  };
+
+  /** Writes the run's end with every event not yet stored; true once the store has it. */
+  const storeEnd = (run: LiveRun): Promise<boolean> => {
+    const attempt = run.writing.then(async () => {
+      if (!run.ending) return true;
+      try {
+        await store.finishRun({ runId: run.runId, ...run.ending, events: unstored(run) });
+        run.ending = undefined;
+        clearTimeout(run.persistTimer);
+        stored(run, lastSeq(run));
+        return true;
+      } catch (error) {
+        retryLater(run, error, () => void storeEnd(run));
+        return false;
+      }
+    });
+    run.writing = attempt.then(() => {});
+    return attempt;
   };
 
   return {
-    open(runId) {
+    open({ runId, threadId, stored: first }) {
       const run: LiveRun = {
-        events: [],
+        runId,
+        threadId,
+        events: [...first],
         base: 0,
-        persisted: 0,
+        persisted: first.at(-1)?.seq ?? 0,
+        held: Infinity,
         closed: false,
         cursors: new Set(),
         waiters: new Set(),
         tick: undefined,
         persistTimer: undefined,
+        failures: 0,
         writing: Promise.resolve(),
+        ending: undefined,
       };
       live.set(runId, run);
-      const store = () => {
+      const persistNow = () => {
         clearTimeout(run.persistTimer);
         run.persistTimer = undefined;
-        void persist(runId, run).then(() => trim(run));
+        void persist(run);
       };
       const onTick = () => {
         run.tick = undefined;
         wake(run);
-        if (lastSeq(run) - run.persisted >= PERSIST_AT_EVENTS) store();
-        else run.persistTimer ??= setTimeout(store, PERSIST_AFTER_MS);
+        if (run.failures > 0) return; // a retry is already scheduled
+        if (lastSeq(run) - run.persisted >= PERSIST_AT_EVENTS) persistNow();
+        else run.persistTimer ??= setTimeout(persistNow, PERSIST_AFTER_MS);
+      };
+      const push = (event: BaseEvent) => {
+        if (run.closed || run.held !== Infinity) throw new Error(`Run ${runId} has ended; no more events can be emitted.`);
+        const [sequenced] = sequenceEvents([event], lastSeq(run) + 1);
+        run.events.push(sequenced!);
+        return sequenced!;
       };
       return {
         runId,
         emit(event) {
-          if (run.closed) throw new Error(`Run ${runId} is closed; no more events can be emitted.`);
-          const sse = encoder.encodeSSE(event);
-          // "data: " + JSON + "\n\n": the JSON is the same text the stream sends.
-          run.events.push({ seq: lastSeq(run) + 1, event, sse, json: sse.slice(6, -2) });
+          push(event);
           run.tick ??= setImmediate(onTick);
         },
-        flush: () => persist(runId, run),
-        async close() {
+        async end(terminal, ending) {
           if (run.tick) clearImmediate(run.tick);
-          clearTimeout(run.persistTimer);
           run.tick = undefined;
-          // The last events must reach the store: a passing failure gets a few more tries.
-          for (const pause of [0, 100, 500, 2000]) {
-            if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
-            await persist(runId, run);
-            if (run.persisted === lastSeq(run)) break;
+          clearTimeout(run.persistTimer);
+          run.persistTimer = undefined;
+          run.failures = 0;
+          run.held = push(terminal).seq;
+          run.ending = ending;
+          if (!(await storeEnd(run))) {
+            // Nobody has seen the terminal event yet, so its number is still free: the client is told
+            // the truth instead (the run could not be saved), and that is the end the store will get.
+            const error = new TetherError("store_unavailable", "The run's end could not be saved, so it ended with an error; what earlier steps saved is kept. Try again in a moment.");
+            const replacement: BaseEvent = {
+              type: EventType.RUN_ERROR,
+              code: error.code,
+              message: error.message,
+              metadata: { tether: { runId, threadId } },
+            } as BaseEvent;
+            run.events[run.events.length - 1] = sequenceEvents([replacement], run.held)[0]!;
+            run.ending = { status: "error", error: { code: error.code, message: error.message }, ...(ending.usage ? { usage: ending.usage } : {}) };
           }
+          run.held = Infinity;
           run.closed = true;
+          if (!run.ending && run.persisted === lastSeq(run)) live.delete(runId);
           wake(run);
-          // Still not stored: keep serving them from memory rather than lose them.
-          if (run.persisted === lastSeq(run)) live.delete(runId);
         },
       };
     },
     isLive: (runId) => live.get(runId)?.closed === false,
+    lastSeq: (runId) => {
+      const run = live.get(runId);
+      return run && lastSeq(run);
+    },
+    isEnding: (runId) => live.get(runId)?.ending !== undefined,
     async *follow(runId, afterSeq, signal) {
       const run = live.get(runId);
       const cursor = { seq: Math.max(0, afterSeq) };
@@ -169,13 +276,14 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
             yield* fromStore(store, runId, cursor, run.base);
             continue;
           }
-          if (lastSeq(run) > cursor.seq) {
-            const batch = run.events.slice(cursor.seq - run.base, cursor.seq - run.base + MAX_BATCH);
+          const limit = sendable(run);
+          if (limit > cursor.seq) {
+            const batch = run.events.slice(cursor.seq - run.base, Math.min(limit, cursor.seq + MAX_BATCH) - run.base);
             cursor.seq = batch.at(-1)!.seq;
             yield batch;
             continue;
           }
-          if (run.closed) return;
+          if (run.closed && cursor.seq >= lastSeq(run)) return;
           await new Promise<void>((resolve) => {
             const done = () => {
               signal?.removeEventListener("abort", done);
@@ -188,6 +296,23 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
         }
       } finally {
         run.cursors.delete(cursor);
+        if (live.has(runId)) trim(run);
+      }
+    },
+    async settleThread(threadId) {
+      for (const run of live.values()) {
+        if (run.threadId !== threadId || !run.ending) continue;
+        if (!(await storeEnd(run))) {
+          throw new TetherError("store_unavailable", "The previous run's end could not be saved yet, so no new run can start; try again in a moment.");
+        }
+      }
+    },
+    async close() {
+      for (const run of live.values()) {
+        clearTimeout(run.persistTimer);
+        if (run.ending) await storeEnd(run).catch((error: unknown) => options.onPersistError?.(toTetherError(error), run.runId));
+        else await persist(run);
+        clearTimeout(run.persistTimer);
       }
     },
   };

@@ -31,14 +31,9 @@ export interface RunContext {
   user: TetherUser;
   threadId: string;
   runId: string;
-  parentRunId?: string;
   context: Context[];
   /** The whole history the model starts from. */
   history: Message[];
-  /** The messages this run added to the thread (the user's message, browser outcomes). */
-  added: Message[];
-  /** The server added messages the client lacks; a snapshot goes out first. */
-  synthesized: boolean;
   /** Answers to interrupts this run carries, acted on before the model speaks. */
   answers: Array<{ stored: StoredInterrupt; answer: ResumeEntry }>;
   /** New messages held back until the answered calls have their results (a call's result comes right after it). */
@@ -57,7 +52,8 @@ export interface RunContext {
 /**
  * Runs the agent: streams the model, executes server tools, and stops when
  * the model is done or only browser tools are pending. Ends with exactly one
- * RUN_FINISHED or RUN_ERROR, after the store knows how the run ended.
+ * RUN_FINISHED or RUN_ERROR, after the store knows how the run ended. Its
+ * first events (RUN_STARTED) were stored with the run, before the loop.
  */
 export async function runLoop(run: RunContext): Promise<void> {
   const { agent, channel, store } = run;
@@ -80,20 +76,13 @@ export async function runLoop(run: RunContext): Promise<void> {
       pending: agent.history === "server" ? pending.map((call) => toPending(call, run.runId)) : [],
       interrupts,
     });
-  const finish = async (outcome: RunFinishedOutcome) => {
-    await store.finishRun({ runId: run.runId, status: outcome.type === "cancelled" ? "cancelled" : "finished", outcome, ...summedUsage() });
-    emit({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome, ...summedUsage() });
-  };
+  // The store records the end with the run's last events before any client hears of it.
+  const finish = (outcome: RunFinishedOutcome) =>
+    channel.end(
+      { type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome, ...summedUsage() },
+      { status: outcome.type === "cancelled" ? "cancelled" : "finished", outcome, ...summedUsage() },
+    );
 
-  emit({
-    type: EventType.RUN_STARTED,
-    threadId: run.threadId,
-    runId: run.runId,
-    ...(run.parentRunId ? { parentRunId: run.parentRunId } : {}),
-    // The run's own new messages, so a client that replays this run (a reload, a second window) sees what started it.
-    input: { threadId: run.threadId, runId: run.runId, messages: run.added, tools: [], context: [] },
-  });
-  if (run.synthesized) emit({ type: EventType.MESSAGES_SNAPSHOT, messages: run.history });
   try {
     if (run.answers.length > 0) {
       const applied = await applyAnswers({ ...contextFor(run), answers: run.answers, tools: run.toolSet.tools, emit });
@@ -160,22 +149,17 @@ export async function runLoop(run: RunContext): Promise<void> {
     }
   } catch (thrown) {
     const error = toTetherError(thrown);
-    try {
-      await store.finishRun({ runId: run.runId, status: "error", error: { code: error.code, message: error.message }, ...summedUsage() });
-    } catch {
-      // The store is failing too: the client still gets its RUN_ERROR; the run is marked failed at the next start.
-    } finally {
-      emit({
+    await channel.end(
+      {
         type: EventType.RUN_ERROR,
         code: error.code,
         message: error.message,
         // RUN_ERROR has no runId field; the SSE frame id carries it too, but a stored event should say it itself.
         metadata: { tether: { runId: run.runId, threadId: run.threadId } },
         ...summedUsage(),
-      });
-    }
-  } finally {
-    await channel.close();
+      },
+      { status: "error", error: { code: error.code, message: error.message }, ...summedUsage() },
+    );
   }
 }
 

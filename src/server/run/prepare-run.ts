@@ -16,7 +16,8 @@ import type { IdSource } from "./ids.ts";
 export type PreparedRun = ({ kind: "new" } & NewRun) | { kind: "repeat"; runId: string };
 
 export interface NewRun {
-  begin: BeginRun;
+  /** What the store records as the run begins, but for its first events, which the runner makes. */
+  begin: Omit<BeginRun, "events">;
   parentRunId?: string;
   toolSet: ToolSet;
   /** The history the model starts from (without `deferred`). */

@@ -1,12 +1,12 @@
-import type { RunAgentInput } from "@ag-ui/core";
+import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import type { Agent } from "../agent/define-agent.ts";
 import type { TetherUser } from "../auth/user.ts";
 import type { RunStore } from "../store/port.ts";
-import type { RunHub } from "./hub.ts";
+import { sequenceEvents, type RunHub } from "./hub.ts";
 import type { IdSource } from "./ids.ts";
 import { runLoop } from "./loop.ts";
-import { prepareRun } from "./prepare-run.ts";
+import { prepareRun, type NewRun } from "./prepare-run.ts";
 
 export interface Runner {
   /**
@@ -48,23 +48,23 @@ export function createRunner(options: RunnerOptions): Runner {
     async start(user, agentId, input) {
       const agent = agents.get(agentId);
       if (!agent) throw new TetherError("agent_not_found", `There is no agent "${agentId}".`);
+      // A previous run whose end is still waiting for the store must not hold the thread.
+      await hub.settleThread(input.threadId);
       const prepared = await prepareRun({ agent, user, input, store, ids, secret: options.secret, now: now() });
       if (prepared.kind === "repeat") return { runId: prepared.runId, threadId: input.threadId, repeat: true };
 
-      await store.beginRun(prepared.begin);
+      const opening = sequenceEvents(openingEvents(input, prepared), 1);
+      await store.beginRun({ ...prepared.begin, events: opening });
       const controller = new AbortController();
-      const channel = hub.open(input.runId);
+      const channel = hub.open({ runId: input.runId, threadId: input.threadId, stored: opening });
       const done = runLoop({
         agent,
         user,
         threadId: input.threadId,
         runId: input.runId,
-        ...(prepared.parentRunId ? { parentRunId: prepared.parentRunId } : {}),
         context: input.context,
         history: prepared.history,
-        added: prepared.added,
         deferred: prepared.deferred,
-        synthesized: prepared.synthesized,
         answers: prepared.answers,
         state: input.state,
         toolSet: prepared.toolSet,
@@ -92,4 +92,21 @@ export function createRunner(options: RunnerOptions): Runner {
       await Promise.all([...running.values()].map((run) => run.done));
     },
   };
+}
+
+/**
+ * How a run begins, stored with the run itself: RUN_STARTED carries the run's
+ * new messages, so a client that replays it (a reload, a second window) sees
+ * what started it; a snapshot follows when the server added messages the
+ * client lacks.
+ */
+function openingEvents(input: RunAgentInput, prepared: NewRun): BaseEvent[] {
+  const started = {
+    type: EventType.RUN_STARTED,
+    threadId: input.threadId,
+    runId: input.runId,
+    ...(prepared.parentRunId ? { parentRunId: prepared.parentRunId } : {}),
+    input: { threadId: input.threadId, runId: input.runId, messages: prepared.added, tools: [], context: [] },
+  } as BaseEvent;
+  return prepared.synthesized ? [started, { type: EventType.MESSAGES_SNAPSHOT, messages: prepared.history } as BaseEvent] : [started];
 }

@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { isTetherError, type TetherErrorCode } from "../../protocol/index.ts";
 import { assistantMessage, toolCall, toolMessage, userMessage } from "../../../test/fixtures/messages.ts";
 import { createMemoryRunStore } from "./memory.ts";
-import type { BeginRun, PendingToolCall, RunStore, StoredEvent } from "./port.ts";
+import { UNSTORED_EVENT_LIMIT, type BeginRun, type PendingToolCall, type RunStore, type StoredEvent } from "./port.ts";
 import { createSqliteRunStore } from "./sqlite.ts";
 
 /** One adapter of the `RunStore` port, as the contract suite sees it. */
@@ -28,16 +28,21 @@ const pendingCalls: PendingToolCall[] = [
   { toolCallId: "call_2", toolName: "showHint", runId: "run_1", arguments: "{}" },
 ];
 
-function begin(overrides: { threadId?: string; runId?: string; ownerId?: string; messages?: Message[]; resolvedToolCallIds?: string[] } = {}): BeginRun {
+function begin(overrides: { threadId?: string; runId?: string; ownerId?: string; messages?: Message[]; resolvedToolCallIds?: string[]; events?: StoredEvent[] } = {}): BeginRun {
   const threadId = overrides.threadId ?? "thread_1";
   const runId = overrides.runId ?? "run_1";
   const ownerId = overrides.ownerId ?? "kim";
   return {
     thread: { threadId, agentId: "workdesk", ownerId },
     run: { runId, userId: ownerId, input: { threadId, runId, messageIds: ["m1"] }, log: [] },
+    events: overrides.events ?? [],
     messages: overrides.messages ?? [userTurn],
     resolvedToolCallIds: overrides.resolvedToolCallIds ?? [],
   };
+}
+
+function started(runId = "run_1", threadId = "thread_1"): StoredEvent {
+  return { seq: 1, event: { type: EventType.RUN_STARTED, threadId, runId } as StoredEvent["event"] };
 }
 
 function event(seq: number, delta: string): StoredEvent {
@@ -215,6 +220,64 @@ function runStoreContract(adapter: StoreAdapter) {
       expect(await store.readEvents("run_2")).toEqual([]);
     });
 
+    it("stores a run's first events with the run in beginRun, and none when it is refused", async () => {
+      const store = await openStore();
+      await store.beginRun(begin({ events: [started()] }));
+      expect(await rejection(store.beginRun(begin({ runId: "run_2", events: [started("run_2")] })))).toBe("run_in_progress");
+
+      expect(await store.readEvents("run_1")).toEqual([started()]);
+      expect(await store.readEvents("run_2")).toEqual([]);
+    });
+
+    it("gives the run's last stored event in getLastEvent", async () => {
+      const store = await openStore();
+      expect(await store.getLastEvent("run_1")).toBeUndefined();
+      await store.beginRun(begin({ events: [started()] }));
+      expect(await store.getLastEvent("run_1")).toEqual(started());
+      await store.appendEvents("run_1", [event(2, "Open"), event(3, "ing")]);
+
+      expect(await store.getLastEvent("run_1")).toEqual(event(3, "ing"));
+    });
+
+    it("stores a run's last events with its end in finishRun, and not again for a run that already ended", async () => {
+      const store = await openStore();
+      await store.beginRun(begin({ events: [started()] }));
+      const finished: StoredEvent = { seq: 3, event: { type: EventType.RUN_FINISHED, threadId: "thread_1", runId: "run_1" } as StoredEvent["event"] };
+
+      await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" }, events: [event(2, "Done."), finished] });
+      await store.finishRun({ runId: "run_1", status: "error", error: { code: "internal", message: "late" }, events: [event(4, "late")] });
+
+      expect(await store.readEvents("run_1")).toEqual([started(), event(2, "Done."), finished]);
+      expect((await store.getRun("run_1"))?.status).toBe("finished");
+    });
+
+    it("ends a lost run in endLostRun after a gap past its stored events, with what the thread kept and which ids were lost", async () => {
+      const store = await openStore();
+      await store.beginRun(begin({ events: [started()] }));
+      await store.appendEvents("run_1", [event(2, "Open")]);
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: [] });
+      clock = T0 + 7_000;
+
+      const ending = await store.endLostRun("run_1", { code: "run_cancelled", status: "cancelled", message: "Cancelled after its server stopped." });
+
+      const gapEnd = 2 + UNSTORED_EVENT_LIMIT;
+      expect(ending?.map(({ seq, event }) => [seq, event.type])).toEqual([
+        [gapEnd + 1, EventType.MESSAGES_SNAPSHOT],
+        [gapEnd + 2, EventType.RUN_ERROR],
+      ]);
+      expect(ending?.[0]?.event).toMatchObject({ messages: [userTurn, navigateCall] });
+      expect(ending?.[1]?.event).toMatchObject({
+        code: "run_cancelled",
+        message: expect.stringContaining("Cancelled after its server stopped."),
+        metadata: { tether: { runId: "run_1", threadId: "thread_1", lostEvents: { afterSeq: 2, throughSeq: gapEnd } } },
+      });
+      expect(await store.readEvents("run_1", 2)).toEqual(ending);
+      expect(await store.getRun("run_1")).toMatchObject({ status: "cancelled", error: { code: "run_cancelled" }, finishedAt: at(7) });
+      expect(await store.getActiveRun("thread_1")).toBeUndefined();
+      expect(await store.endLostRun("run_1", { code: "instance_lost", status: "error", message: "again" })).toBeUndefined();
+      expect(await store.endLostRun("run_9", { code: "instance_lost", status: "error", message: "unknown" })).toBeUndefined();
+    });
+
     it("adds a step's messages and pending browser calls in commitStep", async () => {
       const store = await openStore();
       await store.beginRun(begin());
@@ -342,24 +405,24 @@ function runStoreContract(adapter: StoreAdapter) {
     });
 
     if (adapter.durable) {
-      it("marks runs left running as error in recoverInterruptedRuns, freeing their threads", async () => {
+      it("ends runs left running with instance_lost in recoverInterruptedRuns, freeing their threads", async () => {
         const store = await openStore();
-        await store.beginRun(begin());
+        await store.beginRun(begin({ events: [started()] }));
         await store.beginRun(begin({ threadId: "thread_2", runId: "run_2" }));
         await store.finishRun({ runId: "run_2", status: "finished" });
         clock = T0 + 3_000;
 
-        await store.appendEvents("run_1", [{ seq: 1, event: { type: "RUN_STARTED", threadId: "thread_1", runId: "run_1" } as never }]);
         expect(await store.recoverInterruptedRuns()).toBe(1);
-        // Its log ends too, so a client replaying it sees how it ended.
+        // Its log ends too, past the ids a client may hold, so a client replaying it sees how it ended.
         expect((await store.readEvents("run_1")).map(({ seq, event }) => [seq, event.type, (event as { code?: string }).code])).toEqual([
           [1, "RUN_STARTED", undefined],
-          [2, "RUN_ERROR", "internal"],
+          [UNSTORED_EVENT_LIMIT + 2, "MESSAGES_SNAPSHOT", undefined],
+          [UNSTORED_EVENT_LIMIT + 3, "RUN_ERROR", "instance_lost"],
         ]);
 
         expect(await store.getRun("run_1")).toMatchObject({
           status: "error",
-          error: { code: "internal", message: "The server stopped while this run was in progress." },
+          error: { code: "instance_lost", message: "The server stopped while this run was in progress." },
           finishedAt: at(3),
         });
         expect((await store.getRun("run_2"))?.status).toBe("finished");
@@ -432,6 +495,19 @@ describe("createSqliteRunStore with a file", () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it("refuses a second store on a file another one holds with data_dir_in_use, naming the folder and the process", async () => {
+    const filename = await temporaryDatabase();
+    const first = createSqliteRunStore({ filename });
+    try {
+      expect(() => createSqliteRunStore({ filename })).toThrow(expect.objectContaining({ code: "data_dir_in_use", message: expect.stringContaining(`pid ${process.pid}`) }));
+      expect(() => createSqliteRunStore({ filename })).toThrow(expect.objectContaining({ message: expect.stringContaining(join(filename, "..")) }));
+    } finally {
+      await first.close();
+    }
+    const next = createSqliteRunStore({ filename });
+    await next.close();
   });
 
   it("recovers a run left running when the previous process stopped", async () => {

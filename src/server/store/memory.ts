@@ -1,5 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
+import { lostRunEvents } from "./lost-run-events.ts";
 import type { PendingToolCall, RunRecord, RunReport, RunStore, StoredEvent, StoredInterrupt, ThreadRecord } from "./port.ts";
 
 /**
@@ -23,6 +24,11 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     let calls = pending.get(threadId);
     if (!calls) pending.set(threadId, (calls = new Map()));
     return calls;
+  };
+  const appendEvents = (runId: string, added: StoredEvent[]) => {
+    const log = events.get(runId) ?? [];
+    events.set(runId, log);
+    for (const { seq, event } of added) log.push({ seq, event: copy(event) });
   };
   const activeRun = (threadId: string) =>
     (runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!).find((run) => run.status === "running");
@@ -55,7 +61,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async listRuns(threadId) {
       return copy((runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!));
     },
-    async beginRun({ thread, run, messages: added, resolvedToolCallIds, resolvedInterrupts = [] }) {
+    async beginRun({ thread, run, events: first, messages: added, resolvedToolCallIds, resolvedInterrupts = [] }) {
       const existing = threads.get(thread.threadId);
       if (existing && existing.ownerId !== thread.ownerId) throw new TetherError("forbidden", "This thread belongs to another user.");
       if (runs.has(run.runId)) throw new TetherError("run_exists", `Run ${run.runId} already exists; every run needs a new runId.`);
@@ -70,6 +76,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       const newRun = copy(run);
       const newMessages = copy(added);
       const answers = copy(resolvedInterrupts);
+      const firstEvents = first.map(({ seq, event }) => ({ seq, event: copy(event) }));
       const at = now();
       threads.set(thread.threadId, existing ? { ...existing, updatedAt: at } : { ...thread, createdAt: at, updatedAt: at });
       runs.set(run.runId, {
@@ -80,6 +87,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
         createdAt: at,
       });
       runsByThread.set(thread.threadId, [...(runsByThread.get(thread.threadId) ?? []), run.runId]);
+      events.set(run.runId, firstEvents);
       messages.set(thread.threadId, [...(messages.get(thread.threadId) ?? []), ...newMessages.map((message) => ({ runId: run.runId, message }))]);
       for (const toolCallId of resolvedToolCallIds) pendingOf(thread.threadId).delete(toolCallId);
       for (const { interruptId, answer, interrupt } of answers) {
@@ -88,12 +96,13 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       }
     },
     async appendEvents(runId, added) {
-      const log = events.get(runId) ?? [];
-      events.set(runId, log);
-      for (const { seq, event } of added) log.push({ seq, event: copy(event) });
+      appendEvents(runId, added);
     },
     async readEvents(runId, afterSeq = 0) {
       return copy((events.get(runId) ?? []).filter((event) => event.seq > afterSeq));
+    },
+    async getLastEvent(runId) {
+      return copy(events.get(runId)?.at(-1));
     },
     async commitStep(step) {
       const added = copy(step.messages);
@@ -107,8 +116,18 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async finishRun(finish) {
       const run = runs.get(finish.runId);
       if (!run || run.status !== "running") return;
-      const { runId: _runId, ...ending } = copy(finish);
+      const { runId: _runId, events: last = [], ...ending } = copy(finish);
+      appendEvents(finish.runId, last);
       runs.set(finish.runId, { ...run, ...ending, finishedAt: now() });
+    },
+    async endLostRun(runId, ending) {
+      const run = runs.get(runId);
+      if (run?.status !== "running") return undefined;
+      const thread = (messages.get(run.threadId) ?? []).map((stored) => stored.message);
+      const last = lostRunEvents({ runId, threadId: run.threadId, lastStoredSeq: events.get(runId)?.at(-1)?.seq ?? 0, messages: copy(thread) }, ending);
+      appendEvents(runId, last);
+      runs.set(runId, { ...run, status: ending.status, error: { code: ending.code, message: ending.message }, finishedAt: now() });
+      return copy(last);
     },
     async appendLog(runId, entries) {
       if (entries.length === 0) return;

@@ -2,6 +2,17 @@ import type { BaseEvent, Interrupt, Message, ResumeEntry, RunFinishedOutcome, To
 import type { Trigger } from "../../protocol/index.ts";
 
 /**
+ * How far a run's stream may run ahead of its stored log. Events reach
+ * clients before they are stored (the store gets them in pages every few
+ * milliseconds); a process that dies leaves at most this many events that a
+ * client may hold and the store never got. Whoever ends such a run writes its
+ * last events after that gap, so an SSE id names one event forever, even
+ * across a crash, and a client holding any id it was sent still gets the end.
+ * Part of the stored format: every store and hub uses this one number.
+ */
+export const UNSTORED_EVENT_LIMIT = 4096;
+
+/**
  * Where threads, messages, runs, the event log and pending browser calls live.
  *
  * Every method is async so a networked database (PostgreSQL) can stand behind
@@ -32,7 +43,8 @@ export interface RunStore {
   listRuns(threadId: string): Promise<RunRecord[]>;
 
   /**
-   * Creates the thread if it is new, the run, and appends the run's new
+   * Creates the thread if it is new, the run and its first events (RUN_STARTED
+   * at seq 1, so every stored run says how it started), and appends the run's new
    * messages; marks answered browser calls resolved. Refuses with `run_exists`
    * when the run id is taken and `run_in_progress` when the thread already has
    * a running run, checked inside the same transaction.
@@ -42,18 +54,32 @@ export interface RunStore {
   appendEvents(runId: string, events: StoredEvent[]): Promise<void>;
   /** The run's events with `seq > afterSeq`, in order. */
   readEvents(runId: string, afterSeq?: number): Promise<StoredEvent[]>;
+  /** The run's last stored event (its RUN_FINISHED or RUN_ERROR once it ended). */
+  getLastEvent(runId: string): Promise<StoredEvent | undefined>;
   /** Stores one model step: its messages and the browser calls it left pending. */
   commitStep(step: CommitStep): Promise<void>;
-  /** Records how the run ended; the run stops being active. */
+  /**
+   * Records how the run ended, with its last events, in one write; the run
+   * stops being active. Does nothing to a run that already ended.
+   */
   finishRun(finish: FinishRun): Promise<void>;
+  /**
+   * Ends a run whose process is gone (it crashed, or its end could not be
+   * stored): appends, after a gap of UNSTORED_EVENT_LIMIT past its last stored
+   * event, a MESSAGES_SNAPSHOT of what the thread kept and a RUN_ERROR that
+   * says which events were lost; marks the run ended with `error`. Returns
+   * those events, or undefined when the run was not running.
+   */
+  endLostRun(runId: string, ending: LostRunEnding): Promise<StoredEvent[] | undefined>;
   /** Appends to the run's log (a dropped tool, a warning). */
   appendLog(runId: string, entries: RunLogEntry[]): Promise<void>;
   /** Stores what a browser reported about a run (tool outcomes, renderer errors). */
   addReport(runId: string, report: unknown): Promise<void>;
   listReports(runId: string): Promise<RunReport[]>;
   /**
-   * Marks runs left `running` by a process that stopped as failed, so their
-   * threads can continue. Called once at start-up; returns how many.
+   * Ends every run left `running` by a process that stopped, as `endLostRun`
+   * does with code `instance_lost`, so their threads can continue. Called once
+   * at start-up by the process that owns the store; returns how many.
    */
   recoverInterruptedRuns(): Promise<number>;
   close(): Promise<void>;
@@ -117,6 +143,8 @@ export interface RunReport {
 
 export interface BeginRun {
   thread: { threadId: string; agentId: string; ownerId: string };
+  /** The run's first events, from seq 1: RUN_STARTED (and the snapshot a client lacks). */
+  events: StoredEvent[];
   run: {
     runId: string;
     userId: string;
@@ -172,4 +200,13 @@ export interface FinishRun {
   outcome?: RunFinishedOutcome;
   error?: { code: string; message: string };
   usage?: TokenUsage[];
+  /** The run's events not stored yet, its RUN_FINISHED or RUN_ERROR last. */
+  events?: StoredEvent[];
+}
+
+/** Why a run whose process is gone was ended. */
+export interface LostRunEnding {
+  code: "instance_lost" | "run_cancelled";
+  message: string;
+  status: "error" | "cancelled";
 }

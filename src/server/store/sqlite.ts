@@ -1,9 +1,10 @@
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
-import Database from "better-sqlite3";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import { decodePage, encodePage, pages } from "./event-pages.ts";
+import { lostRunEvents } from "./lost-run-events.ts";
+import { sqliteAttempt } from "./sqlite-attempt.ts";
+import { openSqliteDatabase } from "./sqlite-database.ts";
+import { lockDatabaseFile } from "./sqlite-lock.ts";
 import { toInterrupt, toRun, toThread, type InterruptRow, type RunRow } from "./sqlite-rows.ts";
 import { SCHEMA } from "./sqlite-schema.ts";
 import type {
@@ -11,6 +12,7 @@ import type {
   StoredInterrupt,
   CommitStep,
   FinishRun,
+  LostRunEnding,
   PendingToolCall,
   RunLogEntry,
   RunReport,
@@ -22,19 +24,41 @@ export interface SqliteRunStoreOptions {
   /** A file path, or `:memory:`. The folder is created when missing. */
   filename: string;
   now?: () => Date;
+  /**
+   * Refuse to open a file another process has open as a Tether store
+   * (`data_dir_in_use`). Default true; only a test that plays two processes
+   * in one turns it off.
+   */
+  exclusive?: boolean;
+  /** How long a run's start waits for a lock held by another connection before it is refused (`store_unavailable`). Default 2 s. */
+  startWaitMs?: number;
+  /** How long a running run's writes wait for such a lock before the run fails. Default 10 s. */
+  writeWaitMs?: number;
 }
 
+/** Page writes are retried by the hub, so they wait only briefly here. */
+const EVENTS_WAIT_MS = 50;
 
-/** The embedded default: one SQLite file in WAL mode, through better-sqlite3. */
+/**
+ * The embedded default: one SQLite file in WAL mode, through better-sqlite3.
+ * One process owns the file; writes never block the event loop while another
+ * connection holds the lock (they wait asynchronously, then fail with
+ * `store_unavailable`).
+ */
 export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
-  if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true });
-  const db = new Database(options.filename);
-  db.pragma("journal_mode = WAL");
-  // WAL with NORMAL survives a process crash; only an OS crash can lose the last commits.
-  db.pragma("synchronous = NORMAL");
-  db.pragma("busy_timeout = 5000");
-  db.exec(SCHEMA);
+  const file = options.filename !== ":memory:";
+  const lock = file && options.exclusive !== false ? lockDatabaseFile(options.filename) : undefined;
+  let db: ReturnType<typeof openSqliteDatabase>;
+  try {
+    db = openSqliteDatabase(options.filename);
+    db.exec(SCHEMA);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const now = () => (options.now?.() ?? new Date()).toISOString();
+  const startWait = { waitMs: options.startWaitMs ?? 2000 };
+  const writeWait = { waitMs: options.writeWaitMs ?? 10_000 };
 
   const statements = {
     getThread: db.prepare<[string], { thread_id: string; agent_id: string; owner_id: string; created_at: string; updated_at: string }>(
@@ -72,9 +96,16 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     resolveInterrupt: db.prepare("UPDATE interrupts SET status = ?, answer = ?, resolved_by_run_id = ? WHERE interrupt_id = ? AND status = 'pending'"),
     insertReport: db.prepare("INSERT INTO reports (run_id, received_at, body) VALUES (?, ?, ?)"),
     listReports: db.prepare<[string], { received_at: string; body: string }>("SELECT received_at, body FROM reports WHERE run_id = ? ORDER BY rowid"),
-    runningRuns: db.prepare<[], { run_id: string; thread_id: string }>("SELECT run_id, thread_id FROM runs WHERE status = 'running'"),
+    runningRuns: db.prepare<[], { run_id: string }>("SELECT run_id FROM runs WHERE status = 'running'"),
     lastSeq: db.prepare<[string], { last: number }>("SELECT COALESCE(MAX(last_seq), 0) AS last FROM event_pages WHERE run_id = ?"),
-    recover: db.prepare("UPDATE runs SET status = 'error', error = ?, finished_at = ? WHERE run_id = ? AND status = 'running'"),
+    lastPage: db.prepare<[string], { first_seq: number; body: Buffer }>("SELECT first_seq, body FROM event_pages WHERE run_id = ? ORDER BY first_seq DESC LIMIT 1"),
+    allMessages: db.prepare<[string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? ORDER BY position"),
+  };
+
+  const insertEvents = (runId: string, events: StoredEvent[]) => {
+    for (const page of pages(events)) {
+      statements.insertPage.run(runId, page[0]!.seq, page.at(-1)!.seq, encodePage(page));
+    }
   };
 
   const appendMessages = (threadId: string, runId: string, messages: Message[]) => {
@@ -116,6 +147,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       at,
       statements.nextOrdinal.get(thread.threadId)!.next,
     );
+    insertEvents(run.runId, begin.events);
     appendMessages(thread.threadId, run.runId, begin.messages);
     for (const toolCallId of begin.resolvedToolCallIds) statements.deletePending.run(thread.threadId, toolCallId);
     for (const { interruptId, answer, interrupt } of begin.resolvedInterrupts ?? []) {
@@ -127,11 +159,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     }
   });
 
-  const appendEvents = db.transaction((runId: string, events: StoredEvent[]) => {
-    for (const page of pages(events)) {
-      statements.insertPage.run(runId, page[0]!.seq, page.at(-1)!.seq, encodePage(page));
-    }
-  });
+  const appendEvents = db.transaction(insertEvents);
 
   const commitStep = db.transaction((step: CommitStep) => {
     appendMessages(step.threadId, step.runId, step.messages);
@@ -142,15 +170,33 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     statements.touchThread.run(now(), step.threadId);
   });
 
-  // Each run a stopped process left running gets its end: a RUN_ERROR in its log, so a client replaying it sees how it ended.
+  const finishRun = db.transaction((finish: FinishRun) => {
+    const ended = statements.finishRun.run(
+      finish.status,
+      finish.outcome ? JSON.stringify(finish.outcome) : null,
+      finish.error ? JSON.stringify(finish.error) : null,
+      finish.usage ? JSON.stringify(finish.usage) : null,
+      now(),
+      finish.runId,
+    );
+    // A run someone else already ended (as lost) keeps the end it has.
+    if (ended.changes === 1) insertEvents(finish.runId, finish.events ?? []);
+  });
+
+  const endLostRun = db.transaction((runId: string, ending: LostRunEnding): StoredEvent[] | undefined => {
+    const row = statements.getRun.get(runId);
+    if (row?.status !== "running") return undefined;
+    const messages = statements.allMessages.all(row.thread_id).map((message) => JSON.parse(message.body) as Message);
+    const events = lostRunEvents({ runId, threadId: row.thread_id, lastStoredSeq: statements.lastSeq.get(runId)!.last, messages }, ending);
+    insertEvents(runId, events);
+    statements.finishRun.run(ending.status, null, JSON.stringify({ code: ending.code, message: ending.message }), null, now(), runId);
+    return events;
+  });
+
   const recoverInterruptedRuns = db.transaction(() => {
-    const error = { code: "internal", message: "The server stopped while this run was in progress." };
     const runs = statements.runningRuns.all();
-    for (const { run_id: runId, thread_id: threadId } of runs) {
-      const seq = statements.lastSeq.get(runId)!.last + 1;
-      const event = { type: "RUN_ERROR", ...error, metadata: { tether: { runId, threadId } } } as StoredEvent["event"];
-      statements.insertPage.run(runId, seq, seq, encodePage([{ seq, event }]));
-      statements.recover.run(JSON.stringify(error), now(), runId);
+    for (const { run_id: runId } of runs) {
+      endLostRun(runId, { code: "instance_lost", status: "error", message: "The server stopped while this run was in progress." });
     }
     return runs.length;
   });
@@ -161,83 +207,84 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     statements.setLog.run(JSON.stringify([...(JSON.parse(row.log) as RunLogEntry[]), ...entries]), runId);
   });
 
+  // Reads rarely meet a lock in WAL mode, but when they do they wait like writes, never blocking the loop.
+  const read = <T>(query: () => T) => sqliteAttempt(query, { ...startWait, what: "read from the database" });
+
   return {
-    async getThread(threadId) {
+    getThread: (threadId) => read(() => {
       const row = statements.getThread.get(threadId);
       return row && toThread(row);
-    },
-    async getMessages(threadId, options = {}) {
-      return statements.getMessages.all(threadId, options.excludeRunId ?? "").map((row) => JSON.parse(row.body) as Message);
-    },
-    async getMessageRun(threadId, messageId) {
-      return statements.getMessageRun.get(threadId, messageId)?.run_id;
-    },
-    async getPendingToolCalls(threadId) {
-      return statements.getPending.all(threadId).map(
-        (row): PendingToolCall => ({ toolCallId: row.tool_call_id, toolName: row.tool_name, runId: row.run_id, arguments: row.arguments }),
-      );
-    },
-    async getInterrupt(interruptId) {
+    }),
+    getMessages: (threadId, options = {}) =>
+      read(() => statements.getMessages.all(threadId, options.excludeRunId ?? "").map((row) => JSON.parse(row.body) as Message)),
+    getMessageRun: (threadId, messageId) => read(() => statements.getMessageRun.get(threadId, messageId)?.run_id),
+    getPendingToolCalls: (threadId) =>
+      read(() =>
+        statements.getPending.all(threadId).map(
+          (row): PendingToolCall => ({ toolCallId: row.tool_call_id, toolName: row.tool_name, runId: row.run_id, arguments: row.arguments }),
+        ),
+      ),
+    getInterrupt: (interruptId) => read(() => {
       const row = statements.getInterrupt.get(interruptId);
       return row && toInterrupt(row);
-    },
-    async getPendingInterrupts(threadId) {
-      return statements.getPendingInterrupts.all(threadId).map(toInterrupt);
-    },
-    async getRun(runId) {
+    }),
+    getPendingInterrupts: (threadId) => read(() => statements.getPendingInterrupts.all(threadId).map(toInterrupt)),
+    getRun: (runId) => read(() => {
       const row = statements.getRun.get(runId);
       return row && toRun(row);
-    },
-    async getActiveRun(threadId) {
+    }),
+    getActiveRun: (threadId) => read(() => {
       const row = statements.getActiveRun.get(threadId);
       return row && toRun(row);
-    },
-    async listRuns(threadId) {
-      return statements.listRuns.all(threadId).map(toRun);
-    },
+    }),
+    listRuns: (threadId) => read(() => statements.listRuns.all(threadId).map(toRun)),
     async beginRun(begin) {
-      beginRun(begin);
+      await sqliteAttempt(() => beginRun.immediate(begin), { ...startWait, what: "start the run" });
     },
     async appendEvents(runId, events) {
-      if (events.length > 0) appendEvents(runId, events);
+      if (events.length > 0) await sqliteAttempt(() => appendEvents.immediate(runId, events), { waitMs: EVENTS_WAIT_MS, what: "store the run's events" });
     },
-    async readEvents(runId, afterSeq = 0) {
-      const events: StoredEvent[] = [];
-      for (const row of statements.readPages.all(runId, afterSeq)) {
-        decodePage(row.body).forEach((event, index) => {
-          const seq = row.first_seq + index;
-          if (seq > afterSeq) events.push({ seq, event });
-        });
-      }
-      return events;
-    },
+    readEvents: (runId, afterSeq = 0) =>
+      read(() => {
+        const events: StoredEvent[] = [];
+        for (const row of statements.readPages.all(runId, afterSeq)) {
+          decodePage(row.body).forEach((event, index) => {
+            const seq = row.first_seq + index;
+            if (seq > afterSeq) events.push({ seq, event });
+          });
+        }
+        return events;
+      }),
+    getLastEvent: (runId) =>
+      read(() => {
+        const row = statements.lastPage.get(runId);
+        if (!row) return undefined;
+        const events = decodePage(row.body);
+        return { seq: row.first_seq + events.length - 1, event: events.at(-1)! };
+      }),
     async commitStep(step) {
-      commitStep(step);
+      await sqliteAttempt(() => commitStep.immediate(step), { ...writeWait, what: "store the run's step" });
     },
     async finishRun(finish: FinishRun) {
-      statements.finishRun.run(
-        finish.status,
-        finish.outcome ? JSON.stringify(finish.outcome) : null,
-        finish.error ? JSON.stringify(finish.error) : null,
-        finish.usage ? JSON.stringify(finish.usage) : null,
-        now(),
-        finish.runId,
-      );
+      await sqliteAttempt(() => finishRun.immediate(finish), { ...writeWait, what: "store how the run ended" });
+    },
+    async endLostRun(runId, ending) {
+      return sqliteAttempt(() => endLostRun.immediate(runId, ending), { ...writeWait, what: "end the run" });
     },
     async appendLog(runId, entries) {
-      if (entries.length > 0) appendLog(runId, entries);
+      if (entries.length > 0) await sqliteAttempt(() => appendLog.immediate(runId, entries), { ...writeWait, what: "store the run's log" });
     },
     async addReport(runId, report) {
-      statements.insertReport.run(runId, now(), JSON.stringify(report));
+      await sqliteAttempt(() => statements.insertReport.run(runId, now(), JSON.stringify(report)), { ...startWait, what: "store the report" });
     },
-    async listReports(runId): Promise<RunReport[]> {
-      return statements.listReports.all(runId).map((row) => ({ receivedAt: row.received_at, report: JSON.parse(row.body) }));
-    },
+    listReports: (runId) =>
+      read((): RunReport[] => statements.listReports.all(runId).map((row) => ({ receivedAt: row.received_at, report: JSON.parse(row.body) }))),
     async recoverInterruptedRuns() {
-      return recoverInterruptedRuns();
+      return sqliteAttempt(() => recoverInterruptedRuns.immediate(), { ...writeWait, what: "recover the runs a stopped process left" });
     },
     async close() {
       if (db.open) db.close();
+      lock?.release();
     },
   };
 }

@@ -3,11 +3,12 @@ import { TetherError } from "../../../protocol/index.ts";
 import type { RunHub } from "../../run/hub.ts";
 import type { RunRecord, RunStore } from "../../store/port.ts";
 import { eventStreamResponse } from "../event-stream.ts";
+import { parseLastEventId } from "../last-event-id.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
 import { ownedThread } from "../owned.ts";
 
 export function threadRoutes(store: RunStore, hub: RunHub) {
-  return new Hono<AuthEnv>()
+  const routes = new Hono<AuthEnv>()
     .get("/threads/:threadId", async (c) => {
       const thread = await ownedThread(store, c.req.param("threadId"), c.var.user);
       const [pending, interrupts, runs] = await Promise.all([
@@ -37,6 +38,8 @@ export function threadRoutes(store: RunStore, hub: RunHub) {
      * replays exactly the events after that one (the rest of that run, then any
      * later run of the thread) and then follows the live one; without it, it
      * follows the active run, or replays the last one if it already ended.
+     * Whatever id a client holds, the stream ends with a RUN_FINISHED or
+     * RUN_ERROR: a client that already had the last one gets it again.
      */
     .get("/threads/:threadId/events", async (c) => {
       const thread = await ownedThread(store, c.req.param("threadId"), c.var.user);
@@ -45,14 +48,10 @@ export function threadRoutes(store: RunStore, hub: RunHub) {
       let start = runs.length - 1;
       let afterSeq = 0;
       if (lastEventId) {
-        const cut = lastEventId.lastIndexOf(":");
-        const runId = lastEventId.slice(0, cut);
-        const seq = Number(lastEventId.slice(cut + 1));
-        start = runs.findIndex((run) => run.runId === runId);
-        if (cut <= 0 || start === -1 || !Number.isSafeInteger(seq) || seq < 0) {
-          throw new TetherError("invalid_last_event_id", `Last-Event-ID "${lastEventId.slice(0, 80)}" does not name an event of this thread; expected <runId>:<seq>.`);
-        }
-        afterSeq = seq;
+        const named = parseLastEventId(lastEventId);
+        start = runs.findIndex((run) => run.runId === named.runId);
+        if (start === -1) throw new TetherError("invalid_last_event_id", `Last-Event-ID "${lastEventId.slice(0, 80)}" names no run of this thread.`);
+        afterSeq = await resumePoint(runs[start]!, named.seq, start === runs.length - 1);
       } else {
         const active = runs.findIndex((run) => run.status === "running");
         if (active !== -1) start = active;
@@ -66,6 +65,21 @@ export function threadRoutes(store: RunStore, hub: RunHub) {
       }
       return eventStreamResponse(events(), c.req.header("accept"), () => stop.abort());
     });
+  return routes;
+
+  /**
+   * Where to resume a run for a client that holds its event `seq`. An id past
+   * the run's end was never sent: refused. The end itself, when nothing
+   * follows it, is sent again, so the stream still ends with it.
+   */
+  async function resumePoint(run: RunRecord, seq: number, isLastRun: boolean): Promise<number> {
+    const last = hub.lastSeq(run.runId) ?? (await store.getLastEvent(run.runId))?.seq ?? 0;
+    if (seq > last) {
+      throw new TetherError("invalid_last_event_id", `Last-Event-ID ${run.runId}:${seq} was never sent: run ${run.runId} has events up to ${last}.`);
+    }
+    const ended = !hub.isLive(run.runId);
+    return ended && isLastRun && seq === last ? seq - 1 : seq;
+  }
 }
 
 function summarizeRun(run: RunRecord) {
