@@ -55,6 +55,19 @@ describe("readIntent", () => {
       expect(readIntent("hi, open the dashboard")).toEqual({ kind: "navigate", target: "dashboard" });
     });
 
+    it.each([
+      ["open the work request list in a new tab", "work request list"],
+      ["Open the work request list in a new tab, please", "work request list"],
+      ["take me to R-1042 in a new window", "r-1042"],
+      ["show me approvals on a new tab", "approvals"],
+    ])("reads %j as a request to open %j in a new tab", (said, target) => {
+      expect(readIntent(said)).toEqual({ kind: "navigate", target, newTab: true });
+    });
+
+    it("asks for no new tab unless the user says so", () => {
+      expect(readIntent("open the work request list")).not.toHaveProperty("newTab");
+    });
+
     it("opens a screen when asked to find it by its screen or page name", () => {
       expect(readIntent("find the dashboard page")).toEqual({ kind: "navigate", target: "dashboard" });
     });

@@ -2,7 +2,7 @@ import type { WorkRequestStatus } from "./work-requests.ts";
 
 /** What a user's message asks for, as far as the offline playbook understands. */
 export type Intent =
-  | { kind: "navigate"; target: string }
+  | { kind: "navigate"; target: string; newTab?: true }
   | { kind: "navigate-by-id"; screenId: string }
   | { kind: "close"; requestId: string; resolution: string }
   | { kind: "search"; query: string; status?: WorkRequestStatus }
@@ -52,6 +52,8 @@ const STATUS_WORDS: Array<[RegExp, WorkRequestStatus]> = [
 const SCREEN_WORDS = /\b(screen|page|dashboard|approvals|administration|admin|menu|form|list)\b/;
 const RECORD_WORDS = /\b(requests?|tickets?)\b/;
 const TRAILING = / (screen|page|please|for me|now|then|thanks|thank you)$/;
+// "open the work request list in a new tab": where to open it, not part of the screen's name.
+const NEW_TAB = / (?:in|into|on) (?:a )?new (?:browser )?(?:tab|window)$/;
 
 export function readIntent(text: string): Intent {
   let said = normalize(text);
@@ -111,11 +113,15 @@ function startsWith(said: string, verbs: string[]): string | undefined {
 }
 
 function navigate(rest: string): Intent {
-  const target = stripTrailing(rest)
+  const stripped = stripTrailing(rest);
+  const newTab = NEW_TAB.test(stripped);
+  const target = stripped
+    .replace(NEW_TAB, "")
     .replace(/^(up|me|us) /, "")
     .replace(/^(the|my|our|a|an) /, "");
   const cleaned = stripTrailing(target);
-  return cleaned ? { kind: "navigate", target: cleaned } : { kind: "unknown" };
+  if (!cleaned) return { kind: "unknown" };
+  return newTab ? { kind: "navigate", target: cleaned, newTab: true } : { kind: "navigate", target: cleaned };
 }
 
 function stripTrailing(text: string): string {

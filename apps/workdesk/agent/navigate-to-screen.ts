@@ -10,7 +10,7 @@ export const navigateToScreen = defineBrowserTool({
   kind: "follow-up",
   required: true,
   description:
-    "Opens a Workdesk screen in the content area behind the assistant panel. Use only a screenId returned by lookupScreens. " +
+    "Opens a Workdesk screen in the content area behind the assistant panel, or in a new browser tab when the user asks for one. Use only a screenId returned by lookupScreens. " +
     "The browser reports the outcome; until it arrives, say you are opening the screen, never that it is open. " +
     "If the outcome is not succeeded, explain why and give the route from the lookup so the user can go there by hand.",
   parameters: {
@@ -21,6 +21,11 @@ export const navigateToScreen = defineBrowserTool({
       routeHint: { type: "string", description: "The screen's route, for the user to follow by hand; never used to navigate." },
       orgScope: { type: "string", description: "Organisation the navigation is requested in." },
       payload: { type: "object", description: "State for the target screen, such as { requestId } for a work request detail." },
+      target: {
+        type: "string",
+        enum: ["content", "new-tab"],
+        description: "Where to open it: the content area (the default) or a new browser tab, only when the user asked for a new tab. The browser may block a new tab.",
+      },
     },
     required: ["screenId"],
   },

@@ -67,6 +67,15 @@ describe("workdeskPlaybook", () => {
       expect(turn.toolCalls).toEqual([{ toolName: "navigateToScreen", input: listArgs }]);
     });
 
+    it("asks for a new tab when the user did, and says so", () => {
+      const lookup = lookupScreens("work request list", kim, requests);
+      const turn = workdeskPlaybook.respond(
+        conversation({ userText: "open the work request list in a new tab", turnsSinceUser: 1, results: [result("lookupScreens", { query: lookup.query }, lookup)] }),
+      );
+      expect(turn.text).toBe("Opening Work request list in a new tab…");
+      expect(turn.toolCalls).toEqual([{ toolName: "navigateToScreen", input: { ...listArgs, target: "new-tab" } }]);
+    });
+
     it("passes the record to open as the payload of a detail screen", () => {
       const turn = afterLookup(lookupScreens("R-1042", kim, requests));
       expect(turn.toolCalls).toEqual([
@@ -124,6 +133,20 @@ describe("workdeskPlaybook", () => {
 
     it("does not claim the screen is open when the browser only got as far as requesting it", () => {
       const text = afterNavigation(outcome({ status: "succeeded", stage: "requested" })).text;
+      expect(text).not.toMatch(CLAIMS_OPEN);
+    });
+
+    it("says it opened a new tab, with the route, only when the browser reported the tab opened", () => {
+      const text = afterNavigation(outcome({ status: "succeeded", stage: "requested", data: { route: "/work-requests" } }), { ...listArgs, target: "new-tab" }).text;
+      expect(text).toBe("I've opened a new tab for Work request list (/work-requests).");
+      expect(text).not.toMatch(CLAIMS_OPEN);
+    });
+
+    it("says a blocked new tab was blocked and gives the route to follow by hand", () => {
+      const text = afterNavigation(outcome({ status: "blocked", reason: "popup_blocked", message: "The browser blocked the new tab." }), { ...listArgs, target: "new-tab" }).text;
+      expect(text).toMatch(/was blocked: The browser blocked the new tab\./);
+      expect(text).toContain("/work-requests");
+      expect(text).not.toMatch(/opened a new tab/);
       expect(text).not.toMatch(CLAIMS_OPEN);
     });
 

@@ -19,8 +19,10 @@ export const workdeskPlaybook: Playbook = {
     const [latest] = conversation.results.slice(-1);
     // A script that keeps calling tools would loop until the step limit; stop and say so instead.
     if (latest && conversation.turnsSinceUser >= 4) return { text: "I've stopped here so as not to go round in circles. What would you like to do next?" };
-    if (latest) return afterResult(latest, conversation.tools, conversation.sinceUser);
     const intent = readIntent(conversation.userText);
+    // Where the user asked for the screen travels from their words to the navigation after the lookup.
+    const target = intent.kind === "navigate" && intent.newTab ? "new-tab" : undefined;
+    if (latest) return afterResult(latest, conversation.tools, conversation.sinceUser, target);
     switch (intent.kind) {
       case "navigate":
         return { toolCalls: [{ toolName: "lookupScreens", input: { query: intent.target } }] };
@@ -51,11 +53,11 @@ export const workdeskPlaybook: Playbook = {
   },
 };
 
-function afterResult(result: PlaybookResult, tools: string[], sinceUser: PlaybookResult[] = []): ScriptedTurn {
+function afterResult(result: PlaybookResult, tools: string[], sinceUser: PlaybookResult[] = [], target?: "new-tab"): ScriptedTurn {
   if (result.isError) return { text: `That didn't work: ${errorMessage(result.output)}` };
   switch (result.toolName) {
     case "lookupScreens":
-      return afterLookup(result.output as ScreenLookup, tools);
+      return afterLookup(result.output as ScreenLookup, tools, target);
     case "navigateToScreen":
       return afterNavigation(result.input as NavigationArgs, parseToolOutcome(result.output), lookedUp(sinceUser, (result.input as NavigationArgs | undefined)?.screenId));
     case "searchWorkRequests":
@@ -67,7 +69,7 @@ function afterResult(result: PlaybookResult, tools: string[], sinceUser: Playboo
   }
 }
 
-function afterLookup(lookup: ScreenLookup, tools: string[]): ScriptedTurn {
+function afterLookup(lookup: ScreenLookup, tools: string[], target?: "new-tab"): ScriptedTurn {
   const [best] = lookup.candidates;
   if (!best) {
     const offer = (lookup.available ?? []).map((screen) => screen.name).join(", ");
@@ -78,8 +80,8 @@ function afterLookup(lookup: ScreenLookup, tools: string[]): ScriptedTurn {
   }
   const missing = lookup.recordNotFound ? `${lookup.recordNotFound} isn't a work request in ${lookup.orgScope}, so I can't show it. ` : "";
   return {
-    text: `${missing}Opening ${best.name}…`,
-    toolCalls: [{ toolName: "navigateToScreen", input: navigationArgs(best, lookup.orgScope) }],
+    text: `${missing}Opening ${best.name}${target === "new-tab" ? " in a new tab" : ""}…`,
+    toolCalls: [{ toolName: "navigateToScreen", input: { ...navigationArgs(best, lookup.orgScope), ...(target ? { target } : {}) } }],
   };
 }
 
@@ -89,6 +91,7 @@ interface NavigationArgs {
   routeHint?: string;
   orgScope?: string;
   payload?: Record<string, unknown>;
+  target?: "content" | "new-tab";
 }
 
 function navigationArgs(candidate: ScreenCandidate, orgScope: string): NavigationArgs {
@@ -120,6 +123,8 @@ function afterNavigation(args: NavigationArgs | undefined, outcome: ToolOutcome 
   if (!outcome) return { text: `I asked the browser to open ${name}, but it didn't report back in a form I understand, so I can't say whether it opened.${byHand}` };
   switch (outcome.status) {
     case "succeeded":
+      // A new tab opened with the screen's route; whether the screen shows there, this page cannot see.
+      if (args?.target === "new-tab") return { text: `I've opened a new tab for ${name}${route ? ` (${route})` : ""}.` };
       // Only as far as the browser got: requested is not open.
       if (outcome.stage === "displayed") return { text: `${name} is open now.` };
       if (outcome.stage === "switched") return { text: `${name} is showing; its data is still loading.` };

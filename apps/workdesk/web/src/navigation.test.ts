@@ -1,17 +1,42 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Screen, User } from "./api.ts";
 
+/** A tab window.open created: where it is, and whether it can reach the window that opened it. */
+interface FakeTab {
+  opener: unknown;
+  closed: boolean;
+  location: { href: string };
+}
+
+/**
+ * window.open as browsers have it: with `noopener` in the features the tab
+ * opens but the call returns null; with a popup blocker on it returns null
+ * and nothing opens.
+ */
+function fakeOpen(window: () => unknown) {
+  const browser = { blocked: false, closesAtOnce: false, tabs: [] as FakeTab[] };
+  const open = vi.fn((url: string, _target?: string, features?: string) => {
+    if (browser.blocked) return null;
+    const tab: FakeTab = { opener: window(), closed: browser.closesAtOnce, location: { href: new URL(url, "http://workdesk.test/dashboard").href } };
+    browser.tabs.push(tab);
+    return (features ?? "").split(",").some((feature) => feature.trim() === "noopener") ? null : tab;
+  });
+  return { browser, open };
+}
+
 /** A window with just what the navigation function touches: history, location, window.open. */
-function fakeWindow(open: (url: string) => unknown) {
-  const location = { pathname: "/dashboard" };
+function fakeWindow() {
+  const location = { pathname: "/dashboard", href: "http://workdesk.test/dashboard" };
   const listeners = new Set<() => void>();
   vi.stubGlobal("location", location);
   vi.stubGlobal("history", {
     pushState: (_state: unknown, _title: string, path: string) => (location.pathname = path),
     replaceState: (_state: unknown, _title: string, path: string) => (location.pathname = path),
   });
-  vi.stubGlobal("window", { addEventListener: (_type: string, listener: () => void) => listeners.add(listener), open });
-  return location;
+  const popups = fakeOpen(() => fake);
+  const fake = { addEventListener: (_type: string, listener: () => void) => listeners.add(listener), open: popups.open, location };
+  vi.stubGlobal("window", fake);
+  return { location, browser: popups.browser };
 }
 
 const kim: User = { userId: "kim", orgScope: "ORG-01", roles: ["requester"] };
@@ -21,12 +46,11 @@ const screens: Screen[] = [
 ];
 
 describe("the Workdesk navigation function", () => {
-  let open: ReturnType<typeof vi.fn>;
   let location: { pathname: string };
+  let browser: ReturnType<typeof fakeWindow>["browser"];
   beforeEach(() => {
     vi.resetModules();
-    open = vi.fn(() => ({}));
-    location = fakeWindow(open);
+    ({ location, browser } = fakeWindow());
   });
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -75,13 +99,36 @@ describe("the Workdesk navigation function", () => {
     expect(location.pathname).toBe("/work-requests");
   });
 
-  it("checks what window.open returned: a blocked popup is blocked, not succeeded", async () => {
-    open.mockReturnValue(null);
+  it("reports a new tab that opened as succeeded, on the route, with no way back to the Workdesk", async () => {
+    const { navigate } = await load();
+    expect(await navigate("MNU-3120", { target: "new-tab" })).toEqual({
+      status: "succeeded",
+      stage: "requested",
+      data: { route: "/work-requests", path: "Work management › Work request list" },
+    });
+    expect(browser.tabs).toHaveLength(1);
+    expect(browser.tabs[0]).toMatchObject({ opener: null, location: { href: "http://workdesk.test/work-requests" } });
+    // The content area did not move.
+    expect(location.pathname).toBe("/dashboard");
+  });
+
+  it("reports a tab the popup blocker stopped as blocked, popup_blocked, with the route to go by hand", async () => {
+    browser.blocked = true;
+    const { navigate } = await load();
+    expect(await navigate("MNU-3120", { target: "new-tab" })).toMatchObject({
+      status: "blocked",
+      stage: "requested",
+      reason: "popup_blocked",
+      data: { route: "/work-requests", path: "Work management › Work request list" },
+    });
+    expect(browser.tabs).toEqual([]);
+    expect(location.pathname).toBe("/dashboard");
+  });
+
+  it("reports a tab closed as soon as it opened as blocked, not succeeded", async () => {
+    browser.closesAtOnce = true;
     const { navigate } = await load();
     expect(await navigate("MNU-3120", { target: "new-tab" })).toMatchObject({ status: "blocked", reason: "popup_blocked" });
-    open.mockReturnValue({});
-    expect(await navigate("MNU-3120", { target: "new-tab" })).toMatchObject({ status: "succeeded", stage: "requested" });
-    expect(open).toHaveBeenCalledWith("/work-requests", "_blank", "noopener");
   });
 });
 

@@ -27,11 +27,9 @@ export function createNavigator(options: { user: User; screens: () => Screen[]; 
     if (!route) return { status: "failed", stage: "requested", reason: "not_found", message: `${screen.name} needs a record to show.`, data: { path: screen.path } };
     const data = { route, path: screen.path };
     if (request.target === "new-tab") {
-      // window.open returns null when a popup blocker stopped it: that is a failure, not a success.
-      const opened = window.open(route, "_blank", "noopener");
-      return opened === null
-        ? { status: "blocked", stage: "requested", reason: "popup_blocked", message: "The browser blocked the new tab.", data }
-        : { status: "succeeded", stage: "requested", data };
+      return openInNewTab(route)
+        ? { status: "succeeded", stage: "requested", data }
+        : { status: "blocked", stage: "requested", reason: "popup_blocked", message: "The browser blocked the new tab.", data };
     }
     if (isDisplayed(route)) return { status: "succeeded", stage: "displayed", data };
     const shown = whenDisplayed(route, options.displayTimeoutMs ?? 8000);
@@ -43,6 +41,23 @@ export function createNavigator(options: { user: User; screens: () => Screen[]; 
 }
 
 export type Navigate = ReturnType<typeof createNavigator>;
+
+/**
+ * Opens `route` in a new tab that cannot reach back into this one, and says
+ * whether a tab really opened. Not `window.open(url, "_blank", "noopener")`:
+ * with noopener every browser returns null, opened or not, so a blocked popup
+ * and an open tab look the same. Instead the tab opens empty, with its handle,
+ * is cut off from this window (what noopener does), and only then goes to
+ * the route, so no page of the route ever sees `window.opener`.
+ */
+function openInNewTab(route: string): boolean {
+  // Null when a popup blocker refused; some blockers hand back a window they already closed.
+  const opened = window.open("about:blank", "_blank");
+  if (!opened || opened.closed) return false;
+  opened.opener = null;
+  opened.location.href = new URL(route, window.location.href).href;
+  return true;
+}
 
 function fillRoute(route: string, payload: Record<string, unknown> = {}): string | undefined {
   let missing = false;

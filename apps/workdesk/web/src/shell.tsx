@@ -15,6 +15,7 @@ interface NavigateArgs {
   routeHint?: string;
   orgScope?: string;
   payload?: Record<string, unknown>;
+  target?: "content" | "new-tab";
 }
 
 /** The signed-in app: menu, content area, and the assistant beside (or over) it. */
@@ -44,7 +45,12 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
     spec: navigateToScreen,
     // Only beside the app: full screen there is no content to replace, and a window must not change what it covers.
     modes: ["side"],
-    execute: (args) => navigate(args.screenId, { ...(args.payload ? { payload: args.payload } : {}), ...(args.orgScope ? { orgScope: args.orgScope } : {}) }),
+    execute: (args) =>
+      navigate(args.screenId, {
+        ...(args.payload ? { payload: args.payload } : {}),
+        ...(args.orgScope ? { orgScope: args.orgScope } : {}),
+        ...(args.target ? { target: args.target } : {}),
+      }),
   });
 
   const routed = [...screens]
