@@ -110,7 +110,7 @@ async function main() {
   try {
     await ensureWebBundles(WEB_APPS, { log: (line) => logger.info(line) });
   } catch (error) {
-    console.error(`The web pages did not build: ${error instanceof Error ? error.message : String(error)}\nFix the error above, then run "npm start" again.`);
+    console.error(`The web pages did not build: ${error instanceof Error ? error.message : String(error)}\nFix that, then run "npm start" again.`);
     await demo.tether.close();
     process.exit(1);
   }
