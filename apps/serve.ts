@@ -4,8 +4,8 @@
  * the offline playbook model unless TETHER_MODEL names a real one).
  */
 import { existsSync } from "node:fs";
-import { relative } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { isTetherError } from "tether/protocol";
@@ -23,6 +23,8 @@ import {
 import { listen } from "../src/server/listen.ts";
 import { WORKDESK_USERS, createWorkRequestRepository, createWorkdeskAgent } from "./workdesk/agent/index.ts";
 import { workdeskApi } from "./workdesk/api.ts";
+import { WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";
+import { ensureWebBundles } from "./web-bundle/ensure-web-bundles.ts";
 
 export interface Demo {
   app: Hono;
@@ -69,7 +71,7 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   app.route("/api/demo", identity.routes);
   app.route("/api/workdesk", workdeskApi({ auth: tether.auth, requests }));
   app.route("/", tether.app);
-  servePages(app, WORKDESK_PAGES);
+  servePages(app, WORKDESK_WEB.outDir);
   return {
     app,
     tether,
@@ -78,21 +80,21 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   };
 }
 
-const WORKDESK_PAGES = fileURLToPath(new URL("./workdesk/web/dist", import.meta.url));
-
 /**
  * Serves an app's built pages, and its index.html for every other path that is
  * not the API, so the app's own routes (/work-requests/R-1042) load on reload.
  */
 function servePages(app: Hono, folder: string) {
-  if (!existsSync(folder)) {
-    app.get("/", (c) => c.text(`The web pages are not built: run "npm run build" (npm start does it).`, 503));
-    return;
-  }
   const root = relative(process.cwd(), folder); // serveStatic takes a path relative to the working folder
+  const index = join(folder, "index.html");
   app.use("/assets/*", serveStatic({ root }));
   app.get("/tools.manifest.json", serveStatic({ root }));
-  app.get("*", async (c, next) => (c.req.path.startsWith("/api/") ? next() : serveStatic({ root, path: "index.html" })(c, next)));
+  app.get("*", async (c, next) => {
+    if (c.req.path.startsWith("/api/")) return next();
+    // Looked up per request: `npm start` builds the pages after the demo is set up, and `npm run build` may run beside a server.
+    if (!existsSync(index)) return c.text(`The web pages are not built: run "npm run build" (npm start builds them when they are missing or out of date).`, 503);
+    return serveStatic({ root, path: "index.html" })(c, next);
+  });
 }
 
 async function main() {
@@ -102,6 +104,14 @@ async function main() {
     demo = await createDemo({ logger });
   } catch (error) {
     console.error(isTetherError(error) ? `Tether could not start (${error.code}): ${error.message}` : error);
+    process.exit(1);
+  }
+  // After the configuration is checked, so a wrong setting is reported at once rather than after a build.
+  try {
+    await ensureWebBundles(WEB_APPS, { log: (line) => logger.info(line) });
+  } catch (error) {
+    console.error(`The web pages did not build: ${error instanceof Error ? error.message : String(error)}\nFix that, then run "npm start" again.`);
+    await demo.tether.close();
     process.exit(1);
   }
   const port = Number(process.env.PORT ?? 8787);

@@ -1,58 +1,121 @@
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { join, relative } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { WORKDESK_WEB } from "../apps/web-apps.ts";
+import { bundleStatus } from "../apps/web-bundle/bundle-status.ts";
 
-const dataDir = mkdtempSync(join(tmpdir(), "tether-start-"));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+// Timeouts are generous on purpose: a Vite build on a busy two-core machine can take minutes,
+// and these tests check what `npm start` does, not how fast the machine is.
+const BUILDS = 300_000;
+const SPAWNS = 120_000;
 
-/** `npm start` exactly as a newcomer runs it, on a free port. */
-function npmStart(env: Record<string, string>) {
+const dataDirs = mkdtempSync(join(tmpdir(), "tether-start-"));
+afterAll(() => rmSync(dataDirs, { recursive: true, force: true }));
+
+interface Started {
+  child: ReturnType<typeof spawn>;
+  stdout: string;
+  stderr: string;
+  exited: Promise<number | null>;
+}
+const running = new Set<Started>();
+
+/** `npm start` exactly as a newcomer runs it, on a free port and a data folder of its own. */
+function npmStart(env: Record<string, string> = {}): Started {
   const child = spawn("npm", ["start"], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", TETHER_DATA_DIR: dataDir, TETHER_MODEL: "", ...env },
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", TETHER_DATA_DIR: mkdtempSync(join(dataDirs, "data-")), TETHER_MODEL: "", ...env },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout.on("data", () => {
-      const match = /Tether demo running at (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.on("exit", (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
-  });
-  return { url, output: () => output, stop: () => process.kill(-child.pid!, "SIGTERM") };
+  const started: Started = { child, stdout: "", stderr: "", exited: new Promise((resolve) => child.on("exit", (code) => resolve(code))) };
+  child.stdout!.on("data", (chunk) => (started.stdout += chunk));
+  child.stderr!.on("data", (chunk) => (started.stderr += chunk));
+  running.add(started);
+  void started.exited.then(() => running.delete(started));
+  return started;
 }
 
-describe("npm start", () => {
-  it("serves the demo on the embedded defaults and prints its URL and each agent's model", async () => {
-    const server = npmStart({});
-    try {
-      const url = await server.url;
-      expect((await fetch(`${url}/healthz`)).status).toBe(200);
-      expect(server.output()).toMatch(/agent workdesk: offline playbook model \(playbook:workdesk\)/);
-      const { token } = await (await fetch(`${url}/api/demo/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: "kim" }) })).json();
-      const run = await fetch(`${url}/api/agents/workdesk/run`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-        body: JSON.stringify({ threadId: "start-1", runId: "start-1-r1", messages: [{ id: "u1", role: "user", content: "find badge reader requests" }], tools: [], context: [] }),
-      });
-      expect(await run.text()).toContain("Replace broken badge reader at Gate 3");
-    } finally {
-      server.stop();
-    }
+/** The URL the server prints once it listens; rejects with everything it printed if it exits first. */
+function urlOf(started: Started): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const look = () => {
+      const match = /Tether demo running at (http:\/\/\S+)/.exec(started.stdout);
+      if (match) resolve(match[1]!);
+    };
+    look();
+    started.child.stdout!.on("data", look);
+    void started.exited.then((code) => reject(new Error(`npm start exited with ${code}:\n${started.stdout}${started.stderr}`)));
   });
+}
+
+async function stop(started: Started) {
+  if (!running.has(started)) return;
+  process.kill(-started.child.pid!, "SIGTERM");
+  await started.exited;
+}
+afterEach(async () => {
+  for (const started of running) await stop(started);
+});
+
+/** Every file of the built bundle with its modification time: a build rewrites them all. */
+function bundleFiles(): Record<string, number> {
+  const files = readdirSync(WORKDESK_WEB.outDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  return Object.fromEntries(files.map((entry) => [relative(WORKDESK_WEB.outDir, join(entry.parentPath, entry.name)), statSync(join(entry.parentPath, entry.name)).mtimeMs]));
+}
+
+describe("npm start on a fresh clone, before the web bundle is built", () => {
+  beforeAll(() => rmSync(WORKDESK_WEB.outDir, { recursive: true, force: true }));
 
   it.each([
     ["an unknown provider", { TETHER_MODEL: "skynet:t-800" }, /model_provider_unknown.*"skynet"/],
     ["a provider without its key", { TETHER_MODEL: "openai:gpt-4o-mini", OPENAI_API_KEY: "" }, /model_config_missing.*OPENAI_API_KEY/],
     ["a malformed model", { TETHER_MODEL: "openai-compatible:llama3" }, /config_invalid.*openai-compatible:<model>@/],
-  ])("refuses to start on %s, saying which setting to fix", (_name, env, message) => {
-    const result = spawnSync("npm", ["start"], { env: { ...process.env, PORT: "0", TETHER_DATA_DIR: dataDir, ...env }, encoding: "utf8", timeout: 60_000 });
-    expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(message);
+  ])("refuses to start on %s, saying which setting to fix before building anything", { timeout: SPAWNS }, async (_name, env, message) => {
+    const started = npmStart(env);
+    expect(await started.exited).toBe(1);
+    expect(started.stderr).toMatch(message);
+    expect(started.stdout).not.toMatch(/building/);
+    expect(existsSync(WORKDESK_WEB.outDir)).toBe(false);
+  });
+
+  it("builds the missing bundle, saying why, then serves the demo, its pages and each agent's model", { timeout: BUILDS }, async () => {
+    const started = npmStart();
+    const url = await urlOf(started);
+    expect(started.stdout).toMatch(/workdesk web bundle is missing: building apps\/workdesk\/web\/dist/);
+    expect(started.stdout).toMatch(/agent workdesk: offline playbook model \(playbook:workdesk\)/);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const page = await fetch(`${url}/work-requests/R-1042`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`<div id="root">`);
+    const { token } = await (await fetch(`${url}/api/demo/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: "kim" }) })).json();
+    const run = await fetch(`${url}/api/agents/workdesk/run`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ threadId: "start-1", runId: "start-1-r1", messages: [{ id: "u1", role: "user", content: "find badge reader requests" }], tools: [], context: [] }),
+    });
+    expect(await run.text()).toContain("Replace broken badge reader at Gate 3");
+  });
+});
+
+describe("npm start with a current web bundle", () => {
+  // Reuses the bundle the fresh-clone start built; builds only when this block runs alone.
+  beforeAll(async () => {
+    if (bundleStatus(WORKDESK_WEB).state === "current") return;
+    const build = spawn("npm", ["run", "build"], { stdio: "ignore" });
+    const code = await new Promise((resolve) => build.on("exit", resolve));
+    expect(code).toBe(0);
+  }, BUILDS);
+
+  it("serves the demo without building, saying the bundle is current and leaving it untouched", { timeout: SPAWNS }, async () => {
+    const before = bundleFiles();
+    const started = npmStart();
+    const url = await urlOf(started);
+    expect(started.stdout).toMatch(/workdesk web bundle is current \(apps\/workdesk\/web\/dist\)/);
+    expect(started.stdout).not.toMatch(/building/);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${url}/tools.manifest.json`)).status).toBe(200);
+    expect(bundleFiles()).toEqual(before);
   });
 });

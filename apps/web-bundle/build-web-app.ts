@@ -1,0 +1,15 @@
+import { writeBuildStamp } from "./build-stamp.ts";
+import type { WebApp } from "./web-app.ts";
+
+/**
+ * Builds an app's bundle with Vite and stamps it with `fingerprint`, which the
+ * caller takes before the build: a source edited while Vite runs then makes
+ * the next start build again instead of passing for built.
+ */
+export async function buildWebApp(app: WebApp, fingerprint: string): Promise<void> {
+  // Loaded only when a build is due: a start with current bundles never pays for Vite.
+  const { build } = await import("vite");
+  // The runner loader, as `vite build --configLoader runner` did: the config imports the library's TypeScript sources.
+  await build({ configFile: app.viteConfig, configLoader: "runner" });
+  writeBuildStamp(app.outDir, { fingerprint });
+}
