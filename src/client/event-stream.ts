@@ -13,9 +13,9 @@ export interface EventStreamOptions {
   onEventId?(id: string): void;
   /** Sees every event as it arrives, before the reference pipeline applies it (where browser tools act). */
   onEvent?(event: BaseEvent): void;
-  /** Reconnects allowed after a drop, each after a longer pause. Default 5. */
+  /** Reconnects allowed after a drop, each after a longer pause. Default 8: about 20 s, long enough for a server to restart. */
   maxReconnects?: number;
-  /** The first pause between reconnects, doubled each time. Default 250 ms. */
+  /** The first pause between reconnects, doubled each time up to 4 s. Default 250 ms. */
   backoffMs?: number;
 }
 
@@ -35,7 +35,7 @@ export function eventStream(options: EventStreamOptions): Observable<BaseEvent> 
     const controller = new AbortController();
     let lastEventId: string | undefined;
     let ended = false;
-    const maxReconnects = options.maxReconnects ?? 5;
+    const maxReconnects = options.maxReconnects ?? 8;
     const backoff = options.backoffMs ?? 250;
 
     /** Reads a response to its end; returns how many events it delivered. A dropped connection just ends it. */
@@ -70,7 +70,7 @@ export function eventStream(options: EventStreamOptions): Observable<BaseEvent> 
         // `failures` counts tries since the last one that delivered events: the limit is per drop, not per stream.
         for (let failures = 0; !ended && !controller.signal.aborted; ) {
           if (failures === maxReconnects) throw new Error(`The event stream dropped and ${maxReconnects} reconnects failed.`);
-          await new Promise((resolve) => setTimeout(resolve, backoff * 2 ** failures));
+          await new Promise((resolve) => setTimeout(resolve, Math.min(backoff * 2 ** failures, 4000)));
           let response: Response;
           try {
             response = await options.resume(lastEventId, controller.signal);

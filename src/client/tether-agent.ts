@@ -44,11 +44,7 @@ export class TetherHttpAgent extends HttpAgent {
     const init = this.requestInit(enforceOutgoingInput(input));
     this.repeatOf = undefined;
     return eventStream({
-      open: async (signal) => {
-        const response = await this.fetch(this.url, { ...init, signal: anySignal(init.signal, signal) });
-        this.repeatOf = response.headers.get("x-tether-repeat-of") ?? undefined;
-        return response;
-      },
+      open: (signal) => this.openRun(input.runId, init, signal),
       resume: (lastEventId, signal) => this.events(lastEventId, signal),
       ...(this.onEventId ? { onEventId: this.onEventId } : {}),
       ...(this.onEvent ? { onEvent: (event: BaseEvent) => this.onEvent!(event, this.repeatOf === undefined) } : {}),
@@ -64,6 +60,36 @@ export class TetherHttpAgent extends HttpAgent {
     });
   }
 
+  /**
+   * Posts the run. A request that got no answer at all (the server died or
+   * restarted under it) may or may not have started the run: the run is then
+   * asked for by id, from its first event, and posted again only if the
+   * server never heard of it, so it starts at most once.
+   */
+  private async openRun(runId: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const response = await this.fetch(this.url, { ...init, signal: anySignal(init.signal, signal) });
+        this.repeatOf = response.headers.get("x-tether-repeat-of") ?? undefined;
+        return response;
+      } catch (error) {
+        if (signal.aborted || !this.eventsUrl || attempt === OPEN_ATTEMPTS) throw error;
+      }
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** attempt, 4000)));
+        try {
+          const response = await this.events(`${runId}:0`, signal);
+          if (response.ok) return response;
+          // 4xx: the server does not know the run (it never arrived); 5xx: ask again.
+          if (response.status < 500) break;
+        } catch (error) {
+          if (signal.aborted || attempt === OPEN_ATTEMPTS) throw error;
+        }
+        attempt++;
+      }
+    }
+  }
+
   private events(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
     if (!this.eventsUrl) {
       return Promise.reject(new TetherError("run_not_active", "The event stream dropped, and this server offers no way to resume it (no events URL)."));
@@ -73,6 +99,9 @@ export class TetherHttpAgent extends HttpAgent {
     return this.fetch(this.eventsUrl, { method: "GET", headers, signal: anySignal(this.abortController.signal, signal) });
   }
 }
+
+/** How often a run whose request got no answer is looked for or posted again: about 20 s, long enough for a server to restart. */
+const OPEN_ATTEMPTS = 8;
 
 function anySignal(...signals: Array<AbortSignal | null | undefined>): AbortSignal {
   const present = signals.filter((signal): signal is AbortSignal => !!signal);

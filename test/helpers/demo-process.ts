@@ -1,0 +1,32 @@
+/**
+ * The demo server as its own process, for tests that kill it, lock its
+ * database or start a second one beside it. Prints one line,
+ * `listening <url>`, once it serves; exits 1 with the error when it cannot start.
+ *
+ * Environment: TETHER_DATA_DIR, PORT, TETHER_TEST_CHUNK_DELAY_MS (pause
+ * between the playbook's stream parts, so a test can act mid-run).
+ */
+import { isTetherError } from "tether/protocol";
+import { silentLogger } from "tether/server";
+import { createDemo } from "../../apps/serve.ts";
+import { listen } from "../../src/server/listen.ts";
+
+try {
+  const demo = await createDemo({
+    dataDir: process.env.TETHER_DATA_DIR!,
+    secret: "test-secret",
+    logger: silentLogger,
+    env: {},
+    playbook: { chunkDelayMs: Number(process.env.TETHER_TEST_CHUNK_DELAY_MS ?? 0) },
+  });
+  const server = await listen(demo.app, { port: Number(process.env.PORT ?? 0), host: "127.0.0.1" });
+  console.log(`listening ${server.url}`);
+  process.once("SIGTERM", async () => {
+    await server.close();
+    await demo.tether.close();
+    process.exit(0);
+  });
+} catch (error) {
+  console.error(isTetherError(error) ? `${error.code}: ${error.message}` : error);
+  process.exit(1);
+}
