@@ -4,7 +4,7 @@
  * the offline playbook model unless TETHER_MODEL names a real one).
  */
 import { existsSync } from "node:fs";
-import { relative } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
@@ -21,7 +21,7 @@ import {
   type TetherApp,
 } from "tether/server";
 import { listen } from "../src/server/listen.ts";
-import { WORKDESK_USERS, createWorkRequestRepository, createWorkdeskAgent } from "./workdesk/agent/index.ts";
+import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent } from "./workdesk/agent/index.ts";
 import { workdeskApi } from "./workdesk/api.ts";
 
 export interface Demo {
@@ -30,6 +30,8 @@ export interface Demo {
   identity: DemoIdentity;
   /** One line per agent: which model it runs on. */
   describe(): string[];
+  /** Closes the Tether app (waiting for running runs), then the Workdesk's records. */
+  close(): Promise<void>;
 }
 
 export interface DemoOptions {
@@ -48,34 +50,49 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   const env = options.env ?? process.env;
   const model = modelFromEnvironment(env);
   const identity = createDemoIdentity({ users: WORKDESK_USERS, ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}) });
-  const requests = createWorkRequestRepository();
-  const agents = [
-    createWorkdeskAgent({
-      requests,
-      ...(model ? { model } : options.playbook ? { playbook: options.playbook } : {}),
-      ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
-    }),
-  ];
-  const tether = await createTetherApp({
-    agents,
-    authenticate: identity.authenticate,
-    dataDir: options.dataDir ?? env.TETHER_DATA_DIR ?? "./data",
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.ids ? { ids: options.ids } : {}),
-  });
-  const app = new Hono();
-  app.onError(tether.onError);
-  app.notFound(tether.notFound);
-  app.route("/api/demo", identity.routes);
-  app.route("/api/workdesk", workdeskApi({ auth: tether.auth, requests }));
-  app.route("/", tether.app);
-  servePages(app, WORKDESK_PAGES);
-  return {
-    app,
-    tether,
-    identity,
-    describe: () => agents.map((agent) => `${agent.id}: ${agent.model.provider === "tether.playbook" ? "offline playbook model" : agent.model.provider} (${agent.model.modelId})`),
-  };
+  const dataDir = options.dataDir ?? env.TETHER_DATA_DIR ?? "./data";
+  // The same file as the threads: a thread that says R-1042 was closed and the record that says so survive, or go, together.
+  const requests = await createSqliteWorkRequestRepository({ filename: join(dataDir, "tether.db") });
+  try {
+    const agents = [
+      createWorkdeskAgent({
+        requests,
+        ...(model ? { model } : options.playbook ? { playbook: options.playbook } : {}),
+        ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+      }),
+    ];
+    const tether = await createTetherApp({
+      agents,
+      authenticate: identity.authenticate,
+      dataDir,
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.ids ? { ids: options.ids } : {}),
+    });
+    const app = new Hono();
+    app.onError(tether.onError);
+    app.notFound(tether.notFound);
+    app.route("/api/demo", identity.routes);
+    app.route("/api/workdesk", workdeskApi({ auth: tether.auth, requests }));
+    app.route("/", tether.app);
+    servePages(app, WORKDESK_PAGES);
+    return {
+      app,
+      tether,
+      identity,
+      describe: () => agents.map((agent) => `${agent.id}: ${agent.model.provider === "tether.playbook" ? "offline playbook model" : agent.model.provider} (${agent.model.modelId})`),
+      async close() {
+        try {
+          await tether.close();
+        } finally {
+          requests.closeDatabase();
+        }
+      },
+    };
+  } catch (error) {
+    // A demo that failed to start leaves no handle open on its data folder.
+    requests.closeDatabase();
+    throw error;
+  }
 }
 
 const WORKDESK_PAGES = fileURLToPath(new URL("./workdesk/web/dist", import.meta.url));
@@ -112,7 +129,7 @@ async function main() {
   console.log(`Tether demo running at ${server.url}`);
   const stop = async () => {
     await server.close();
-    await demo.tether.close();
+    await demo.close();
     process.exit(0);
   };
   process.once("SIGINT", stop);
