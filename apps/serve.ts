@@ -12,6 +12,7 @@ import { isTetherError } from "tether/protocol";
 import {
   consoleLogger,
   createDemoIdentity,
+  createSqliteRunStore,
   createTetherApp,
   modelFromEnvironment,
   type DemoIdentity,
@@ -21,7 +22,7 @@ import {
   type TetherApp,
 } from "tether/server";
 import { listen } from "../src/server/listen.ts";
-import { WORKDESK_USERS, createWorkRequestRepository, createWorkdeskAgent } from "./workdesk/agent/index.ts";
+import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent } from "./workdesk/agent/index.ts";
 import { workdeskApi } from "./workdesk/api.ts";
 import { WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";
 import { ensureWebBundles } from "./web-bundle/ensure-web-bundles.ts";
@@ -32,6 +33,8 @@ export interface Demo {
   identity: DemoIdentity;
   /** One line per agent: which model it runs on. */
   describe(): string[];
+  /** Closes the Tether app (waiting for running runs), then the Workdesk's records. */
+  close(): Promise<void>;
 }
 
 export interface DemoOptions {
@@ -50,34 +53,56 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   const env = options.env ?? process.env;
   const model = modelFromEnvironment(env);
   const identity = createDemoIdentity({ users: WORKDESK_USERS, ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}) });
-  const requests = createWorkRequestRepository();
-  const agents = [
-    createWorkdeskAgent({
-      requests,
-      ...(model ? { model } : options.playbook ? { playbook: options.playbook } : {}),
-      ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
-    }),
-  ];
-  const tether = await createTetherApp({
-    agents,
-    authenticate: identity.authenticate,
-    dataDir: options.dataDir ?? env.TETHER_DATA_DIR ?? "./data",
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.ids ? { ids: options.ids } : {}),
+  const dataDir = options.dataDir ?? env.TETHER_DATA_DIR ?? "./data";
+  const filename = join(dataDir, "tether.db");
+  // The store first: it makes this the only process on the folder before anything else touches it.
+  const store = createSqliteRunStore({ filename });
+  // The same file as the threads: a thread that says R-1042 was closed and the record that says so survive, or go, together.
+  const requests = await createSqliteWorkRequestRepository({ filename }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
   });
-  const app = new Hono();
-  app.onError(tether.onError);
-  app.notFound(tether.notFound);
-  app.route("/api/demo", identity.routes);
-  app.route("/api/workdesk", workdeskApi({ auth: tether.auth, requests }));
-  app.route("/", tether.app);
-  servePages(app, WORKDESK_WEB.outDir);
-  return {
-    app,
-    tether,
-    identity,
-    describe: () => agents.map((agent) => `${agent.id}: ${agent.model.provider === "tether.playbook" ? "offline playbook model" : agent.model.provider} (${agent.model.modelId})`),
-  };
+  try {
+    const agents = [
+      createWorkdeskAgent({
+        requests,
+        ...(model ? { model } : options.playbook ? { playbook: options.playbook } : {}),
+        ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+      }),
+    ];
+    const tether = await createTetherApp({
+      agents,
+      authenticate: identity.authenticate,
+      store,
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.ids ? { ids: options.ids } : {}),
+    });
+    const app = new Hono();
+    app.onError(tether.onError);
+    app.notFound(tether.notFound);
+    app.route("/api/demo", identity.routes);
+    app.route("/api/workdesk", workdeskApi({ auth: tether.auth, requests }));
+    app.route("/", tether.app);
+    servePages(app, WORKDESK_WEB.outDir);
+    return {
+      app,
+      tether,
+      identity,
+      describe: () => agents.map((agent) => `${agent.id}: ${agent.model.provider === "tether.playbook" ? "offline playbook model" : agent.model.provider} (${agent.model.modelId})`),
+      async close() {
+        try {
+          await tether.close();
+        } finally {
+          requests.closeDatabase();
+        }
+      },
+    };
+  } catch (error) {
+    // A demo that failed to start leaves no handle open on its data folder.
+    requests.closeDatabase();
+    await store.close();
+    throw error;
+  }
 }
 
 /**
@@ -122,7 +147,7 @@ async function main() {
   console.log(`Tether demo running at ${server.url}`);
   const stop = async () => {
     await server.close();
-    await demo.tether.close();
+    await demo.close();
     process.exit(0);
   };
   process.once("SIGINT", stop);

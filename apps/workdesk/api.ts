@@ -26,8 +26,8 @@ export function workdeskApi(options: { auth: MiddlewareHandler<AuthEnv>; request
         }),
       }),
     )
-    .get("/dashboard", (c) => {
-      const mine = requests.list(c.var.user.orgScope);
+    .get("/dashboard", async (c) => {
+      const mine = await requests.list(c.var.user.orgScope);
       const count = (status: WorkRequestStatus) => mine.filter((request) => request.status === status).length;
       return c.json({
         orgScope: c.var.user.orgScope,
@@ -35,23 +35,23 @@ export function workdeskApi(options: { auth: MiddlewareHandler<AuthEnv>; request
         highPriorityOpen: mine.filter((request) => request.priority === "high" && request.status !== "closed").slice(0, 5),
       });
     })
-    .get("/requests", (c) => {
+    .get("/requests", async (c) => {
       const status = c.req.query("status");
       if (status && !(WORK_REQUEST_STATUSES as readonly string[]).includes(status)) {
         throw new TetherError("invalid_input", `status must be one of ${WORK_REQUEST_STATUSES.join(", ")}.`);
       }
       const query = c.req.query("query");
-      return c.json({ requests: requests.list(c.var.user.orgScope, { ...(query ? { query } : {}), ...(status ? { status: status as WorkRequestStatus } : {}) }) });
+      return c.json({ requests: await requests.list(c.var.user.orgScope, { ...(query ? { query } : {}), ...(status ? { status: status as WorkRequestStatus } : {}) }) });
     })
-    .get("/requests/:id", (c) => {
-      const request = requests.get(c.var.user.orgScope, c.req.param("id"));
+    .get("/requests/:id", async (c) => {
+      const request = await requests.get(c.var.user.orgScope, c.req.param("id"));
       // Another organisation's request and a request that does not exist look the same.
       if (!request) throw new TetherError("not_found", `There is no work request ${c.req.param("id")} in your organisation.`);
       return c.json({ request });
     })
-    .get("/approvals", (c) => {
+    .get("/approvals", async (c) => {
       requireRole(c.var.user, "manager");
-      return c.json({ requests: requests.list(c.var.user.orgScope, { status: "waiting_approval" }) });
+      return c.json({ requests: await requests.list(c.var.user.orgScope, { status: "waiting_approval" }) });
     })
     .get("/users", (c) => {
       requireRole(c.var.user, "admin");

@@ -32,7 +32,7 @@ export async function startDemoServer(options: DemoOptions = {}): Promise<DemoSe
       new HttpAgent({ url: `${server.url}/api/agents/workdesk/run`, headers: { Authorization: `Bearer ${token(user)}` }, threadId }),
     async close() {
       await server.close();
-      await demo.tether.close();
+      await demo.close();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

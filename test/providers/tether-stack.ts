@@ -2,7 +2,7 @@ import { EventType, HttpAgent, type AgentSubscriber, type BaseEvent, type RunErr
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { toAgUiTool } from "tether/protocol";
 import { createCountingIds, createMemoryRunStore, createTetherApp, silentLogger, type RetryPolicy, type RunRecord, type TetherApp } from "tether/server";
-import { WORKDESK_USERS, createWorkdeskAgent, navigateToScreen } from "../../apps/workdesk/agent/index.ts";
+import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent, navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 import { listen, type Listening } from "../../src/server/listen.ts";
 
 /** The browser tool the Workdesk page declares on every run. */
@@ -26,7 +26,8 @@ export interface TetherStack {
  * the agent it returns.
  */
 export async function startTetherStack(model: LanguageModelV3, options: { retry?: Partial<RetryPolicy> } = {}): Promise<TetherStack> {
-  const workdesk = createWorkdeskAgent({ model });
+  const requests = await createSqliteWorkRequestRepository({ filename: ":memory:" });
+  const workdesk = createWorkdeskAgent({ model, requests });
   const agent = options.retry ? { ...workdesk, retry: { ...workdesk.retry, ...options.retry } } : workdesk;
   const tether = await createTetherApp({
     agents: [agent],
@@ -49,6 +50,7 @@ export async function startTetherStack(model: LanguageModelV3, options: { retry?
     async close() {
       await server.close();
       await tether.close();
+      requests.closeDatabase();
     },
   };
 }

@@ -5,13 +5,14 @@ import { navigateToScreen } from "./navigate-to-screen.ts";
 import { workdeskPlaybook } from "./playbook.ts";
 import { closeWorkRequestTool } from "./close-work-request.ts";
 import { workdeskTools } from "./tools.ts";
-import { createWorkRequestRepository, type WorkRequestRepository } from "./work-request-repository.ts";
+import type { WorkRequestRepository } from "./work-request-repository.ts";
 
 export interface WorkdeskAgentOptions {
   /** A real model; without one the agent runs on the offline Workdesk playbook. */
   model?: LanguageModelV3;
   playbook?: PlaybookModelOptions;
-  requests?: WorkRequestRepository;
+  /** The records its tools read and close; the host opens them (the demo: in its data folder). */
+  requests: WorkRequestRepository;
   /** The tool declarations, for tests of a broken catalog. Default: tools.json. */
   toolCatalog?: unknown;
   /** How long an approval may wait; default 15 minutes. */
@@ -22,8 +23,8 @@ export interface WorkdeskAgentOptions {
  * The Workdesk agent: server history (the stored thread is the reference) and
  * a strict browser-tool allow-list with one follow-up tool, navigateToScreen.
  */
-export function createWorkdeskAgent(options: WorkdeskAgentOptions = {}): Agent {
-  const requests = options.requests ?? createWorkRequestRepository();
+export function createWorkdeskAgent(options: WorkdeskAgentOptions): Agent {
+  const { requests } = options;
   return defineAgent({
     id: "workdesk",
     description: "Work-request assistant: finds screens and opens them, searches and closes work requests.",
@@ -39,7 +40,8 @@ export function createWorkdeskAgent(options: WorkdeskAgentOptions = {}): Agent {
 
 export { WORKDESK_USERS } from "./users.ts";
 export { SCREENS, breadcrumb, screenById, screensFor, type Screen } from "./screens.ts";
-export { createWorkRequestRepository, type WorkRequestRepository } from "./work-request-repository.ts";
+export type { CloseWorkRequestResult, WorkRequestQuery, WorkRequestRepository } from "./work-request-repository.ts";
+export { createSqliteWorkRequestRepository, type SqliteWorkRequestRepository, type SqliteWorkRequestRepositoryOptions } from "./sqlite-work-request-repository.ts";
 export { seedWorkRequests, type WorkRequest, type WorkRequestStatus } from "./work-requests.ts";
 export { navigateToScreen } from "./navigate-to-screen.ts";
 export { workdeskPlaybook } from "./playbook.ts";

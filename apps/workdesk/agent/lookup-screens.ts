@@ -33,11 +33,11 @@ const STOP_WORDS = new Set(["the", "a", "an", "my", "our", "of", "for", "to", "s
  * open are considered at all, so nothing outside their permissions can reach
  * the result, the model, or the stored thread.
  */
-export function lookupScreens(query: string, user: TetherUser, requests: WorkRequestRepository): ScreenLookup {
+export async function lookupScreens(query: string, user: TetherUser, requests: WorkRequestRepository): Promise<ScreenLookup> {
   const visible = screensFor(user).filter((screen) => screen.route);
   const candidates: Array<ScreenCandidate & { score: number }> = [];
   const record = RECORD_ID.exec(query);
-  const request = record ? requests.get(user.orgScope, `R-${record[1]}`) : undefined;
+  const request = record ? await requests.get(user.orgScope, `R-${record[1]}`) : undefined;
 
   for (const screen of visible) {
     if (request && screen.shows === "work-request") {

@@ -1,19 +1,21 @@
 import type { LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { ToolOutcome } from "tether/protocol";
 import { createPlaybookModel, type PlaybookConversation, type PlaybookResult, type ScriptedTurn, type TetherUser } from "tether/server";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { lookupScreens, type ScreenLookup } from "./lookup-screens.ts";
 import { workdeskPlaybook } from "./playbook.ts";
 import { WORKDESK_USERS } from "./users.ts";
-import { createWorkRequestRepository } from "./work-request-repository.ts";
+import { createSqliteWorkRequestRepository } from "./sqlite-work-request-repository.ts";
 
 const ALL_TOOLS = ["lookupScreens", "searchWorkRequests", "navigateToScreen"];
 /** Words that tell the user a screen is open. Before the browser reports an outcome, none may appear. */
 const CLAIMS_OPEN = /\bis (now )?open\b|\bmoved you\b|\byou are now\b|\bhas opened\b|\bhave opened\b/i;
 
-const requests = createWorkRequestRepository();
+const requests = await createSqliteWorkRequestRepository({ filename: ":memory:" });
+afterAll(() => requests.closeDatabase());
 const kim = WORKDESK_USERS.find((user) => user.userId === "kim")!;
 const park = WORKDESK_USERS.find((user) => user.userId === "park")!;
+const KIM_LIST_LOOKUP = await lookupScreens("work request list", kim, requests);
 
 function conversation(parts: Partial<PlaybookConversation>): PlaybookConversation {
   return { userText: "", results: [], sinceUser: [], tools: ALL_TOOLS, turnsSinceUser: 0, ...parts };
@@ -61,14 +63,14 @@ describe("workdeskPlaybook", () => {
   });
 
   describe("after the lookup", () => {
-    it("says it is opening the best candidate and asks the browser to open it by id", () => {
-      const turn = afterLookup(lookupScreens("work request list", kim, requests));
+    it("says it is opening the best candidate and asks the browser to open it by id", async () => {
+      const turn = afterLookup(await lookupScreens("work request list", kim, requests));
       expect(turn.text).toBe("Opening Work request list…");
       expect(turn.toolCalls).toEqual([{ toolName: "navigateToScreen", input: listArgs }]);
     });
 
-    it("asks for a new tab when the user did, and says so", () => {
-      const lookup = lookupScreens("work request list", kim, requests);
+    it("asks for a new tab when the user did, and says so", async () => {
+      const lookup = await lookupScreens("work request list", kim, requests);
       const turn = workdeskPlaybook.respond(
         conversation({ userText: "open the work request list in a new tab", turnsSinceUser: 1, results: [result("lookupScreens", { query: lookup.query }, lookup)] }),
       );
@@ -76,8 +78,8 @@ describe("workdeskPlaybook", () => {
       expect(turn.toolCalls).toEqual([{ toolName: "navigateToScreen", input: { ...listArgs, target: "new-tab" } }]);
     });
 
-    it("passes the record to open as the payload of a detail screen", () => {
-      const turn = afterLookup(lookupScreens("R-1042", kim, requests));
+    it("passes the record to open as the payload of a detail screen", async () => {
+      const turn = afterLookup(await lookupScreens("R-1042", kim, requests));
       expect(turn.toolCalls).toEqual([
         {
           toolName: "navigateToScreen",
@@ -86,21 +88,21 @@ describe("workdeskPlaybook", () => {
       ]);
     });
 
-    it("asks for the navigation in the organisation the lookup was made in", () => {
-      const turn = afterLookup(lookupScreens("dashboard", park, requests));
+    it("asks for the navigation in the organisation the lookup was made in", async () => {
+      const turn = afterLookup(await lookupScreens("dashboard", park, requests));
       expect(turn.toolCalls?.[0]?.input).toMatchObject({ screenId: "MNU-3100", orgScope: "ORG-02" });
     });
 
-    it("tells the route and menu path instead when the browser offers no navigateToScreen", () => {
-      const turn = afterLookup(lookupScreens("work request list", kim, requests), ["lookupScreens", "searchWorkRequests"]);
+    it("tells the route and menu path instead when the browser offers no navigateToScreen", async () => {
+      const turn = afterLookup(await lookupScreens("work request list", kim, requests), ["lookupScreens", "searchWorkRequests"]);
       expect(turn.toolCalls ?? []).toEqual([]);
       expect(turn.text).toContain("/work-requests");
       expect(turn.text).toContain("Work management › Work request list");
       expect(turn.text).not.toMatch(CLAIMS_OPEN);
     });
 
-    it("says nothing matched and offers the screens the user can open", () => {
-      const turn = afterLookup(lookupScreens("quantum flux capacitor", kim, requests));
+    it("says nothing matched and offers the screens the user can open", async () => {
+      const turn = afterLookup(await lookupScreens("quantum flux capacitor", kim, requests));
       expect(turn.toolCalls ?? []).toEqual([]);
       expect(turn.text).toContain('"quantum flux capacitor"');
       expect(turn.text).toContain("Dashboard, Work request list, New work request");
@@ -264,6 +266,24 @@ describe("workdeskPlaybook", () => {
     });
   });
 
+  describe("after a close", () => {
+    const afterClose = (output: unknown) =>
+      workdeskPlaybook.respond(conversation({ userText: "close R-1042 as fixed", turnsSinceUser: 1, results: [result("closeWorkRequest", { requestId: "R-1042", resolution: "fixed" }, output)] })).text;
+
+    it("says the request is closed only when the result says so", () => {
+      expect(afterClose({ closed: true, requestId: "R-1042", resolution: "fixed" })).toBe("R-1042 is closed (resolution: fixed).");
+    });
+
+    it("says a request was already closed, with how and when, and that it did not close it again", () => {
+      const text = afterClose({ closed: false, alreadyClosed: true, requestId: "R-1042", resolution: "fixed", closedAt: "2026-12-01T10:00:00.000Z" });
+      expect(text).toBe("R-1042 was already closed (resolution: fixed, closed 2026-12-01), so I didn't close it again.");
+    });
+
+    it("says it was already closed even when the records do not say how", () => {
+      expect(afterClose({ closed: false, alreadyClosed: true, requestId: "R-1042", status: "closed" })).toBe("R-1042 was already closed, so I didn't close it again.");
+    });
+  });
+
   describe("off the playbook", () => {
     it("greets back and says what it can do", () => {
       const text = said("hello").text ?? "";
@@ -301,14 +321,14 @@ describe("workdeskPlaybook", () => {
     ];
     const everyone: TetherUser[] = WORKDESK_USERS;
 
-    it.each(asks)("never says the screen is open on the way to opening it, for %j", (ask) => {
+    it.each(asks)("never says the screen is open on the way to opening it, for %j", async (ask) => {
       for (const user of everyone) {
         for (const tools of [ALL_TOOLS, ["lookupScreens", "searchWorkRequests"]]) {
           const first = workdeskPlaybook.respond(conversation({ userText: ask, tools }));
           expect(first.text ?? "").not.toMatch(CLAIMS_OPEN);
           const lookup = first.toolCalls?.find((call) => call.toolName === "lookupScreens");
           if (!lookup) continue;
-          const found = lookupScreens((lookup.input as { query: string }).query, user, requests);
+          const found = await lookupScreens((lookup.input as { query: string }).query, user, requests);
           const second = workdeskPlaybook.respond(
             conversation({ userText: ask, tools, turnsSinceUser: 1, results: [result("lookupScreens", lookup.input, found)] }),
           );
@@ -347,7 +367,7 @@ describe("the playbook model", () => {
     { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", toolName: "lookupScreens", input: { query: "work request list" } }] },
     {
       role: "tool",
-      content: [{ type: "tool-result", toolCallId: "call_1", toolName: "lookupScreens", output: { type: "json", value: lookupScreens("work request list", kim, requests) as never } }],
+      content: [{ type: "tool-result", toolCallId: "call_1", toolName: "lookupScreens", output: { type: "json", value: KIM_LIST_LOOKUP as never } }],
     },
     {
       role: "assistant",

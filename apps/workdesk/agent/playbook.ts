@@ -166,8 +166,12 @@ function afterSearch(result: SearchResult): ScriptedTurn {
 /** Speaks from the tool's result: closed only when the result says closed. */
 function afterClose(args: { requestId?: string } | undefined, output: unknown): ScriptedTurn {
   const requestId = args?.requestId ?? "the request";
-  const result = output as { closed?: boolean; resolution?: string; status?: string; comment?: string } | undefined;
+  const result = output as { closed?: boolean; alreadyClosed?: boolean; resolution?: string; closedAt?: string; status?: string; comment?: string } | undefined;
   if (result?.closed) return { text: `${requestId} is closed (resolution: ${result.resolution}).` };
+  if (result?.alreadyClosed) {
+    const how = [result.resolution ? `resolution: ${result.resolution}` : "", result.closedAt ? `closed ${result.closedAt.slice(0, 10)}` : ""].filter(Boolean).join(", ");
+    return { text: `${requestId} was already closed${how ? ` (${how})` : ""}, so I didn't close it again.` };
+  }
   if (result?.status === "rejected") return { text: `I didn't close ${requestId}: the approval was rejected${result.comment ? ` ("${result.comment}")` : ""}.` };
   if (result?.status === "cancelled") return { text: `I left ${requestId} open: the approval was cancelled.` };
   return { text: `I can't tell whether ${requestId} was closed.` };

@@ -8,8 +8,8 @@ import type { WorkRequestStatus } from "./work-requests.ts";
 export function workdeskExecutors(requests: WorkRequestRepository): Record<string, ToolExecutor> {
   return {
     "workdesk.lookupScreens": ({ query }: { query: string }, { user }) => lookupScreens(query, user, requests),
-    "workdesk.searchWorkRequests": ({ query, status }: { query?: string; status?: WorkRequestStatus }, { user }) => {
-      const found = requests.list(user.orgScope, { ...(query ? { query } : {}), ...(status ? { status } : {}) });
+    "workdesk.searchWorkRequests": async ({ query, status }: { query?: string; status?: WorkRequestStatus }, { user }) => {
+      const found = await requests.list(user.orgScope, { ...(query ? { query } : {}), ...(status ? { status } : {}) });
       return {
         orgScope: user.orgScope,
         query: query ?? "",

@@ -1,48 +1,37 @@
-import { seedWorkRequests, type WorkRequest, type WorkRequestStatus } from "./work-requests.ts";
+import type { WorkRequest, WorkRequestStatus } from "./work-requests.ts";
 
 export interface WorkRequestQuery {
+  /** Words that must all appear in the id, title, requester, status or priority, in any order and case. */
   query?: string;
   status?: WorkRequestStatus;
 }
 
 /**
- * The Workdesk's records. Every read takes the caller's organisation: there is
- * no way to ask for a request outside it.
+ * What a close did. A request that was already closed stays as it was (its
+ * first resolution and time are kept), so a repeated ask or a second approval
+ * can never close it "again".
+ */
+export type CloseWorkRequestResult =
+  | { outcome: "closed"; request: WorkRequest }
+  | { outcome: "already_closed"; request: WorkRequest }
+  /** No such request in the organisation: another organisation's looks the same. */
+  | { outcome: "not_found" };
+
+/**
+ * The Workdesk's records. Every read and write takes the caller's
+ * organisation: there is no way to reach a request outside it. Results are
+ * copies; changing one changes no record.
  */
 export interface WorkRequestRepository {
-  list(orgScope: string, filter?: WorkRequestQuery): WorkRequest[];
-  get(orgScope: string, id: string): WorkRequest | undefined;
-  /** Closes a request of the organisation with a resolution; the closed request, or undefined if there is none. */
-  close(orgScope: string, id: string, resolution: string, now?: Date): WorkRequest | undefined;
-}
-
-export function createWorkRequestRepository(requests: WorkRequest[] = seedWorkRequests()): WorkRequestRepository {
-  const find = (orgScope: string, id: string) => requests.find((candidate) => candidate.id === id.toUpperCase() && candidate.orgScope === orgScope);
-  return {
-    list(orgScope, filter = {}) {
-      const words = tokenize(filter.query ?? "");
-      return requests
-        .filter((request) => request.orgScope === orgScope)
-        .filter((request) => !filter.status || request.status === filter.status)
-        .filter((request) => {
-          const haystack = `${request.id} ${request.title} ${request.requester} ${request.status.replace("_", " ")} ${request.priority}`.toLowerCase();
-          return words.every((word) => haystack.includes(word));
-        })
-        .map((request) => ({ ...request }));
-    },
-    get(orgScope, id) {
-      const request = find(orgScope, id);
-      return request && { ...request };
-    },
-    close(orgScope, id, resolution, now = new Date()) {
-      const request = find(orgScope, id);
-      if (!request) return undefined;
-      Object.assign(request, { status: "closed", resolution, updatedAt: now.toISOString() });
-      return { ...request };
-    },
-  };
-}
-
-function tokenize(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9-]+/).filter((word) => word.length > 0);
+  list(orgScope: string, filter?: WorkRequestQuery): Promise<WorkRequest[]>;
+  get(orgScope: string, id: string): Promise<WorkRequest | undefined>;
+  /** Closes a request with a resolution, atomically: of two closes of one request, exactly one changes it. */
+  close(orgScope: string, id: string, resolution: string, now?: Date): Promise<CloseWorkRequestResult>;
+  /**
+   * `get` without waiting, only for the library's approval hooks (`authorize`,
+   * `needsApproval`, `approvalMessage`), which are synchronous and cannot
+   * await. A reader never waits for a writer, so it fails only when storage is
+   * in trouble. Drop it once those hooks may return a promise.
+   */
+  getSync(orgScope: string, id: string): WorkRequest | undefined;
 }

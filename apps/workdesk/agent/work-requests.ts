@@ -8,7 +8,10 @@ export interface WorkRequest {
   requester: string;
   createdAt: string;
   updatedAt: string;
+  /** How it was resolved; set when it is closed through the Workdesk. */
   resolution?: string;
+  /** When it was closed through the Workdesk: the first close, never moved by a repeated one. */
+  closedAt?: string;
 }
 
 export const WORK_REQUEST_STATUSES = ["open", "in_progress", "waiting_approval", "closed"] as const;
