@@ -230,12 +230,37 @@ describe("bad input", () => {
     },
     { name: "an unknown thread", request: () => fetch(url("/api/threads/no-such-thread"), { headers: kim() }), status: 404, code: "thread_not_found" },
     { name: "an unknown run's record", request: () => fetch(url("/api/runs/no-such-run/record"), { headers: kim() }), status: 404, code: "run_not_found" },
-    { name: "cancelling a run that already finished", request: () => fetch(url("/api/runs/bad-done-r2/cancel"), { method: "POST", headers: kim() }), status: 409, code: "run_not_active" },
+    { name: "cancelling a run that already finished", request: () => fetch(url("/api/runs/bad-done-r2/cancel"), { method: "POST", headers: { ...kim(), "Content-Type": "application/json" }, body: "{}" }), status: 409, code: "run_not_active" },
     {
       name: "a report that is not a report",
       request: () => fetch(url("/api/runs/bad-done-r2/reports"), { method: "POST", headers: { ...kim(), "Content-Type": "application/json" }, body: JSON.stringify({ kind: "gossip" }) }),
       status: 400,
       code: "invalid_input",
+    },
+    {
+      name: "a text/plain report sent with the cookie",
+      request: () => fetch(url("/api/runs/bad-done-r2/reports"), { method: "POST", headers: { Cookie: `tether_token=${server.token("kim")}`, "Content-Type": "text/plain" }, body: JSON.stringify({ kind: "renderer-error", message: "x" }) }),
+      status: 415,
+      code: "unsupported_media_type",
+      says: /application\/json/,
+    },
+    {
+      name: "a cancel without a Content-Type",
+      request: () => fetch(url("/api/runs/bad-done-r2/cancel"), { method: "POST", headers: kim() }),
+      status: 415,
+      code: "unsupported_media_type",
+    },
+    {
+      name: "a cookie report from a page of another site",
+      request: () =>
+        fetch(url("/api/runs/bad-done-r2/reports"), {
+          method: "POST",
+          headers: { Cookie: `tether_token=${server.token("kim")}`, "Content-Type": "application/json", "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" },
+          body: JSON.stringify({ kind: "renderer-error", message: "x" }),
+        }),
+      status: 403,
+      code: "cross_origin_request",
+      says: /Authorization: Bearer/,
     },
     { name: "an unknown route", request: () => fetch(url("/api/nothing/here"), { headers: kim() }), status: 404, code: "not_found" },
     { name: "a GET on the run route", request: () => fetch(url("/api/agents/workdesk/run"), { headers: kim() }), status: 404, code: "not_found" },
