@@ -262,6 +262,20 @@ describe("bad input", () => {
       code: "cross_origin_request",
       says: /Authorization: Bearer/,
     },
+    {
+      name: "a report over 64 KiB",
+      request: () => fetch(url("/api/runs/bad-done-r2/reports"), { method: "POST", headers: { ...kim(), "Content-Type": "application/json" }, body: JSON.stringify({ kind: "renderer-error", message: "x", details: "x".repeat(65 * 1024) }) }),
+      status: 413,
+      code: "report_too_large",
+      says: /at most 65536 bytes/,
+    },
+    {
+      name: "a record page cursor that is not a number",
+      request: () => fetch(url("/api/runs/bad-done-r2/record?afterSeq=soon"), { headers: kim() }),
+      status: 400,
+      code: "invalid_input",
+      says: /afterSeq must be a whole number/,
+    },
     { name: "an unknown route", request: () => fetch(url("/api/nothing/here"), { headers: kim() }), status: 404, code: "not_found" },
     { name: "a GET on the run route", request: () => fetch(url("/api/agents/workdesk/run"), { headers: kim() }), status: 404, code: "not_found" },
     {

@@ -108,7 +108,7 @@ export async function createTetherApp(options: TetherAppOptions): Promise<Tether
   api.route("/", runAgentRoutes(runner, hub));
   api.route("/", capabilityRoutes(agents));
   api.route("/", threadRoutes(store, hub));
-  api.route("/", runRoutes(store, runner));
+  api.route("/", runRoutes(store, runner, options));
 
   const onError = errorHandler(logger);
   const app = new Hono();
