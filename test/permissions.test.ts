@@ -76,7 +76,7 @@ describe("permissions", () => {
     expect((await fetch(`${server.url}/api/threads/kim-private`, { headers: lee })).status).toBe(403);
     expect((await fetch(`${server.url}/api/threads/kim-private/events`, { headers: lee })).status).toBe(403);
     expect((await fetch(`${server.url}/api/runs/kim-private-r1/record`, { headers: lee })).status).toBe(403);
-    expect((await fetch(`${server.url}/api/runs/kim-private-r1/cancel`, { method: "POST", headers: lee })).status).toBe(403);
+    expect((await fetch(`${server.url}/api/runs/kim-private-r1/cancel`, { method: "POST", headers: { ...lee, "Content-Type": "application/json" }, body: "{}" })).status).toBe(403);
     const hijack = await run("lee", "kim-private", "lee-hijack-r1", "open approvals");
     expect(hijack.status).toBe(403);
     expect(JSON.parse(hijack.text).error.code).toBe("forbidden");

@@ -114,7 +114,7 @@ describe("robustness", () => {
     });
     const response = await app.post({ threadId: "c", runId: "r1", messages: [{ id: "u", role: "user", content: "go" }] });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await app.tether.app.request("/api/runs/r1/cancel", { method: "POST", headers: { "x-user": "kim" } });
+    await app.tether.app.request("/api/runs/r1/cancel", { method: "POST", headers: { "x-user": "kim", "Content-Type": "application/json" }, body: "{}" });
     const frames = parseSseFrames(await response.text());
     expect(frames.at(-1)!.data.outcome).toEqual({ type: "cancelled" });
     expect(await app.store.getPendingInterrupts("c")).toEqual([]);

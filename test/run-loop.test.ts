@@ -154,7 +154,7 @@ describe("the run loop", () => {
     const response = await app.post({ threadId: "t1", runId: "r1", messages: [user("u1", "talk")] });
     const reader = response.body!.getReader();
     await reader.read(); // the run is under way
-    const cancel = await app.tether.app.request("/api/runs/r1/cancel", { method: "POST", headers: { "x-user": "kim" } });
+    const cancel = await app.tether.app.request("/api/runs/r1/cancel", { method: "POST", headers: { "x-user": "kim", "Content-Type": "application/json" }, body: "{}" });
     expect(cancel.status).toBe(202);
     let body = "";
     for (;;) {
@@ -169,7 +169,7 @@ describe("the run loop", () => {
     const log = await app.store.readEvents("r1");
     await lastValueFrom(from(log.map((entry) => entry.event)).pipe(verifyEvents(), toArray()));
     // Only the owner may cancel, and a finished run cannot be cancelled again.
-    const again = await app.tether.app.request("/api/runs/r1/cancel", { method: "POST", headers: { "x-user": "kim" } });
+    const again = await app.tether.app.request("/api/runs/r1/cancel", { method: "POST", headers: { "x-user": "kim", "Content-Type": "application/json" }, body: "{}" });
     expect(again.status).toBe(409);
   });
 

@@ -1,6 +1,6 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { TetherError } from "tether/protocol";
-import type { AuthEnv, TetherUser } from "tether/server";
+import { requireJson, sameOrigin, type AuthEnv, type TetherUser } from "tether/server";
 import { WORKDESK_USERS, breadcrumb, screensFor, type WorkRequestRepository, type WorkRequestStatus } from "./agent/index.ts";
 import { WORK_REQUEST_STATUSES } from "./agent/work-requests.ts";
 
@@ -16,7 +16,8 @@ export function workdeskApi(options: { auth: MiddlewareHandler<AuthEnv>; request
     if (!user.roles.includes(role)) throw new TetherError("forbidden", `This screen is for the ${role} role.`);
   };
   return new Hono<AuthEnv>()
-    .use("*", options.auth)
+    // As on Tether's own routes: a POST added here must be JSON, and from the app's own pages when it rides on the cookie.
+    .use("*", requireJson(), sameOrigin(), options.auth)
     .get("/me", (c) => c.json({ user: c.var.user }))
     .get("/screens", (c) =>
       c.json({

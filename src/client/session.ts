@@ -226,7 +226,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     async cancel() {
       if (!state.runId || !state.running) return;
       if (!routes.api) return agent.abortRun(); // a plain server has no cancel route: stop listening
-      const response = await doFetch(`${routes.api}/runs/${encodeURIComponent(state.runId)}/cancel`, { method: "POST", headers });
+      const response = await doFetch(`${routes.api}/runs/${encodeURIComponent(state.runId)}/cancel`, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: "{}" });
       if (!response.ok && response.status !== 409) setState({ error: errorJson(await errorFromResponse(response)) });
     },
 

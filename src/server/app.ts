@@ -5,9 +5,12 @@ import { bodyLimit } from "hono/body-limit";
 import { TetherError } from "../protocol/index.ts";
 import type { Agent } from "./agent/define-agent.ts";
 import type { Authenticate } from "./auth/user.ts";
+import type { ApiOptions } from "./http/api-options.ts";
 import { errorHandler, notFoundHandler } from "./http/errors.ts";
 import { consoleLogger, type Logger } from "./http/logger.ts";
 import { auth } from "./http/middleware/auth.ts";
+import { requireJson } from "./http/middleware/require-json.ts";
+import { sameOrigin } from "./http/middleware/same-origin.ts";
 import { capabilityRoutes } from "./http/routes/capabilities.ts";
 import { runAgentRoutes } from "./http/routes/run.ts";
 import { runRoutes } from "./http/routes/runs.ts";
@@ -18,7 +21,7 @@ import { createRunner, type Runner } from "./run/runner.ts";
 import type { RunStore } from "./store/port.ts";
 import { createSqliteRunStore } from "./store/sqlite.ts";
 
-export interface TetherAppOptions {
+export interface TetherAppOptions extends ApiOptions {
   agents: Agent[];
   /** Who is asking; return undefined for missing or bad credentials. */
   authenticate: Authenticate;
@@ -91,6 +94,7 @@ export async function createTetherApp(options: TetherAppOptions): Promise<Tether
   const api = new Hono();
   api.onError(errorHandler(logger));
   api.notFound(notFoundHandler);
+  api.use("*", requireJson(), sameOrigin(options)); // mutations: JSON only, and cookie-carried ones from our own pages only
   for (const prefix of ["/agents/*", "/threads/*", "/runs/*"]) api.use(prefix, authenticate);
   api.use(
     "*",
@@ -104,7 +108,7 @@ export async function createTetherApp(options: TetherAppOptions): Promise<Tether
   api.route("/", runAgentRoutes(runner, hub));
   api.route("/", capabilityRoutes(agents));
   api.route("/", threadRoutes(store, hub));
-  api.route("/", runRoutes(store, runner, hub));
+  api.route("/", runRoutes(store, runner, hub, options));
 
   const onError = errorHandler(logger);
   const app = new Hono();

@@ -7,6 +7,7 @@ import {
   defineAgent,
   silentLogger,
   type AgentDefinition,
+  type ApiOptions,
   type RunStore,
   type ServerTool,
   type TetherApp,
@@ -35,7 +36,7 @@ export interface ScriptedApp {
 /** A Tether app in-process with one agent ("test") on a scripted model, a memory store and counting ids. */
 export async function createScriptedApp(
   steps: ScriptedStep[],
-  options: { tools?: ServerTool[]; browserTools?: BrowserToolSpec[]; agent?: Partial<AgentDefinition>; chunkDelayMs?: number; store?: RunStore; secret?: string } = {},
+  options: { tools?: ServerTool[]; browserTools?: BrowserToolSpec[]; agent?: Partial<AgentDefinition>; chunkDelayMs?: number; store?: RunStore; secret?: string; api?: ApiOptions } = {},
 ): Promise<ScriptedApp> {
   const model = createScriptedModel(steps, { chunkDelayMs: options.chunkDelayMs ?? 0 });
   const store = options.store ?? createMemoryRunStore();
@@ -47,6 +48,7 @@ export async function createScriptedApp(
     logger: silentLogger,
     ids: createCountingIds(),
     ...(options.secret ? { secret: options.secret } : {}),
+    ...options.api,
   });
   const post: ScriptedApp["post"] = (input, user = "kim") =>
     Promise.resolve(

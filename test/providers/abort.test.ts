@@ -85,7 +85,7 @@ describe.each(PROVIDER_WIRES)("cancelling a run over $name", (wire) => {
 
   it("closes the model call when the run is cancelled with POST /api/runs/:runId/cancel", async () => {
     const { runId, running, exchange } = await startRun("cancel", ASK.text, EventType.TEXT_MESSAGE_CONTENT);
-    const response = await stack.api(`/runs/${runId}/cancel`, { method: "POST" });
+    const response = await stack.api(`/runs/${runId}/cancel`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
     expect(response.status).toBe(202);
     const result: RunResult = await running;
 
@@ -120,7 +120,7 @@ describe.each(PROVIDER_WIRES)("cancelling a run over $name", (wire) => {
 
   it.skipIf(!wire.streamsToolArguments)("closes the model call mid tool-call arguments and still ends the stream validly", async () => {
     const { runId, running, exchange } = await startRun("cancel-arguments", ASK.toolCall, EventType.TOOL_CALL_ARGS);
-    await stack.api(`/runs/${runId}/cancel`, { method: "POST" });
+    await stack.api(`/runs/${runId}/cancel`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
     const result = await running;
 
     // The unmodified HttpAgent verified the stream: the open call was ended and answered before RUN_FINISHED.

@@ -6,6 +6,8 @@ import { z } from "zod";
 import { TetherError } from "../../protocol/index.ts";
 import { errorHandler, notFoundHandler } from "../http/errors.ts";
 import { consoleLogger } from "../http/logger.ts";
+import { requireJson } from "../http/middleware/require-json.ts";
+import { sameOrigin } from "../http/middleware/same-origin.ts";
 import type { Authenticate, TetherUser } from "./user.ts";
 
 /**
@@ -20,7 +22,10 @@ export interface DemoIdentity {
   authenticate: Authenticate;
   /** Signs a token for a listed user. */
   issueToken(userId: string): string;
-  /** `POST /login {"user":"kim"}` → `{ token, user }` (and a cookie), `POST /logout`, `GET /users`. Mount under `/api/demo`. */
+  /**
+   * `POST /login {"user":"kim"}` → `{ token, user }` (and a cookie), `POST /logout {}`, `GET /users`. Mount
+   * under `/api/demo`. POSTs must be `application/json` from the server's own pages (or carry a Bearer token).
+   */
   routes: Hono;
   users: TetherUser[];
 }
@@ -78,6 +83,8 @@ export function createDemoIdentity(options: { users: TetherUser[]; secret?: stri
   const routes = new Hono();
   routes.onError(errorHandler(consoleLogger));
   routes.notFound(notFoundHandler);
+  // Sign-in and sign-out set the cookie: another site must not sign the user out, or in as someone else.
+  routes.use("*", requireJson(), sameOrigin());
   routes.use(
     "*",
     bodyLimit({

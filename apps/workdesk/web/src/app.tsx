@@ -22,7 +22,7 @@ export function App() {
     void load();
   }, [load]);
   const signOut = async () => {
-    await fetch("/api/demo/logout", { method: "POST" });
+    await fetch("/api/demo/logout", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
     setSigned({ state: "out" });
   };
   if (signed.state === "loading") return <p className="loading">Loading…</p>;

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { TetherError, ToolOutcomeSchema } from "../../../protocol/index.ts";
 import type { RunHub } from "../../run/hub.ts";
@@ -7,6 +8,9 @@ import type { RunStore } from "../../store/port.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
 import { checkDepth } from "../check-depth.ts";
 import { ownedRun } from "../owned.ts";
+import { DEFAULT_RECORD_PAGE_LIMITS, pageRecord, readRecordQuery, type RecordPageLimits } from "../record-page.ts";
+import { DEFAULT_REPORT_LIMITS, type ReportLimits } from "../report-limits.ts";
+import { createReportQuota } from "../report-quota.ts";
 
 /** What a browser may report about a run: a tool's real outcome, or a renderer's failure. */
 const ReportSchema = z.discriminatedUnion("kind", [
@@ -14,7 +18,16 @@ const ReportSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("renderer-error"), surfaceId: z.string().max(128).optional(), message: z.string().max(4000), details: z.unknown().optional() }),
 ]);
 
-export function runRoutes(store: RunStore, runner: Runner, hub: RunHub) {
+export interface RunRouteOptions {
+  reportLimits?: Partial<ReportLimits>;
+  recordPage?: Partial<RecordPageLimits>;
+}
+
+/** `POST /runs/:runId/cancel`, `GET /runs/:runId/record` (in pages) and `POST /runs/:runId/reports` (within limits). */
+export function runRoutes(store: RunStore, runner: Runner, hub: RunHub, options: RunRouteOptions = {}) {
+  const reportLimits = { ...DEFAULT_REPORT_LIMITS, ...options.reportLimits };
+  const recordPage = { ...DEFAULT_RECORD_PAGE_LIMITS, ...options.recordPage };
+  const quota = createReportQuota(store, reportLimits);
   return new Hono<AuthEnv>()
     /**
      * Stops a running run: it ends with outcome `cancelled`. A run the store
@@ -39,23 +52,34 @@ export function runRoutes(store: RunStore, runner: Runner, hub: RunHub) {
     })
     .get("/runs/:runId/record", async (c) => {
       const run = await ownedRun(store, c.req.param("runId"), c.var.user);
-      const [events, reports] = await Promise.all([store.readEvents(run.runId), store.listReports(run.runId)]);
-      return c.json({ run, events, reports });
+      const { cursor, limit } = readRecordQuery((name) => c.req.query(name), recordPage);
+      const events = await store.readEvents(run.runId, cursor.afterSeq);
+      return c.json({ run, ...(await pageRecord(events, () => store.listReports(run.runId), cursor, limit, recordPage.maxBytes)) });
     })
-    .post("/runs/:runId/reports", async (c) => {
-      const run = await ownedRun(store, c.req.param("runId"), c.var.user);
-      let body: unknown;
-      try {
-        body = await c.req.json();
-      } catch {
-        throw new TetherError("invalid_json", "The report is not valid JSON.");
-      }
-      checkDepth(body, "The report");
-      const parsed = ReportSchema.safeParse(body);
-      if (!parsed.success) {
-        throw new TetherError("invalid_input", `The report is not valid: ${parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}.`);
-      }
-      await store.addReport(run.runId, parsed.data);
-      return c.json({ accepted: true }, 202);
-    });
+    .post(
+      "/runs/:runId/reports",
+      // Refuses an oversized report as it arrives, before it is read whole.
+      bodyLimit({
+        maxSize: reportLimits.maxReportBytes,
+        onError: () => {
+          throw new TetherError("report_too_large", `A report may have at most ${reportLimits.maxReportBytes} bytes. Send a shorter message or fewer details.`);
+        },
+      }),
+      async (c) => {
+        const run = await ownedRun(store, c.req.param("runId"), c.var.user);
+        let body: unknown;
+        try {
+          body = await c.req.json();
+        } catch {
+          throw new TetherError("invalid_json", "The report is not valid JSON.");
+        }
+        checkDepth(body, "The report");
+        const parsed = ReportSchema.safeParse(body);
+        if (!parsed.success) {
+          throw new TetherError("invalid_input", `The report is not valid: ${parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}.`);
+        }
+        await quota.add(run.runId, parsed.data);
+        return c.json({ accepted: true }, 202);
+      },
+    );
 }

@@ -1,0 +1,23 @@
+import type { RecordPageLimits } from "./record-page.ts";
+import type { ReportLimits } from "./report-limits.ts";
+
+/** Options of the HTTP API's guards and limits, part of `TetherAppOptions`. */
+export interface ApiOptions {
+  /**
+   * How much a browser may report about one run. Defaults: 64 KiB per
+   * report, 200 reports and 1 MiB of reports per run (see `ReportLimits`).
+   */
+  reportLimits?: Partial<ReportLimits>;
+  /**
+   * Page size of `GET /runs/:runId/record`. Defaults: 1000 events and
+   * reports, 1 MiB of them (see `RecordPageLimits`).
+   */
+  recordPage?: Partial<RecordPageLimits>;
+  /**
+   * Origins, besides the server's own, whose pages may send mutations
+   * authenticated by cookie: a frontend on another origin, or the public
+   * origin when a proxy in front rewrites `Host`. Default: none. Requests
+   * with `Authorization: Bearer` are accepted from any origin.
+   */
+  trustedOrigins?: readonly string[];
+}
