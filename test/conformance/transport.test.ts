@@ -123,4 +123,24 @@ describe("transport", () => {
     const replay = parseSseFrames(await (await get("/api/threads/last-1/events")).text());
     expect(replay).toEqual(frames);
   });
+
+  it.each(["1e3", "0x10", " 3", "+3", "3.0"])("refuses a Last-Event-ID whose number is %j with invalid_last_event_id", async (seq) => {
+    await (await post(input("lenient-1", "lenient-1-r1"))).text();
+    const response = await get("/api/threads/lenient-1/events", { "Last-Event-ID": `lenient-1-r1:${seq}` });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: "invalid_last_event_id" } });
+  });
+
+  it("sends the run's end again to a client that already had it, so the stream never ends empty", async () => {
+    const frames = parseSseFrames(await (await post(input("end-1", "end-1-r1"))).text());
+    const replay = parseSseFrames(await (await get("/api/threads/end-1/events", { "Last-Event-ID": frames.at(-1)!.id! })).text());
+    expect(replay).toEqual([frames.at(-1)]);
+  });
+
+  it("refuses an id past the run's end, which was never sent, with invalid_last_event_id", async () => {
+    const frames = parseSseFrames(await (await post(input("past-1", "past-1-r1"))).text());
+    const response = await get("/api/threads/past-1/events", { "Last-Event-ID": `past-1-r1:${frames.length + 1}` });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: "invalid_last_event_id", message: expect.stringContaining(`events up to ${frames.length}`) } });
+  });
 });

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EventType, type BaseEvent } from "@ag-ui/core";
+import { afterAll, describe, expect, it } from "vitest";
+import { createSqliteRunStore } from "../store/sqlite.ts";
+import { UNSTORED_EVENT_LIMIT, type RunStore } from "../store/port.ts";
+import { createRunHub, sequenceEvents, type SequencedEvent } from "./hub.ts";
+
+const folder = mkdtempSync(join(tmpdir(), "tether-hub-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const started = (runId: string): BaseEvent => ({ type: EventType.RUN_STARTED, threadId: "t1", runId }) as BaseEvent;
+const delta = (text: string): BaseEvent => ({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: text }) as BaseEvent;
+
+/** The store, but page writes wait until `release` is called: events are out, not yet stored, as in the first milliseconds after they are sent. */
+function slowPages(store: RunStore) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const slow = new Proxy(store, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as (...args: unknown[]) => Promise<unknown>;
+      return key === "appendEvents" ? async (...args: unknown[]) => (await gate, value.apply(target, args)) : value;
+    },
+  });
+  return { store: slow, release };
+}
+
+async function begin(store: RunStore, runId: string): Promise<SequencedEvent[]> {
+  const first = sequenceEvents([started(runId)], 1);
+  await store.beginRun({ thread: { threadId: "t1", agentId: "a", ownerId: "kim" }, run: { runId, userId: "kim", input: {}, log: [] }, events: first, messages: [], resolvedToolCallIds: [] });
+  return first;
+}
+
+async function take(source: AsyncIterable<SequencedEvent[]>, count: number): Promise<SequencedEvent[]> {
+  const taken: SequencedEvent[] = [];
+  for await (const batch of source) {
+    taken.push(...batch);
+    if (taken.length >= count) break;
+  }
+  return taken;
+}
+
+describe("createRunHub", () => {
+  it("never lets followers get more than UNSTORED_EVENT_LIMIT events ahead of the store, and lets them go on once it catches up", async () => {
+    const disk = createSqliteRunStore({ filename: join(folder, "ahead", "tether.db") });
+    const { store, release } = slowPages(disk);
+    const hub = createRunHub({ store });
+    const channel = hub.open({ runId: "r1", threadId: "t1", stored: await begin(disk, "r1") });
+    for (let index = 0; index < UNSTORED_EVENT_LIMIT + 50; index++) channel.emit(delta(`${index}`));
+
+    const controller = new AbortController();
+    const follower = hub.follow("r1", 0, controller.signal)[Symbol.asyncIterator]();
+    const seen: SequencedEvent[] = [];
+    while (seen.length < 1 + UNSTORED_EVENT_LIMIT) seen.push(...(await follower.next()).value);
+    // RUN_STARTED is stored with the run: the follower gets it and UNSTORED_EVENT_LIMIT more, and waits.
+    expect(seen.at(-1)!.seq).toBe(1 + UNSTORED_EVENT_LIMIT);
+    const waiting = follower.next();
+    expect(await Promise.race([waiting.then(() => "moved"), new Promise((resolve) => setTimeout(resolve, 100, "waits"))])).toBe("waits");
+
+    release();
+    expect((await waiting).value.at(-1).seq).toBe(1 + UNSTORED_EVENT_LIMIT + 50);
+    controller.abort();
+    await channel.end({ type: EventType.RUN_FINISHED, threadId: "t1", runId: "r1" } as BaseEvent, { status: "finished", outcome: { type: "success" } });
+    await disk.close();
+  });
+
+  it("ends a run that died with events out but not stored past every id a client may hold, saying which were lost", async () => {
+    const filename = join(folder, "crash", "tether.db");
+    const disk = createSqliteRunStore({ filename });
+    const hub = createRunHub({ store: slowPages(disk).store });
+    const channel = hub.open({ runId: "r1", threadId: "t1", stored: await begin(disk, "r1") });
+    for (const text of ["Open", "ing", " the", " list"]) channel.emit(delta(text));
+    const held = await take(hub.follow("r1", 0), 5);
+    expect(held.at(-1)!.seq).toBe(5);
+
+    // The process dies here; the next one on the same file recovers the run.
+    const restarted = createSqliteRunStore({ filename, exclusive: false });
+    expect(await restarted.recoverInterruptedRuns()).toBe(1);
+    const resumed = await restarted.readEvents("r1", held.at(-1)!.seq);
+
+    expect(resumed.map((stored) => stored.event.type)).toEqual([EventType.MESSAGES_SNAPSHOT, EventType.RUN_ERROR]);
+    expect(resumed[0]!.seq).toBeGreaterThan(held.at(-1)!.seq);
+    expect(resumed[1]!.event).toMatchObject({
+      code: "instance_lost",
+      message: expect.stringContaining("were not saved"),
+      metadata: { tether: { lostEvents: { afterSeq: 1, throughSeq: 1 + UNSTORED_EVENT_LIMIT } } },
+    });
+    await restarted.close();
+    await disk.close();
+  });
+});
