@@ -180,6 +180,22 @@ describe("a server killed with SIGKILL mid-run, then started again", () => {
             }
             killPoints.push({ story: story.name, round, heldSeq: seqOf(held), midRun, lost });
 
+            if (story.body.resume) {
+              // The same approval answer again (a retry after the crash) replays the run that took it,
+              // and what it shows of the thread is what the thread kept: the tool's result too, if it was saved.
+              const repeat = await fetch(`${server.url}/api/agents/workdesk/run`, { method: "POST", headers: headers(story.user), body: JSON.stringify({ ...story.body, runId: `${story.threadId}-r3` }) });
+              expect(repeat.headers.get("x-tether-repeat-of")).toBe(story.body.runId);
+              const replayed = parseSseFrames(await repeat.text()).map((frame) => frame.data);
+              expect(replayed.at(-1)?.type).toMatch(/^RUN_(FINISHED|ERROR)$/);
+              const thread = await (await fetch(`${server.url}/api/threads/${story.threadId}`, { headers: headers(story.user) })).json();
+              const results = (messages: Array<{ role: string; id: string }>) => messages.filter((message) => message.role === "tool").map((message) => message.id);
+              const shown = new Set([
+                ...replayed.filter((event) => event.type === EventType.TOOL_CALL_RESULT).map((event) => event.messageId),
+                ...replayed.filter((event) => event.type === EventType.MESSAGES_SNAPSHOT).flatMap((event) => results(event.messages)),
+              ]);
+              for (const id of results(thread.messages)) expect(shown, `round ${round}: the thread's result ${id}`).toContain(id);
+            }
+
             // The reference client's connect replays the whole run and passes its verification.
             const agent = new ThreadEventsAgent(`${server.url}/api/threads/${story.threadId}/events`, story.user, story.threadId);
             await agent.connectAgent();

@@ -111,6 +111,8 @@ export function sequenceEvents(events: BaseEvent[], firstSeq: number): Sequenced
 export function createRunHub(options: { store: RunStore; onPersistError?: (error: unknown, runId: string) => void }): RunHub {
   const { store } = options;
   const live = new Map<string, LiveRun>();
+  /** Set by close: nothing is retried after it, so a closed store is not written to and no timer keeps the process up. */
+  let closing = false;
   const lastSeq = (run: LiveRun) => run.base + run.events.length;
   /** What followers may have: never past the held terminal event, never too far past the store. */
   const sendable = (run: LiveRun) => Math.min(lastSeq(run), run.held - 1, run.persisted + UNSTORED_EVENT_LIMIT);
@@ -145,6 +147,7 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
   const retryLater = (run: LiveRun, error: unknown, write: () => void) => {
     if (run.failures === 0) options.onPersistError?.(error, run.runId);
     clearTimeout(run.persistTimer);
+    if (closing) return;
     run.persistTimer = setTimeout(write, RETRY_MS[Math.min(run.failures, RETRY_MS.length - 1)]);
     run.failures++;
   };
@@ -308,6 +311,7 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
       }
     },
     async close() {
+      closing = true;
       for (const run of live.values()) {
         clearTimeout(run.persistTimer);
         if (run.ending) await storeEnd(run).catch((error: unknown) => options.onPersistError?.(toTetherError(error), run.runId));
