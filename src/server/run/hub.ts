@@ -101,11 +101,13 @@ const RETRY_MS = [50, 100, 250, 500, 1000, 2000, 5000];
 
 /** Numbers and encodes events from `firstSeq` on: what the stream sends is the text the store keeps. */
 export function sequenceEvents(events: BaseEvent[], firstSeq: number): SequencedEvent[] {
-  return events.map((event, index) => {
-    const sse = encoder.encodeSSE(event);
-    // "data: " + JSON + "\n\n": the JSON is the same text the stream sends.
-    return { seq: firstSeq + index, event, sse, json: sse.slice(6, -2) };
-  });
+  return events.map((event, index) => sequenceEvent(event, firstSeq + index));
+}
+
+function sequenceEvent(event: BaseEvent, seq: number): SequencedEvent {
+  const sse = encoder.encodeSSE(event);
+  // "data: " + JSON + "\n\n": the JSON is the same text the stream sends.
+  return { seq, event, sse, json: sse.slice(6, -2) };
 }
 
 export function createRunHub(options: { store: RunStore; onPersistError?: (error: unknown, runId: string) => void }): RunHub {
@@ -220,9 +222,9 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
       };
       const push = (event: BaseEvent) => {
         if (run.closed || run.held !== Infinity) throw new Error(`Run ${runId} has ended; no more events can be emitted.`);
-        const [sequenced] = sequenceEvents([event], lastSeq(run) + 1);
-        run.events.push(sequenced!);
-        return sequenced!;
+        const sequenced = sequenceEvent(event, lastSeq(run) + 1);
+        run.events.push(sequenced);
+        return sequenced;
       };
       return {
         runId,
@@ -248,7 +250,7 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
               message: error.message,
               metadata: { tether: { runId, threadId } },
             } as BaseEvent;
-            run.events[run.events.length - 1] = sequenceEvents([replacement], run.held)[0]!;
+            run.events[run.events.length - 1] = sequenceEvent(replacement, run.held);
             run.ending = { status: "error", error: { code: error.code, message: error.message }, ...(ending.usage ? { usage: ending.usage } : {}) };
           }
           run.held = Infinity;
