@@ -1,52 +1,34 @@
 import {
   EventType,
   aggregateTokenUsage,
-  type Context,
   type Message,
-  type ResumeEntry,
   type RunFinishedOutcome,
-  type State,
   type TokenUsage,
   type ToolMessage,
 } from "@ag-ui/core";
 import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
 import { TetherError, toTetherError } from "../../protocol/index.ts";
-import type { Agent } from "../agent/define-agent.ts";
-import type { TetherUser } from "../auth/user.ts";
-import { applyAnswers } from "../interrupts/apply-answers.ts";
+import { applyAnswers } from "../approvals/apply-answers.ts";
+import { createCallDecisions, type DecideCall } from "../approvals/decide-call.ts";
 import type { PendingToolCall, RunStore, StoredInterrupt } from "../store/port.ts";
 import { errorContent } from "../tools/run-server-tool.ts";
-import { checkArguments } from "../tools/validate-arguments.ts";
-import type { ToolSet } from "../tools/tool-set.ts";
+import type { ToolCall } from "../tools/tool-call.ts";
 import type { RunChannel } from "./hub.ts";
 import type { IdSource } from "./ids.ts";
+import type { NewRun } from "./prepare-run.ts";
 import { toModelError } from "./model-error.ts";
 import { streamModelStep, type StepCall, type StepResult } from "./model-step.ts";
 import { toModelPrompt } from "./prompt.ts";
 import { settleToolCalls } from "./settle-tool-calls.ts";
 
-/** Everything a run needs once it has been accepted. */
-export interface RunContext {
-  agent: Agent;
-  user: TetherUser;
-  threadId: string;
-  runId: string;
-  context: Context[];
-  /** The whole history the model starts from. */
-  history: Message[];
-  /** Answers to interrupts this run carries, acted on before the model speaks. */
-  answers: Array<{ stored: StoredInterrupt; answer: ResumeEntry }>;
-  /** New messages held back until the answered calls have their results (a call's result comes right after it). */
-  deferred: Message[];
-  /** The client's state, sent back in the snapshot before an interrupt. */
-  state: State;
-  /** How approvals are identified and when they lapse. */
-  approvals: { secret: string; now(): Date };
-  toolSet: ToolSet;
+/** What the loop needs beside the prepared run: where its events go, the store, cancellation, ids. */
+export interface RunServices {
   store: RunStore;
   channel: RunChannel;
   signal: AbortSignal;
   ids: IdSource;
+  /** How approvals are identified and when they lapse. */
+  approvals: { secret: string; now(): Date };
 }
 
 /**
@@ -55,8 +37,9 @@ export interface RunContext {
  * RUN_FINISHED or RUN_ERROR, after the store knows how the run ended. Its
  * first events (RUN_STARTED) were stored with the run, before the loop.
  */
-export async function runLoop(run: RunContext): Promise<void> {
-  const { agent, channel, store } = run;
+export async function runLoop(run: NewRun, services: RunServices): Promise<void> {
+  const { agent } = run;
+  const { channel, store } = services;
   const emit = channel.emit;
   const usage: TokenUsage[] = [];
   const messages = [...run.history];
@@ -67,8 +50,9 @@ export async function runLoop(run: RunContext): Promise<void> {
     description: tool.description,
     inputSchema: tool.parameters,
   }));
+  const decide = createCallDecisions(run.toolSet.tools, run.user);
   const summedUsage = () => (usage.length > 0 ? { usage: aggregateTokenUsage(usage) } : {});
-  const commit = (stepMessages: Message[], pending: StepCall[], interrupts: StoredInterrupt[] = []) =>
+  const commit = (stepMessages: Message[], pending: ToolCall[], interrupts: StoredInterrupt[] = []) =>
     store.commitStep({
       threadId: run.threadId,
       runId: run.runId,
@@ -85,7 +69,7 @@ export async function runLoop(run: RunContext): Promise<void> {
 
   try {
     if (run.answers.length > 0) {
-      const applied = await applyAnswers({ ...contextFor(run), answers: run.answers, tools: run.toolSet.tools, emit });
+      const applied = await applyAnswers({ ...contextFor(run, services), answers: run.answers, tools: run.toolSet.tools, emit });
       const answered = [...applied.results, ...run.deferred];
       messages.push(...answered);
       await commit(answered, applied.pending);
@@ -100,12 +84,12 @@ export async function runLoop(run: RunContext): Promise<void> {
         model: agent.model,
         prompt: toModelPrompt(agent.instructions(run.user), run.context, messages),
         tools,
-        signal: run.signal,
+        signal: services.signal,
         emit,
-        newMessageId: run.ids.message,
-        newToolCallId: run.ids.toolCall,
+        newMessageId: services.ids.message,
+        newToolCallId: services.ids.toolCall,
         usedToolCallIds,
-        endMetadata: (call) => awaitsApproval(call, run),
+        endMetadata: (call) => awaitsApproval(call, decide),
         retry: agent.retry,
         onRetry: (error, attempt, delayMs) =>
           void store
@@ -114,28 +98,29 @@ export async function runLoop(run: RunContext): Promise<void> {
       });
       if (result.usage) usage.push(result.usage);
       if (result.error || result.aborted) {
-        await keepPartialStep(result, run, commit);
+        await keepPartialStep(result, run, services, commit);
         if (result.aborted) return await finish({ type: "cancelled" });
         throw result.error;
       }
       if (!result.message) return await finish({ type: "success" });
 
       const settled = await settleToolCalls({
-        ...contextFor(run),
+        ...contextFor(run, services),
         calls: result.calls,
+        decide,
         tools: run.toolSet.tools,
         emit,
-        approvals: { mode: agent.history, expiresInMs: agent.approvalTimeoutMs, secret: run.approvals.secret, newId: run.ids.interrupt, now: run.approvals.now },
+        approvals: { mode: agent.history, expiresInMs: agent.approvalTimeoutMs, secret: services.approvals.secret, newId: services.ids.interrupt, now: services.approvals.now },
       });
-      if (run.signal.aborted) {
+      if (services.signal.aborted) {
         // Cancelled before the questions went out: nobody will answer them, so they are answered now.
-        settled.results.push(...settled.interrupts.map((stored) => cancelledAnswer(stored.toolCallId, run)));
+        settled.results.push(...settled.interrupts.map((stored) => cancelledAnswer(stored.toolCallId, services)));
         settled.interrupts = [];
       }
       const stepMessages = [result.message, ...settled.results];
       messages.push(...stepMessages);
       await commit(stepMessages, settled.pending, settled.interrupts);
-      if (run.signal.aborted) return await finish({ type: "cancelled" });
+      if (services.signal.aborted) return await finish({ type: "cancelled" });
       if (settled.interrupts.length > 0) {
         // What the client needs to show the question and come back to it later, before the run ends.
         emit({ type: EventType.STATE_SNAPSHOT, snapshot: run.state ?? {} });
@@ -169,7 +154,7 @@ export async function runLoop(run: RunContext): Promise<void> {
  * browser calls whose arguments were complete stay pending, since the browser
  * may already have acted on them.
  */
-async function keepPartialStep(result: StepResult, run: RunContext, commit: (messages: Message[], pending: StepCall[]) => Promise<void>) {
+async function keepPartialStep(result: StepResult, run: NewRun, services: RunServices, commit: (messages: Message[], pending: ToolCall[]) => Promise<void>) {
   if (!result.message) return;
   const reason = result.aborted
     ? new TetherError("run_cancelled", "The run was cancelled before this call ran.")
@@ -183,12 +168,12 @@ async function keepPartialStep(result: StepResult, run: RunContext, commit: (mes
       continue;
     }
     const content = errorContent(reason);
-    const message: ToolMessage = { id: run.ids.message(), role: "tool", toolCallId: call.toolCallId, content };
+    const message: ToolMessage = { id: services.ids.message(), role: "tool", toolCallId: call.toolCallId, content };
     if (result.aborted) {
       // A cancelled run still ends with a valid stream: every open call is closed and answered,
       // and marked so no browser acts on a call whose arguments were cut off.
-      if (!call.ended) run.channel.emit({ type: EventType.TOOL_CALL_END, toolCallId: call.toolCallId, metadata: { tether: { doNotRun: "cancelled" } } });
-      run.channel.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: call.toolCallId, role: "tool", content });
+      if (!call.ended) services.channel.emit({ type: EventType.TOOL_CALL_END, toolCallId: call.toolCallId, metadata: { tether: { doNotRun: "cancelled" } } });
+      services.channel.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: call.toolCallId, role: "tool", content });
     }
     results.push(message);
   }
@@ -199,26 +184,24 @@ async function keepPartialStep(result: StepResult, run: RunContext, commit: (mes
  * A browser call that needs approval is marked on its TOOL_CALL_END, so the
  * browser holds it instead of acting at once; it acts when the approval comes.
  */
-function awaitsApproval(call: StepCall, run: RunContext): Record<string, unknown> | undefined {
-  const tool = run.toolSet.tools.get(call.toolName);
-  if (tool?.location !== "browser" || !tool.approval) return undefined;
-  const check = checkArguments(tool.name, tool.parameters, call.argumentsText);
-  return check.ok && tool.approval.needed(check.value, run.user) ? { tether: { awaitsApproval: true } } : undefined;
+function awaitsApproval(call: StepCall, decide: DecideCall): Record<string, unknown> | undefined {
+  const decision = decide(call);
+  return decision.kind === "ask" && decision.tool.location === "browser" ? { tether: { awaitsApproval: true } } : undefined;
 }
 
 /** The answer to an approval the run never got to ask, because it was cancelled first. */
-function cancelledAnswer(toolCallId: string, run: RunContext): ToolMessage {
+function cancelledAnswer(toolCallId: string, services: RunServices): ToolMessage {
   const content = JSON.stringify({ status: "cancelled", message: "The run was cancelled before anyone was asked to approve this call; it did not run." });
-  const message: ToolMessage = { id: run.ids.message(), role: "tool", toolCallId, content };
-  run.channel.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId, role: "tool", content });
+  const message: ToolMessage = { id: services.ids.message(), role: "tool", toolCallId, content };
+  services.channel.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId, role: "tool", content });
   return message;
 }
 
 /** Who and where, for tools that act in this run. */
-function contextFor(run: RunContext) {
-  return { user: run.user, threadId: run.threadId, runId: run.runId, signal: run.signal, newMessageId: run.ids.message };
+function contextFor(run: NewRun, services: RunServices) {
+  return { user: run.user, threadId: run.threadId, runId: run.runId, signal: services.signal, newMessageId: services.ids.message };
 }
 
-function toPending(call: StepCall, runId: string): PendingToolCall {
+function toPending(call: ToolCall, runId: string): PendingToolCall {
   return { toolCallId: call.toolCallId, toolName: call.toolName, runId, arguments: call.argumentsText };
 }

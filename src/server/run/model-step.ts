@@ -1,6 +1,7 @@
 import { EventType, type AssistantMessage, type BaseEvent, type TokenUsage } from "@ag-ui/core";
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { TetherError } from "../../protocol/index.ts";
+import type { ToolCall } from "../tools/tool-call.ts";
 import { toModelError } from "./model-error.ts";
 import { DEFAULT_RETRY, openModelStream, type RetryPolicy } from "./open-model-stream.ts";
 import { toTokenUsage } from "./usage.ts";
@@ -8,11 +9,7 @@ import { toTokenUsage } from "./usage.ts";
 const YIELD_EVERY = 128;
 
 /** One tool call as the model produced it in a step. */
-export interface StepCall {
-  toolCallId: string;
-  toolName: string;
-  /** The arguments exactly as streamed (and as the client accumulated them). */
-  argumentsText: string;
+export interface StepCall extends ToolCall {
   /** TOOL_CALL_END was sent: the arguments are complete. */
   ended: boolean;
 }

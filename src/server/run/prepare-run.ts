@@ -1,9 +1,9 @@
-import type { Message, RunAgentInput } from "@ag-ui/core";
+import type { Context, Message, RunAgentInput, State } from "@ag-ui/core";
 import { TetherError, TriggerSchema, isValidId, readTetherProps, type Trigger } from "../../protocol/index.ts";
 import type { Agent } from "../agent/define-agent.ts";
 import type { TetherUser } from "../auth/user.ts";
 import { prepareClientHistory, reconcileServerHistory } from "../history/reconcile.ts";
-import { checkResume, type ResumeCheck } from "../interrupts/check-resume.ts";
+import { checkResume, type ResumeCheck } from "../approvals/check-resume.ts";
 import type { BeginRun, RunStore } from "../store/port.ts";
 import { buildToolSet, type ToolSet } from "../tools/tool-set.ts";
 import type { IdSource } from "./ids.ts";
@@ -15,7 +15,15 @@ import type { IdSource } from "./ids.ts";
  */
 export type PreparedRun = ({ kind: "new" } & NewRun) | { kind: "repeat"; runId: string };
 
+/** A run that passed every check, as the loop takes it. */
 export interface NewRun {
+  agent: Agent;
+  user: TetherUser;
+  threadId: string;
+  runId: string;
+  context: Context[];
+  /** The client's state, sent back in the snapshot before an interrupt. */
+  state: State;
   /** What the store records as the run begins, but for its first events, which the runner makes. */
   begin: Omit<BeginRun, "events">;
   parentRunId?: string;
@@ -27,6 +35,7 @@ export interface NewRun {
   /** Added messages that wait until the answered calls have their results. */
   deferred: Message[];
   synthesized: boolean;
+  /** Answers to interrupts this run carries, acted on before the model speaks. */
   answers: ResumeCheck["answers"];
 }
 
@@ -102,6 +111,12 @@ export async function prepareRun(options: {
   const deferred = defer ? added : [];
   return {
     kind: "new",
+    agent,
+    user,
+    threadId: input.threadId,
+    runId: input.runId,
+    context: input.context,
+    state: input.state,
     begin: {
       thread: { threadId: input.threadId, agentId: agent.id, ownerId: user.userId },
       run: {

@@ -57,23 +57,7 @@ export function createRunner(options: RunnerOptions): Runner {
       await store.beginRun({ ...prepared.begin, events: opening });
       const controller = new AbortController();
       const channel = hub.open({ runId: input.runId, threadId: input.threadId, stored: opening });
-      const done = runLoop({
-        agent,
-        user,
-        threadId: input.threadId,
-        runId: input.runId,
-        context: input.context,
-        history: prepared.history,
-        deferred: prepared.deferred,
-        answers: prepared.answers,
-        state: input.state,
-        toolSet: prepared.toolSet,
-        store,
-        channel,
-        signal: controller.signal,
-        ids,
-        approvals: { secret: options.secret, now },
-      })
+      const done = runLoop(prepared, { store, channel, signal: controller.signal, ids, approvals: { secret: options.secret, now } })
         .catch((error: unknown) => options.onLoopError?.(error, input.runId))
         .finally(() => running.delete(input.runId));
       running.set(input.runId, { controller, done });

@@ -1,15 +1,16 @@
 import { EventType, type ToolMessage } from "@ag-ui/core";
-import { TetherError, isTetherError } from "../../protocol/index.ts";
 import type { HistoryMode } from "../agent/define-agent.ts";
-import { askApproval } from "../interrupts/ask-approval.ts";
+import { askApproval } from "../approvals/ask-approval.ts";
+import type { DecideCall } from "../approvals/decide-call.ts";
 import type { StoredInterrupt } from "../store/port.ts";
 import { errorContent, runServerTool } from "../tools/run-server-tool.ts";
-import { checkArguments } from "../tools/validate-arguments.ts";
+import type { ToolScope } from "../tools/tool-scope.ts";
 import type { StepCall } from "./model-step.ts";
-import type { ToolScope } from "./tool-scope.ts";
 
 export interface SettleOptions extends ToolScope {
   calls: StepCall[];
+  /** The run's decision per call: the same one the browser was told at the call's end. */
+  decide: DecideCall;
   /** For approvals: how interrupts are identified, and when they lapse. */
   approvals: { mode: HistoryMode; expiresInMs: number; secret: string; newId(): string; now(): Date };
 }
@@ -27,9 +28,9 @@ type Decision = { result: string } | { pending: StepCall } | { interrupt: Stored
 type Settling = { result: ToolMessage } | { pending: StepCall } | { interrupt: StoredInterrupt };
 
 /**
- * Decides each tool call of a step. Arguments are checked against the tool's
- * schema before anything runs; a refused call becomes an error result the
- * model sees; a call that needs approval becomes an interrupt. Server calls
+ * Acts on each tool call of a step as decided (arguments checked against the
+ * tool's schema before anything runs): a refused call becomes an error result
+ * the model sees; a call that needs approval becomes an interrupt. Server calls
  * run in parallel and each result is sent as soon as it is ready, paired with
  * its call by id.
  */
@@ -54,23 +55,14 @@ export async function settleToolCalls(options: SettleOptions): Promise<Settled> 
 }
 
 async function decide(call: StepCall, options: SettleOptions): Promise<Decision> {
-  const refuse = (error: TetherError): Decision => ({ result: errorContent(error) });
-  const tool = options.tools.get(call.toolName);
-  if (!tool) return refuse(new TetherError("tool_unknown", `There is no tool named ${call.toolName} in this run; use one of: ${[...options.tools.keys()].join(", ")}.`));
-  const check = checkArguments(tool.name, tool.parameters, call.argumentsText);
-  if (!check.ok) return refuse(check.error);
-  if (tool.approval?.needed(check.value, options.user)) {
-    try {
-      // A call this user may not make is refused now, not put to someone for approval.
-      if (tool.location === "server") tool.server.authorize?.(tool.server.parse ? tool.server.parse(check.value) : check.value, options.user);
-    } catch (error) {
-      return refuse(isTetherError(error) ? error : new TetherError("tool_failed", `${tool.name} refused: ${(error as Error)?.message}`));
-    }
+  const decision = options.decide(call);
+  if (decision.kind === "refused") return { result: errorContent(decision.error) };
+  if (decision.kind === "ask") {
     return {
       interrupt: askApproval({
         toolCallId: call.toolCallId,
-        tool: tool as typeof tool & { approval: NonNullable<typeof tool.approval> },
-        args: check.value,
+        tool: decision.tool,
+        args: decision.args,
         argumentsText: call.argumentsText,
         user: options.user,
         threadId: options.threadId,
@@ -79,13 +71,15 @@ async function decide(call: StepCall, options: SettleOptions): Promise<Decision>
       }),
     };
   }
+  const { tool } = decision;
   if (tool.location === "browser") return { pending: call };
-  const content = await runServerTool(tool.server, check.value, {
-    user: options.user,
-    threadId: options.threadId,
-    runId: options.runId,
-    toolCallId: call.toolCallId,
-    signal: options.signal,
-  });
-  return { result: content };
+  return {
+    result: await runServerTool(tool.server, decision.args, {
+      user: options.user,
+      threadId: options.threadId,
+      runId: options.runId,
+      toolCallId: call.toolCallId,
+      signal: options.signal,
+    }),
+  };
 }

@@ -1,7 +1,7 @@
 import { EventType, type ResumeEntry, type ToolMessage } from "@ag-ui/core";
 import { TetherError, type ApprovalRefusal, type ApprovalResponse } from "../../protocol/index.ts";
-import type { StepCall } from "../run/model-step.ts";
-import type { ToolScope } from "../run/tool-scope.ts";
+import type { ToolCall } from "../tools/tool-call.ts";
+import type { ToolScope } from "../tools/tool-scope.ts";
 import type { StoredInterrupt } from "../store/port.ts";
 import { errorContent, runServerTool } from "../tools/run-server-tool.ts";
 import { checkArguments } from "../tools/validate-arguments.ts";
@@ -10,7 +10,7 @@ export interface AnswersApplied {
   /** The result of each answered call: executed, refused, or rejected by the person. */
   results: ToolMessage[];
   /** Approved browser calls: now the browser may perform them. */
-  pending: StepCall[];
+  pending: ToolCall[];
 }
 
 /**
@@ -36,7 +36,7 @@ async function resultFor(
   stored: StoredInterrupt,
   answer: ResumeEntry,
   options: Parameters<typeof applyAnswers>[0],
-  pending: StepCall[],
+  pending: ToolCall[],
 ): Promise<string | undefined> {
   const response = answer.payload as ApprovalResponse | undefined;
   if (answer.status === "cancelled" || !response?.approved) {
@@ -58,7 +58,7 @@ async function resultFor(
   const approved = checkArguments(tool.name, tool.parameters, JSON.stringify(tool.approval.apply(original.value, response)));
   if (!approved.ok) return errorContent(approved.error);
   if (tool.location === "browser") {
-    pending.push({ toolCallId: stored.toolCallId, toolName: tool.name, argumentsText: stored.arguments, ended: true });
+    pending.push({ toolCallId: stored.toolCallId, toolName: tool.name, argumentsText: stored.arguments });
     return undefined;
   }
   return runServerTool(tool.server, approved.value, {
