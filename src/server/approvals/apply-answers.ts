@@ -1,9 +1,10 @@
-import { EventType, type ResumeEntry, type ToolMessage } from "@ag-ui/core";
+import type { ResumeEntry, ToolMessage } from "@ag-ui/core";
 import { TetherError, type ApprovalRefusal, type ApprovalResponse } from "../../protocol/index.ts";
 import type { ToolCall } from "../tools/tool-call.ts";
 import type { ToolScope } from "../tools/tool-scope.ts";
 import type { StoredInterrupt } from "../store/port.ts";
 import { errorContent, runServerTool } from "../tools/run-server-tool.ts";
+import { sendToolResult } from "../tools/send-tool-result.ts";
 import { checkArguments } from "../tools/validate-arguments.ts";
 
 export interface AnswersApplied {
@@ -25,9 +26,7 @@ export async function applyAnswers(options: ToolScope & { answers: Array<{ store
   for (const { stored, answer } of options.answers) {
     const content = await resultFor(stored, answer, options, applied.pending);
     if (content === undefined) continue;
-    const message: ToolMessage = { id: options.newMessageId(), role: "tool", toolCallId: stored.toolCallId, content };
-    options.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: stored.toolCallId, role: "tool", content });
-    applied.results.push(message);
+    applied.results.push(sendToolResult(options, stored.toolCallId, content));
   }
   return applied;
 }

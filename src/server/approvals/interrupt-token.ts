@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { readSignedToken, signToken } from "../auth/signed-token.ts";
 
 /** What a stateless interrupt's id carries, signed: the approval is bound to exactly this call. */
 export interface InterruptClaims {
@@ -24,28 +25,14 @@ export function hashArguments(argumentsText: string): string {
  * restart as long as the secret does.
  */
 export function signInterruptId(claims: Omit<InterruptClaims, "nonce">, secret: string): string {
-  const payload = Buffer.from(JSON.stringify({ ...claims, nonce: randomBytes(9).toString("base64url") })).toString("base64url");
-  return `${PREFIX}.${payload}.${sign(payload, secret)}`;
+  return signToken(PREFIX, { ...claims, nonce: randomBytes(9).toString("base64url") }, secret);
 }
 
 /** The claims of a signed interrupt id, or undefined when it is not one of ours or was altered. */
 export function verifyInterruptId(id: string, secret: string): InterruptClaims | undefined {
-  const [prefix, payload, signature, ...rest] = id.split(".");
-  if (prefix !== PREFIX || !payload || !signature || rest.length > 0) return undefined;
-  const expected = Buffer.from(sign(payload, secret));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-  try {
-    return JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as InterruptClaims;
-  } catch {
-    return undefined;
-  }
+  return readSignedToken(PREFIX, id, secret) as InterruptClaims | undefined;
 }
 
 export function isSignedInterruptId(id: string): boolean {
   return id.startsWith(`${PREFIX}.`);
-}
-
-function sign(payload: string, secret: string): string {
-  return createHmac("sha256", secret).update(`interrupt:${payload}`).digest("base64url");
 }

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, setCookie } from "hono/cookie";
@@ -8,6 +8,8 @@ import { errorHandler, notFoundHandler } from "../http/errors.ts";
 import { consoleLogger } from "../http/logger.ts";
 import { requireJson } from "../http/middleware/require-json.ts";
 import { sameOrigin } from "../http/middleware/same-origin.ts";
+import { readJsonBody } from "../http/read-json-body.ts";
+import { readSignedToken, signToken } from "./signed-token.ts";
 import type { Authenticate, TetherUser } from "./user.ts";
 
 /**
@@ -32,6 +34,8 @@ export interface DemoIdentity {
 
 export const DEMO_COOKIE = "tether_token";
 
+/** Demo sign-in tokens: `v1.<claims>.<signature>`. */
+const TOKEN_KIND = "v1";
 const LoginSchema = z.object({ user: z.string().min(1).max(64) });
 const PayloadSchema = z.object({ sub: z.string(), iat: z.number(), exp: z.number() });
 
@@ -41,28 +45,15 @@ export function createDemoIdentity(options: { users: TetherUser[]; secret?: stri
   const ttl = options.ttlSeconds ?? 12 * 60 * 60;
   const now = () => Math.floor((options.now?.() ?? Date.now()) / 1000);
   const directory = new Map(options.users.map((user) => [user.userId, user]));
-  const sign = (payload: string) => createHmac("sha256", secret).update(payload).digest("base64url");
 
   const issueToken = (userId: string) => {
     if (!directory.has(userId)) throw new TetherError("user_not_found", `There is no demo user "${userId}".`);
     const issuedAt = now();
-    const payload = Buffer.from(JSON.stringify({ sub: userId, iat: issuedAt, exp: issuedAt + ttl })).toString("base64url");
-    return `v1.${payload}.${sign(payload)}`;
+    return signToken(TOKEN_KIND, { sub: userId, iat: issuedAt, exp: issuedAt + ttl }, secret);
   };
 
   const verify = (token: string): TetherUser | undefined => {
-    const [version, payload, signature, ...rest] = token.split(".");
-    if (version !== "v1" || !payload || !signature || rest.length > 0) return undefined;
-    const expected = Buffer.from(sign(payload));
-    const given = Buffer.from(signature);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-    let claims: unknown;
-    try {
-      claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-    } catch {
-      return undefined;
-    }
-    const parsed = PayloadSchema.safeParse(claims);
+    const parsed = PayloadSchema.safeParse(readSignedToken(TOKEN_KIND, token, secret));
     if (!parsed.success || parsed.data.exp <= now()) return undefined;
     return directory.get(parsed.data.sub);
   };
@@ -97,17 +88,10 @@ export function createDemoIdentity(options: { users: TetherUser[]; secret?: stri
   routes
     .get("/users", (c) => c.json({ demo: true, users: options.users.map(({ userId, displayName, roles, orgScope }) => ({ userId, displayName, roles, orgScope })) }))
     .post("/login", async (c) => {
-      let body: unknown;
-      try {
-        body = await c.req.json();
-      } catch {
-        throw new TetherError("invalid_json", 'The body must be JSON like {"user":"kim"}.');
-      }
-      const parsed = LoginSchema.safeParse(body);
-      if (!parsed.success) throw new TetherError("invalid_input", 'The body must be {"user":"<demo user id>"}.');
-      const token = issueToken(parsed.data.user);
+      const { user } = await readJsonBody(c, LoginSchema, 'The body (like {"user":"kim"})');
+      const token = issueToken(user);
       setCookie(c, DEMO_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/", maxAge: ttl });
-      return c.json({ demo: true, token, user: directory.get(parsed.data.user) });
+      return c.json({ demo: true, token, user: directory.get(user) });
     })
     .post("/logout", (c) => {
       deleteCookie(c, DEMO_COOKIE, { path: "/" });

@@ -1,3 +1,4 @@
+import { beginRunRefusals } from "../store/begin-run-refusals.ts";
 import { TetherError, isValidId } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/user.ts";
 import type { RunRecord, RunStore, ThreadRecord } from "../store/port.ts";
@@ -7,7 +8,7 @@ export async function ownedThread(store: RunStore, threadId: string, user: Tethe
   if (!isValidId(threadId)) throw new TetherError("invalid_id", "That thread id is not a valid id.");
   const thread = await store.getThread(threadId);
   if (!thread) throw new TetherError("thread_not_found", `There is no thread ${threadId}.`);
-  if (thread.ownerId !== user.userId) throw new TetherError("forbidden", "This thread belongs to another user.");
+  if (thread.ownerId !== user.userId) throw beginRunRefusals.threadOfAnotherUser();
   return thread;
 }
 

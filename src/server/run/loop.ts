@@ -12,6 +12,7 @@ import { applyAnswers } from "../approvals/apply-answers.ts";
 import { createCallDecisions, type DecideCall } from "../approvals/decide-call.ts";
 import type { PendingToolCall, RunStore, StoredInterrupt } from "../store/port.ts";
 import { errorContent } from "../tools/run-server-tool.ts";
+import { sendToolResult } from "../tools/send-tool-result.ts";
 import type { ToolCall } from "../tools/tool-call.ts";
 import type { RunChannel } from "./hub.ts";
 import type { IdSource } from "./ids.ts";
@@ -168,14 +169,14 @@ async function keepPartialStep(result: StepResult, run: NewRun, services: RunSer
       continue;
     }
     const content = errorContent(reason);
-    const message: ToolMessage = { id: services.ids.message(), role: "tool", toolCallId: call.toolCallId, content };
-    if (result.aborted) {
-      // A cancelled run still ends with a valid stream: every open call is closed and answered,
-      // and marked so no browser acts on a call whose arguments were cut off.
-      if (!call.ended) services.channel.emit({ type: EventType.TOOL_CALL_END, toolCallId: call.toolCallId, metadata: { tether: { doNotRun: "cancelled" } } });
-      services.channel.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: call.toolCallId, role: "tool", content });
+    if (!result.aborted) {
+      results.push({ id: services.ids.message(), role: "tool", toolCallId: call.toolCallId, content });
+      continue;
     }
-    results.push(message);
+    // A cancelled run still ends with a valid stream: every open call is closed and answered,
+    // and marked so no browser acts on a call whose arguments were cut off.
+    if (!call.ended) services.channel.emit({ type: EventType.TOOL_CALL_END, toolCallId: call.toolCallId, metadata: { tether: { doNotRun: "cancelled" } } });
+    results.push(sendToolResult({ emit: services.channel.emit, newMessageId: services.ids.message }, call.toolCallId, content));
   }
   await commit([result.message, ...results], pending);
 }
@@ -192,9 +193,7 @@ function awaitsApproval(call: StepCall, decide: DecideCall): Record<string, unkn
 /** The answer to an approval the run never got to ask, because it was cancelled first. */
 function cancelledAnswer(toolCallId: string, services: RunServices): ToolMessage {
   const content = JSON.stringify({ status: "cancelled", message: "The run was cancelled before anyone was asked to approve this call; it did not run." });
-  const message: ToolMessage = { id: services.ids.message(), role: "tool", toolCallId, content };
-  services.channel.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId, role: "tool", content });
-  return message;
+  return sendToolResult({ emit: services.channel.emit, newMessageId: services.ids.message }, toolCallId, content);
 }
 
 /** Who and where, for tools that act in this run. */

@@ -1,5 +1,6 @@
+import { beginRunRefusals } from "../store/begin-run-refusals.ts";
 import type { Context, Message, RunAgentInput, State } from "@ag-ui/core";
-import { TetherError, TriggerSchema, isValidId, readTetherProps, type Trigger } from "../../protocol/index.ts";
+import { TetherError, TriggerSchema, formatIssues, isValidId, readTetherProps, type Trigger } from "../../protocol/index.ts";
 import type { Agent } from "../agent/define-agent.ts";
 import type { TetherUser } from "../auth/user.ts";
 import { prepareClientHistory, reconcileServerHistory } from "../history/reconcile.ts";
@@ -58,13 +59,13 @@ export async function prepareRun(options: {
   const parentRunId = trigger?.parentRunId ?? input.parentRunId;
 
   const thread = await store.getThread(input.threadId);
-  if (thread && thread.ownerId !== user.userId) throw new TetherError("forbidden", "This thread belongs to another user.");
+  if (thread && thread.ownerId !== user.userId) throw beginRunRefusals.threadOfAnotherUser();
   if (thread && thread.agentId !== agent.id) {
     throw new TetherError("history_conflict", `Thread ${input.threadId} belongs to agent "${thread.agentId}", not "${agent.id}".`);
   }
-  if (await store.getRun(input.runId)) throw new TetherError("run_exists", `Run ${input.runId} already exists; every run needs a new runId.`);
+  if (await store.getRun(input.runId)) throw beginRunRefusals.runExists(input.runId);
   if (thread && (await store.getActiveRun(thread.threadId))) {
-    throw new TetherError("run_in_progress", "This thread already has a run in progress; wait for it to finish or cancel it.");
+    throw beginRunRefusals.runInProgress();
   }
   if (parentRunId) {
     const parent = await store.getRun(parentRunId);
@@ -167,7 +168,7 @@ function parseTrigger(input: RunAgentInput): Trigger | undefined {
   if (raw === undefined) return undefined;
   const parsed = TriggerSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new TetherError("invalid_trigger", `forwardedProps.tether.trigger is not a valid trigger: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(trigger)"}: ${issue.message}`).join("; ")}.`);
+    throw new TetherError("invalid_trigger", `forwardedProps.tether.trigger is not a valid trigger: ${formatIssues(parsed.error.issues, "(trigger)")}.`);
   }
   return parsed.data;
 }

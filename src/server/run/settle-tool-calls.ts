@@ -1,9 +1,10 @@
-import { EventType, type ToolMessage } from "@ag-ui/core";
+import type { ToolMessage } from "@ag-ui/core";
 import type { HistoryMode } from "../agent/define-agent.ts";
 import { askApproval } from "../approvals/ask-approval.ts";
 import type { DecideCall } from "../approvals/decide-call.ts";
 import type { StoredInterrupt } from "../store/port.ts";
 import { errorContent, runServerTool } from "../tools/run-server-tool.ts";
+import { sendToolResult } from "../tools/send-tool-result.ts";
 import type { ToolScope } from "../tools/tool-scope.ts";
 import type { StepCall } from "./model-step.ts";
 
@@ -40,9 +41,7 @@ export async function settleToolCalls(options: SettleOptions): Promise<Settled> 
       const decision = await decide(call, options);
       if (!("result" in decision)) return decision;
       // Sent the moment it is ready, whatever the other calls are doing.
-      const message: ToolMessage = { id: options.newMessageId(), role: "tool", toolCallId: call.toolCallId, content: decision.result };
-      options.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: call.toolCallId, role: "tool", content: message.content });
-      return { result: message };
+      return { result: sendToolResult(options, call.toolCallId, decision.result) };
     }),
   );
   const settled: Settled = { results: [], pending: [], interrupts: [] };

@@ -1,3 +1,4 @@
+import { beginRunRefusals } from "./begin-run-refusals.ts";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
@@ -63,10 +64,10 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     },
     async beginRun({ thread, run, events: first, messages: added, resolvedToolCallIds, resolvedInterrupts = [] }) {
       const existing = threads.get(thread.threadId);
-      if (existing && existing.ownerId !== thread.ownerId) throw new TetherError("forbidden", "This thread belongs to another user.");
-      if (runs.has(run.runId)) throw new TetherError("run_exists", `Run ${run.runId} already exists; every run needs a new runId.`);
+      if (existing && existing.ownerId !== thread.ownerId) throw beginRunRefusals.threadOfAnotherUser();
+      if (runs.has(run.runId)) throw beginRunRefusals.runExists(run.runId);
       if (activeRun(thread.threadId)) {
-        throw new TetherError("run_in_progress", "This thread already has a run in progress; wait for it to finish or cancel it.");
+        throw beginRunRefusals.runInProgress();
       }
       for (const { interruptId } of resolvedInterrupts) {
         const known = interrupts.get(interruptId);

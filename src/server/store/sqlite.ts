@@ -1,3 +1,4 @@
+import { beginRunRefusals } from "./begin-run-refusals.ts";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import { decodePage, encodePage, pages } from "./event-pages.ts";
@@ -125,13 +126,13 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     const at = now();
     const existing = statements.getThread.get(thread.threadId);
     if (existing && existing.owner_id !== thread.ownerId) {
-      throw new TetherError("forbidden", "This thread belongs to another user.");
+      throw beginRunRefusals.threadOfAnotherUser();
     }
     if (statements.getRun.get(run.runId)) {
-      throw new TetherError("run_exists", `Run ${run.runId} already exists; every run needs a new runId.`);
+      throw beginRunRefusals.runExists(run.runId);
     }
     if (statements.getActiveRun.get(thread.threadId)) {
-      throw new TetherError("run_in_progress", "This thread already has a run in progress; wait for it to finish or cancel it.");
+      throw beginRunRefusals.runInProgress();
     }
     if (existing) statements.touchThread.run(at, thread.threadId);
     else statements.insertThread.run(thread.threadId, thread.agentId, thread.ownerId, at, at);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TetherError } from "../../protocol/index.ts";
+import { TetherError, formatIssues } from "../../protocol/index.ts";
 import { assertToolName, type ServerTool, type ToolContext } from "./define-tool.ts";
 
 /** A server tool declared as data (a JSON file, a database row), its code bound by key. */
@@ -31,7 +31,7 @@ const DeclarationSchema = z.object({
 export function loadToolCatalog(declarations: unknown, executors: Record<string, ToolExecutor>): ServerTool[] {
   const parsed = z.array(DeclarationSchema).safeParse(declarations);
   if (!parsed.success) {
-    throw new TetherError("config_invalid", `The tool catalog is not a list of tool declarations: ${parsed.error.message}`);
+    throw new TetherError("config_invalid", `The tool catalog is not a list of tool declarations: ${formatIssues(parsed.error.issues, "(catalog)")}.`);
   }
   // Own keys only: an executor key like "toString" must not find Object.prototype's.
   const missing = parsed.data.filter((declaration) => !Object.hasOwn(executors, declaration.executor) || typeof executors[declaration.executor] !== "function");

@@ -6,8 +6,8 @@ import type { RunHub } from "../../run/hub.ts";
 import type { Runner } from "../../run/runner.ts";
 import type { RunStore } from "../../store/port.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
-import { checkDepth } from "../check-depth.ts";
 import { ownedRun } from "../owned.ts";
+import { readJsonBody } from "../read-json-body.ts";
 import { DEFAULT_RECORD_PAGE_LIMITS, pageRecord, readRecordQuery, type RecordPageLimits } from "../record-page.ts";
 import { DEFAULT_REPORT_LIMITS, type ReportLimits } from "../report-limits.ts";
 import { createReportQuota } from "../report-quota.ts";
@@ -67,18 +67,8 @@ export function runRoutes(store: RunStore, runner: Runner, hub: RunHub, options:
       }),
       async (c) => {
         const run = await ownedRun(store, c.req.param("runId"), c.var.user);
-        let body: unknown;
-        try {
-          body = await c.req.json();
-        } catch {
-          throw new TetherError("invalid_json", "The report is not valid JSON.");
-        }
-        checkDepth(body, "The report");
-        const parsed = ReportSchema.safeParse(body);
-        if (!parsed.success) {
-          throw new TetherError("invalid_input", `The report is not valid: ${parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}.`);
-        }
-        await quota.add(run.runId, parsed.data);
+        const report = await readJsonBody(c, ReportSchema, "The report");
+        await quota.add(run.runId, report);
         return c.json({ accepted: true }, 202);
       },
     );

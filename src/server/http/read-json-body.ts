@@ -1,0 +1,27 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { TetherError, formatIssues } from "../../protocol/index.ts";
+import { checkDepth } from "./check-depth.ts";
+
+/**
+ * Reads a request body as JSON and checks it against a schema: `invalid_json`
+ * when it does not parse, `invalid_input` (too deep, or not the shape `what`
+ * must have) with the first problems named. One reader for every route that
+ * takes a body.
+ */
+export async function readJsonBody<Schema extends z.ZodType>(c: Context, schema: Schema, what: string): Promise<z.infer<Schema>> {
+  let body: unknown;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    throw new TetherError("invalid_json", `${what} is not valid JSON.`);
+  }
+  checkDepth(body, what);
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new TetherError("invalid_input", `${what} is not valid: ${formatIssues(parsed.error.issues, "(body)")}.`, {
+      details: { issues: parsed.error.issues.slice(0, 20) },
+    });
+  }
+  return parsed.data;
+}

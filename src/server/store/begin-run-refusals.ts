@@ -1,0 +1,13 @@
+import { TetherError } from "../../protocol/index.ts";
+
+/**
+ * Why a run may not begin. The run's preparation checks these early, for a
+ * clear answer; the store checks them again inside the transaction that
+ * begins the run, where two racing requests cannot both pass. Both say it
+ * in the same words.
+ */
+export const beginRunRefusals = {
+  threadOfAnotherUser: () => new TetherError("forbidden", "This thread belongs to another user."),
+  runExists: (runId: string) => new TetherError("run_exists", `Run ${runId} already exists; every run needs a new runId.`),
+  runInProgress: () => new TetherError("run_in_progress", "This thread already has a run in progress; wait for it to finish or cancel it."),
+};
