@@ -5,6 +5,7 @@
  * @module
  */
 export { createTetherApp, type TetherApp, type TetherAppOptions } from "./app.ts";
+export { createAgentHandlers, type AgentHandlers, type AgentHandlersOptions } from "./agent-handlers.ts";
 export { defineAgent, type Agent, type AgentDefinition, type BrowserToolPolicy, type HistoryMode } from "./agent/define-agent.ts";
 export { createDemoIdentity, DEMO_COOKIE, type DemoIdentity } from "./auth/demo-identity.ts";
 export type { Authenticate, TetherUser } from "./auth/user.ts";
