@@ -22,14 +22,14 @@ import {
   type TetherApp,
 } from "tether/server";
 import { listen } from "../src/server/listen.ts";
-import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent } from "./workdesk/agent/index.ts";
+import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent, type WorkdeskUser } from "./workdesk/agent/index.ts";
 import { workdeskApi } from "./workdesk/api.ts";
 import { WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";
 import { ensureWebBundles } from "./web-bundle/ensure-web-bundles.ts";
 
 export interface Demo {
   app: Hono;
-  tether: TetherApp;
+  tether: TetherApp<WorkdeskUser>;
   identity: DemoIdentity;
   /** One line per agent: which model it runs on. */
   describe(): string[];

@@ -1,8 +1,9 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { TetherError } from "tether/protocol";
-import { requireJson, sameOrigin, type AuthEnv, type TetherUser } from "tether/server";
+import { requireJson, sameOrigin, type AuthEnv } from "tether/server";
 import { WORKDESK_USERS, breadcrumb, screensFor, type WorkRequestRepository, type WorkRequestStatus } from "./agent/index.ts";
 import { WORK_REQUEST_STATUSES } from "./agent/work-requests.ts";
+import type { WorkdeskUser } from "./agent/users.ts";
 
 /**
  * The Workdesk app's own data API, for its screens. Every route reads the
@@ -10,12 +11,12 @@ import { WORK_REQUEST_STATUSES } from "./agent/work-requests.ts";
  * organisation's requests, their own menu, the manager's and admin's screens
  * only to them.
  */
-export function workdeskApi(options: { auth: MiddlewareHandler<AuthEnv>; requests: WorkRequestRepository }) {
+export function workdeskApi(options: { auth: MiddlewareHandler<AuthEnv<WorkdeskUser>>; requests: WorkRequestRepository }) {
   const { requests } = options;
-  const requireRole = (user: TetherUser, role: string) => {
+  const requireRole = (user: WorkdeskUser, role: string) => {
     if (!user.roles.includes(role)) throw new TetherError("forbidden", `This screen is for the ${role} role.`);
   };
-  return new Hono<AuthEnv>()
+  return new Hono<AuthEnv<WorkdeskUser>>()
     // As on Tether's own routes: a POST added here must be JSON, and from the app's own pages when it rides on the cookie.
     .use("*", requireJson(), sameOrigin(), options.auth)
     .get("/me", (c) => c.json({ user: c.var.user }))
@@ -56,6 +57,6 @@ export function workdeskApi(options: { auth: MiddlewareHandler<AuthEnv>; request
     })
     .get("/users", (c) => {
       requireRole(c.var.user, "admin");
-      return c.json({ users: WORKDESK_USERS.map(({ userId, displayName, orgScope, roles }) => ({ userId, displayName, orgScope, roles })) });
+      return c.json({ users: WORKDESK_USERS.map(({ id, displayName, orgScope, roles }) => ({ id, displayName, orgScope, roles })) });
     });
 }

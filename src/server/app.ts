@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { TetherError } from "../protocol/index.ts";
 import type { Agent } from "./agent/define-agent.ts";
-import type { Authenticate } from "./auth/user.ts";
+import type { Authenticate, TetherUser } from "./auth/user.ts";
 import type { ApiOptions } from "./http/api-options.ts";
 import { errorHandler, notFoundHandler } from "./http/errors.ts";
 import { consoleLogger, type Logger } from "./http/logger.ts";
-import { auth } from "./http/middleware/auth.ts";
+import { auth, type AuthEnv } from "./http/middleware/auth.ts";
 import { requireJson } from "./http/middleware/require-json.ts";
 import { sameOrigin } from "./http/middleware/same-origin.ts";
 import { capabilityRoutes } from "./http/routes/capabilities.ts";
@@ -21,10 +21,10 @@ import { createRunner, type Runner } from "./run/runner.ts";
 import type { RunStore } from "./store/port.ts";
 import { createSqliteRunStore } from "./store/sqlite.ts";
 
-export interface TetherAppOptions extends ApiOptions {
-  agents: Agent[];
-  /** Who is asking; return undefined for missing or bad credentials. */
-  authenticate: Authenticate;
+export interface TetherAppOptions<User extends TetherUser = TetherUser> extends ApiOptions {
+  agents: Agent<User>[];
+  /** Who is asking (the app's own user type, with an `id`); return undefined for missing or bad credentials. */
+  authenticate: Authenticate<User>;
   /** Where threads and runs live. Default: SQLite in `dataDir`. */
   store?: RunStore;
   /** Folder of the default SQLite store. Default: `TETHER_DATA_DIR` or `./data`. */
@@ -42,7 +42,7 @@ export interface TetherAppOptions extends ApiOptions {
   logger?: Logger;
 }
 
-export interface TetherApp {
+export interface TetherApp<User extends TetherUser = TetherUser> {
   /** The HTTP API, routes relative to where it is mounted (`/api` by convention). */
   api: Hono;
   /** The API mounted at `/api`, with `/healthz`: ready to serve. */
@@ -51,7 +51,7 @@ export interface TetherApp {
   hub: RunHub;
   store: RunStore;
   /** Middleware that puts the caller on `c.var.user`, for an app's own routes. */
-  auth: ReturnType<typeof auth>;
+  auth: MiddlewareHandler<AuthEnv<User>>;
   /** Tether's error and not-found responses, for the app that mounts it: `root.onError(tether.onError)`. */
   onError: ReturnType<typeof errorHandler>;
   notFound: typeof notFoundHandler;
@@ -67,7 +67,7 @@ export interface TetherApp {
  * const tether = await createTetherApp({ agents: [workdesk], authenticate });
  * serve({ fetch: tether.app.fetch, port: 8787 });
  */
-export async function createTetherApp(options: TetherAppOptions): Promise<TetherApp> {
+export async function createTetherApp<User extends TetherUser = TetherUser>(options: TetherAppOptions<User>): Promise<TetherApp<User>> {
   const logger = options.logger ?? consoleLogger;
   const agents = new Map<string, Agent>();
   for (const agent of options.agents) {

@@ -13,7 +13,7 @@ describe("createAgentHandlers in a plain Hono app", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "tether-handlers-"));
   let chat: AgentHandlers;
   let server: Awaited<ReturnType<typeof listen>>;
-  const authenticate = (request: Request) => (request.headers.get("authorization") === "Bearer kim-token" ? { userId: "kim", orgScope: "ORG-01", roles: [] } : undefined);
+  const authenticate = (request: Request) => (request.headers.get("authorization") === "Bearer kim-token" ? { id: "kim", orgScope: "ORG-01", roles: [] } : undefined);
 
   beforeAll(async () => {
     const agent = defineAgent({ id: "helper", model: createScriptedModel([{ text: "Hello from a plain route." }, { text: "Still here." }]), instructions: "Be brief." });

@@ -11,11 +11,11 @@ import {
   type RunStore,
   type ServerTool,
   type TetherApp,
-  type TetherUser,
 } from "tether/server";
+import type { TestUser } from "../fixtures/messages.ts";
 import { createScriptedModel, parseSseFrames, type ScriptedModel, type ScriptedStep, type SseFrame } from "tether/testing";
 
-export const KIM: TetherUser = { userId: "kim", orgScope: "ORG-01", roles: ["requester"] };
+export const KIM: TestUser = { id: "kim", orgScope: "ORG-01", roles: ["requester"] };
 
 export const openPanel = defineBrowserTool({
   name: "openPanel",
@@ -24,7 +24,7 @@ export const openPanel = defineBrowserTool({
 });
 
 export interface ScriptedApp {
-  tether: TetherApp;
+  tether: TetherApp<TestUser>;
   model: ScriptedModel;
   store: RunStore;
   /** POSTs a run as `user` (kim by default) and returns the response. */
@@ -40,7 +40,7 @@ export async function createScriptedApp(
 ): Promise<ScriptedApp> {
   const model = createScriptedModel(steps, { chunkDelayMs: options.chunkDelayMs ?? 0 });
   const store = options.store ?? createMemoryRunStore();
-  const users: Record<string, TetherUser> = { kim: KIM, lee: { userId: "lee", orgScope: "ORG-01", roles: ["manager"] } };
+  const users: Record<string, TestUser> = { kim: KIM, lee: { id: "lee", orgScope: "ORG-01", roles: ["manager"] } };
   const tether = await createTetherApp({
     agents: [defineAgent({ id: "test", model, tools: options.tools ?? [], browserTools: options.browserTools ?? [openPanel], ...options.agent })],
     authenticate: (request) => users[request.headers.get("x-user") ?? ""],

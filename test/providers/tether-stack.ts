@@ -2,7 +2,7 @@ import { EventType, HttpAgent, type AgentSubscriber, type BaseEvent, type RunErr
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { toAgUiTool } from "tether/protocol";
 import { createCountingIds, createMemoryRunStore, createTetherApp, silentLogger, type RetryPolicy, type RunRecord, type TetherApp } from "tether/server";
-import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent, navigateToScreen } from "../../apps/workdesk/agent/index.ts";
+import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent, navigateToScreen, type WorkdeskUser } from "../../apps/workdesk/agent/index.ts";
 import { listen, type Listening } from "../../src/server/listen.ts";
 
 /** The browser tool the Workdesk page declares on every run. */
@@ -10,7 +10,7 @@ export const BROWSER_TOOLS = [toAgUiTool(navigateToScreen)];
 
 export interface TetherStack {
   url: string;
-  tether: TetherApp;
+  tether: TetherApp<WorkdeskUser>;
   /** A plain, unmodified AG-UI HttpAgent for the Workdesk agent, signed in as kim (ORG-01, requester). */
   agent(threadId: string): HttpAgent;
   /** Tether's own API as kim: cancel a run, read its record. */
@@ -31,7 +31,7 @@ export async function startTetherStack(model: LanguageModelV3, options: { retry?
   const agent = options.retry ? { ...workdesk, retry: { ...workdesk.retry, ...options.retry } } : workdesk;
   const tether = await createTetherApp({
     agents: [agent],
-    authenticate: (request) => WORKDESK_USERS.find((user) => user.userId === request.headers.get("x-user")),
+    authenticate: (request) => WORKDESK_USERS.find((user) => user.id === request.headers.get("x-user")),
     store: createMemoryRunStore(),
     logger: silentLogger,
     ids: createCountingIds("tether_"),

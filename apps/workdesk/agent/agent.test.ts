@@ -1,4 +1,5 @@
-import { PLAYBOOK_PROVIDER, type ServerTool, type TetherUser, type ToolContext } from "tether/server";
+import type { WorkdeskUser } from "./users.ts";
+import { PLAYBOOK_PROVIDER, type ServerTool, type ToolContext } from "tether/server";
 import { createScriptedModel } from "tether/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { createWorkdeskAgent, type WorkdeskAgentOptions } from "./index.ts";
@@ -10,8 +11,8 @@ import { createSqliteWorkRequestRepository } from "./sqlite-work-request-reposit
 import { seedWorkRequests } from "./work-requests.ts";
 import { catchTetherError } from "tether/testing";
 
-const kim = WORKDESK_USERS.find((user) => user.userId === "kim")!;
-const park = WORKDESK_USERS.find((user) => user.userId === "park")!;
+const kim = WORKDESK_USERS.find((user) => user.id === "kim")!;
+const park = WORKDESK_USERS.find((user) => user.id === "park")!;
 
 const requests = await createSqliteWorkRequestRepository({ filename: ":memory:" });
 afterAll(() => requests.closeDatabase());
@@ -21,7 +22,7 @@ function workdesk(options: Omit<WorkdeskAgentOptions, "requests"> = {}) {
   return createWorkdeskAgent({ requests, ...options });
 }
 
-function context(user: TetherUser): ToolContext {
+function context(user: WorkdeskUser): ToolContext {
   return { user, threadId: "thread-1", runId: "run-1", toolCallId: "call_1", signal: new AbortController().signal };
 }
 
@@ -39,7 +40,7 @@ interface SearchOutput {
   requests: Array<{ id: string; title: string; status: string; priority: string; requester: string; updatedAt: string }>;
 }
 
-async function search(args: { query?: string; status?: string }, user: TetherUser): Promise<SearchOutput> {
+async function search(args: { query?: string; status?: string }, user: WorkdeskUser): Promise<SearchOutput> {
   return (await tool("searchWorkRequests").execute(args, context(user))) as SearchOutput;
 }
 
@@ -99,7 +100,7 @@ describe("createWorkdeskAgent", () => {
 
   it("looks screens up for the calling user", async () => {
     const lookupScreens = tool("lookupScreens");
-    const lee = WORKDESK_USERS.find((user) => user.userId === "lee")!;
+    const lee = WORKDESK_USERS.find((user) => user.id === "lee")!;
     const forKim = (await lookupScreens.execute({ query: "approvals" }, context(kim))) as ScreenLookup;
     const forLee = (await lookupScreens.execute({ query: "approvals" }, context(lee))) as ScreenLookup;
     expect(forKim.candidates).toEqual([]);
@@ -148,7 +149,7 @@ describe("the searchWorkRequests tool", () => {
 });
 
 describe("from what the user typed to what they are told", () => {
-  async function ask(said: string, user: TetherUser): Promise<string> {
+  async function ask(said: string, user: WorkdeskUser): Promise<string> {
     const first = workdeskPlaybook.respond({ userText: said, results: [], sinceUser: [], tools: ["lookupScreens", "searchWorkRequests", "navigateToScreen"], turnsSinceUser: 0 });
     const call = first.toolCalls?.[0];
     if (call?.toolName !== "searchWorkRequests") throw new Error(`"${said}" did not start a search.`);

@@ -1,5 +1,6 @@
+import type { WorkdeskUser } from "./users.ts";
 import { TetherError } from "tether/protocol";
-import { defineTool, type TetherUser } from "tether/server";
+import { defineTool } from "tether/server";
 import { z } from "zod";
 import type { WorkRequest } from "./work-requests.ts";
 import type { WorkRequestRepository } from "./work-request-repository.ts";
@@ -18,10 +19,10 @@ import type { WorkRequestRepository } from "./work-request-repository.ts";
  * the repository's close is atomic, so only one close ever changes it.
  */
 export function closeWorkRequestTool(requests: WorkRequestRepository) {
-  const notFound = (requestId: string, user: TetherUser) =>
+  const notFound = (requestId: string, user: WorkdeskUser) =>
     new TetherError("forbidden", `There is no work request ${requestId} in ${user.orgScope}; search for it to find the right id.`);
   // The library's approval hooks are synchronous, hence getSync here and the awaited close in execute.
-  const authorize = ({ requestId }: { requestId: string }, user: TetherUser) => {
+  const authorize = ({ requestId }: { requestId: string }, user: WorkdeskUser) => {
     const request = requests.getSync(user.orgScope, requestId);
     if (!request) throw notFound(requestId, user);
     if (request.priority === "high" && !user.roles.includes("manager")) {

@@ -38,7 +38,7 @@ export function createWorkdeskAgent(options: WorkdeskAgentOptions): Agent {
   });
 }
 
-export { WORKDESK_USERS } from "./users.ts";
+export { WORKDESK_USERS, type WorkdeskUser } from "./users.ts";
 export { SCREENS, breadcrumb, screenById, screensFor, type Screen } from "./screens.ts";
 export type { CloseWorkRequestResult, WorkRequestQuery, WorkRequestRepository } from "./work-request-repository.ts";
 export { createSqliteWorkRequestRepository, type SqliteWorkRequestRepository, type SqliteWorkRequestRepositoryOptions } from "./sqlite-work-request-repository.ts";

@@ -1,12 +1,12 @@
-import type { TetherUser } from "tether/server";
+import type { WorkdeskUser } from "./users.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { lookupScreens } from "./lookup-screens.ts";
 import { breadcrumb, screenById, screensFor } from "./screens.ts";
 import { WORKDESK_USERS } from "./users.ts";
 import { createSqliteWorkRequestRepository } from "./sqlite-work-request-repository.ts";
 
-function user(userId: string): TetherUser {
-  const found = WORKDESK_USERS.find((candidate) => candidate.userId === userId);
+function user(userId: string): WorkdeskUser {
+  const found = WORKDESK_USERS.find((candidate) => candidate.id === userId);
   if (!found) throw new Error(`No demo user "${userId}".`);
   return found;
 }
@@ -18,7 +18,7 @@ const admin = user("admin");
 const requests = await createSqliteWorkRequestRepository({ filename: ":memory:" });
 afterAll(() => requests.closeDatabase());
 
-const ids = async (query: string, who: TetherUser) => (await lookupScreens(query, who, requests)).candidates.map((candidate) => candidate.screenId);
+const ids = async (query: string, who: WorkdeskUser) => (await lookupScreens(query, who, requests)).candidates.map((candidate) => candidate.screenId);
 
 describe("lookupScreens", () => {
   it.each(["work request list", "requests", "ticket list", "Work Request List", "my requests"])("finds the work request list first when kim asks for %j", async (query) => {

@@ -1,4 +1,4 @@
-import type { TetherUser } from "tether/server";
+import type { WorkdeskUser } from "./users.ts";
 import { breadcrumb, screensFor, type Screen } from "./screens.ts";
 import type { WorkRequestRepository } from "./work-request-repository.ts";
 
@@ -33,7 +33,7 @@ const STOP_WORDS = new Set(["the", "a", "an", "my", "our", "of", "for", "to", "s
  * open are considered at all, so nothing outside their permissions can reach
  * the result, the model, or the stored thread.
  */
-export async function lookupScreens(query: string, user: TetherUser, requests: WorkRequestRepository): Promise<ScreenLookup> {
+export async function lookupScreens(query: string, user: WorkdeskUser, requests: WorkRequestRepository): Promise<ScreenLookup> {
   const visible = screensFor(user).filter((screen) => screen.route);
   const candidates: Array<ScreenCandidate & { score: number }> = [];
   const record = RECORD_ID.exec(query);

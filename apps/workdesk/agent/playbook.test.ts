@@ -1,6 +1,7 @@
+import type { WorkdeskUser } from "./users.ts";
 import type { LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { ToolOutcome } from "tether/protocol";
-import { createPlaybookModel, type PlaybookConversation, type PlaybookResult, type ScriptedTurn, type TetherUser } from "tether/server";
+import { createPlaybookModel, type PlaybookConversation, type PlaybookResult, type ScriptedTurn } from "tether/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { lookupScreens, type ScreenLookup } from "./lookup-screens.ts";
 import { workdeskPlaybook } from "./playbook.ts";
@@ -13,8 +14,8 @@ const CLAIMS_OPEN = /\bis (now )?open\b|\bmoved you\b|\byou are now\b|\bhas open
 
 const requests = await createSqliteWorkRequestRepository({ filename: ":memory:" });
 afterAll(() => requests.closeDatabase());
-const kim = WORKDESK_USERS.find((user) => user.userId === "kim")!;
-const park = WORKDESK_USERS.find((user) => user.userId === "park")!;
+const kim = WORKDESK_USERS.find((user) => user.id === "kim")!;
+const park = WORKDESK_USERS.find((user) => user.id === "park")!;
 const KIM_LIST_LOOKUP = await lookupScreens("work request list", kim, requests);
 
 function conversation(parts: Partial<PlaybookConversation>): PlaybookConversation {
@@ -319,7 +320,7 @@ describe("workdeskPlaybook", () => {
       "help",
       "blorp",
     ];
-    const everyone: TetherUser[] = WORKDESK_USERS;
+    const everyone: WorkdeskUser[] = WORKDESK_USERS;
 
     it.each(asks)("never says the screen is open on the way to opening it, for %j", async (ask) => {
       for (const user of everyone) {

@@ -1,4 +1,4 @@
-import type { TetherUser } from "tether/server";
+import type { WorkdeskUser } from "./users.ts";
 
 /** A screen of the Workdesk menu. Ids, not routes, are what the agent navigates by. */
 export interface Screen {
@@ -71,12 +71,12 @@ export const SCREENS: Screen[] = [
   },
 ];
 
-export function canSee(user: TetherUser, screen: Screen): boolean {
+export function canSee(user: WorkdeskUser, screen: Screen): boolean {
   return !screen.roles || screen.roles.some((role) => user.roles.includes(role));
 }
 
 /** The screens a user may open, as a tree-ordered list: what the menu shows and the browser checks against. */
-export function screensFor(user: TetherUser): Screen[] {
+export function screensFor(user: WorkdeskUser): Screen[] {
   return SCREENS.filter((screen) => canSee(user, screen) && (!screen.parent || canSee(user, screenById(screen.parent)!)));
 }
 

@@ -1,9 +1,16 @@
 import type { TetherUser } from "tether/server";
 
+/** A Workdesk user: who they are, the organisation they signed in under (data outside it is invisible) and their roles. */
+export interface WorkdeskUser extends TetherUser {
+  displayName: string;
+  orgScope: string;
+  roles: string[];
+}
+
 /** The Workdesk demo's people. Sign-in is demo-only: anyone may be any of them. */
-export const WORKDESK_USERS: TetherUser[] = [
-  { userId: "kim", displayName: "Kim Ara", orgScope: "ORG-01", roles: ["requester"] },
-  { userId: "lee", displayName: "Lee Joon", orgScope: "ORG-01", roles: ["manager"] },
-  { userId: "park", displayName: "Park Hana", orgScope: "ORG-02", roles: ["requester"] },
-  { userId: "admin", displayName: "Alex Admin", orgScope: "ORG-01", roles: ["admin"] },
+export const WORKDESK_USERS: WorkdeskUser[] = [
+  { id: "kim", displayName: "Kim Ara", orgScope: "ORG-01", roles: ["requester"] },
+  { id: "lee", displayName: "Lee Joon", orgScope: "ORG-01", roles: ["manager"] },
+  { id: "park", displayName: "Park Hana", orgScope: "ORG-02", roles: ["requester"] },
+  { id: "admin", displayName: "Alex Admin", orgScope: "ORG-01", roles: ["admin"] },
 ];

@@ -39,7 +39,7 @@ export async function startTether(deltas: number, options: TetherOptions = {}): 
     agents: [agent],
     store: options.wrapStore ? options.wrapStore(store) : store,
     logger: silentLogger,
-    authenticate: () => ({ userId: "bench-user", orgScope: "bench", roles: [] }),
+    authenticate: () => ({ id: "bench-user" }),
   });
   const server = serve({ fetch: tether.app.fetch, hostname: "127.0.0.1", port: 0 }) as Server;
   const url = `http://127.0.0.1:${await listening(server)}/api/agents/${AGENT_ID}/run`;

@@ -19,14 +19,14 @@ export type BrowserToolPolicy = "strict" | "drop";
  */
 export type HistoryMode = "server" | "client";
 
-export interface AgentDefinition {
+export interface AgentDefinition<User extends TetherUser = TetherUser> {
   id: string;
   description?: string;
   /** Any AI SDK language model (specification v3). */
   model: LanguageModelV3;
   /** Who the agent is; per user when it depends on them. */
-  instructions?: string | ((user: TetherUser) => string);
-  tools?: ServerTool[];
+  instructions?: string | ((user: User) => string);
+  tools?: ServerTool<any, User>[];
   /** The allow-list: browser tools this agent accepts, with the schema each must match. */
   browserTools?: BrowserToolSpec[];
   browserToolPolicy?: BrowserToolPolicy;
@@ -39,12 +39,13 @@ export interface AgentDefinition {
   approvalTimeoutMs?: number;
 }
 
-export interface Agent {
+/** An agent as the runtime holds it; `User` is the app's user type its tools and instructions take. */
+export interface Agent<User extends TetherUser = any> {
   id: string;
   description: string;
   model: LanguageModelV3;
-  instructions(user: TetherUser): string;
-  tools: ServerTool[];
+  instructions(user: User): string;
+  tools: ServerTool<any, User>[];
   browserTools: BrowserToolSpec[];
   browserToolPolicy: BrowserToolPolicy;
   history: HistoryMode;
@@ -54,7 +55,7 @@ export interface Agent {
 }
 
 /** Checks an agent's configuration once, at start-up, so runs never meet a broken one. */
-export function defineAgent(definition: AgentDefinition): Agent {
+export function defineAgent<User extends TetherUser = TetherUser>(definition: AgentDefinition<User>): Agent<User> {
   if (!isValidId(definition.id)) throw new TetherError("config_invalid", `Agent id "${definition.id}" is not a valid id.`);
   const tools = definition.tools ?? [];
   const browserTools = definition.browserTools ?? [];

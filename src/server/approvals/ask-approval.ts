@@ -32,7 +32,7 @@ export function askApproval(request: ApprovalRequest): StoredInterrupt {
   const id =
     request.mode === "client"
       ? signInterruptId(
-          { threadId: request.threadId, toolCallId: request.toolCallId, toolName: tool.name, argumentsHash: hashArguments(request.argumentsText), userId: user.userId, expiresAt },
+          { threadId: request.threadId, toolCallId: request.toolCallId, toolName: tool.name, argumentsHash: hashArguments(request.argumentsText), userId: user.id, expiresAt },
           request.secret,
         )
       : request.newId();
@@ -49,7 +49,7 @@ export function askApproval(request: ApprovalRequest): StoredInterrupt {
     interrupt,
     threadId: request.threadId,
     runId: request.runId,
-    userId: user.userId,
+    userId: user.id,
     toolCallId: request.toolCallId,
     toolName: tool.name,
     arguments: request.argumentsText,

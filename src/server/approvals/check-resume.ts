@@ -42,7 +42,7 @@ export async function checkResume(context: ResumeContext): Promise<ResumeCheck> 
     if (seen.has(answer.interruptId)) throw new TetherError("resume_invalid", `Interrupt ${short(answer.interruptId)} is answered twice in this request.`);
     seen.add(answer.interruptId);
     const stored = await findInterrupt(answer.interruptId, context);
-    if (stored.threadId !== threadId || stored.userId !== user.userId) {
+    if (stored.threadId !== threadId || stored.userId !== user.id) {
       throw new TetherError("interrupt_thread_mismatch", `Interrupt ${short(answer.interruptId)} belongs to another thread or user.`);
     }
     if (stored.status !== "pending") {

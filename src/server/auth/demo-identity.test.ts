@@ -215,8 +215,8 @@ describe("createDemoIdentity", () => {
       expect(await response.json()).toEqual({
         demo: true,
         users: [
-          { userId: "kim", displayName: "Kim", roles: ["clerk"], orgScope: "org-north" },
-          { userId: "lee", displayName: "Lee", roles: ["clerk", "manager"], orgScope: "org-north" },
+          { id: "kim", displayName: "Kim", roles: ["clerk"], orgScope: "org-north" },
+          { id: "lee", displayName: "Lee", roles: ["clerk", "manager"], orgScope: "org-north" },
         ],
       });
     });

@@ -20,8 +20,8 @@ import type { Authenticate, TetherUser } from "./user.ts";
  * Tokens are HMAC-SHA256 signed `v1.<payload>.<signature>`; the user's roles
  * are read from the directory on every request, never from the token.
  */
-export interface DemoIdentity {
-  authenticate: Authenticate;
+export interface DemoIdentity<User extends TetherUser = TetherUser> {
+  authenticate: Authenticate<User>;
   /** Signs a token for a listed user. */
   issueToken(userId: string): string;
   /**
@@ -29,7 +29,7 @@ export interface DemoIdentity {
    * under `/api/demo`. POSTs must be `application/json` from the server's own pages (or carry a Bearer token).
    */
   routes: Hono;
-  users: TetherUser[];
+  users: User[];
 }
 
 export const DEMO_COOKIE = "tether_token";
@@ -39,12 +39,12 @@ const TOKEN_KIND = "v1";
 const LoginSchema = z.object({ user: z.string().min(1).max(64) });
 const PayloadSchema = z.object({ sub: z.string(), iat: z.number(), exp: z.number() });
 
-export function createDemoIdentity(options: { users: TetherUser[]; secret?: string; ttlSeconds?: number; now?: () => number }): DemoIdentity {
+export function createDemoIdentity<User extends TetherUser>(options: { users: User[]; secret?: string; ttlSeconds?: number; now?: () => number }): DemoIdentity<User> {
   // A random secret per start unless one is given: tokens then die with the process.
   const secret = options.secret || randomBytes(32).toString("hex");
   const ttl = options.ttlSeconds ?? 12 * 60 * 60;
   const now = () => Math.floor((options.now?.() ?? Date.now()) / 1000);
-  const directory = new Map(options.users.map((user) => [user.userId, user]));
+  const directory = new Map(options.users.map((user) => [user.id, user]));
 
   const issueToken = (userId: string) => {
     if (!directory.has(userId)) throw new TetherError("user_not_found", `There is no demo user "${userId}".`);
@@ -52,13 +52,13 @@ export function createDemoIdentity(options: { users: TetherUser[]; secret?: stri
     return signToken(TOKEN_KIND, { sub: userId, iat: issuedAt, exp: issuedAt + ttl }, secret);
   };
 
-  const verify = (token: string): TetherUser | undefined => {
+  const verify = (token: string): User | undefined => {
     const parsed = PayloadSchema.safeParse(readSignedToken(TOKEN_KIND, token, secret));
     if (!parsed.success || parsed.data.exp <= now()) return undefined;
     return directory.get(parsed.data.sub);
   };
 
-  const authenticate: Authenticate = (request) => {
+  const authenticate: Authenticate<User> = (request) => {
     const header = request.headers.get("authorization");
     if (header) return header.startsWith("Bearer ") ? verify(header.slice(7).trim()) : undefined;
     const cookie = request.headers.get("cookie");
@@ -86,7 +86,7 @@ export function createDemoIdentity(options: { users: TetherUser[]; secret?: stri
     }),
   );
   routes
-    .get("/users", (c) => c.json({ demo: true, users: options.users.map(({ userId, displayName, roles, orgScope }) => ({ userId, displayName, roles, orgScope })) }))
+    .get("/users", (c) => c.json({ demo: true, users: options.users }))
     .post("/login", async (c) => {
       const { user } = await readJsonBody(c, LoginSchema, 'The body (like {"user":"kim"})');
       const token = issueToken(user);

@@ -1,17 +1,15 @@
 /**
- * Who is asking. `authenticate` turns a request into one of these; every
- * permission check (screen lookup, record search, thread ownership) reads it.
+ * Who is asking: whatever the app's `authenticate` knows about them. Tether
+ * itself needs only `id` (threads, runs and approvals belong to it); the rest
+ * is the app's own (an organisation, roles) and reaches its tools, tool
+ * visibility and instructions as the app's own type.
  */
 export interface TetherUser {
-  userId: string;
-  /** The organisation the user signed in under; data outside it is invisible. */
-  orgScope: string;
-  roles: string[];
-  displayName?: string;
+  id: string;
 }
 
 /**
  * Pluggable authentication: return the user, or undefined for missing or bad
  * credentials (the caller answers 401).
  */
-export type Authenticate = (request: Request) => TetherUser | undefined | Promise<TetherUser | undefined>;
+export type Authenticate<User extends TetherUser = TetherUser> = (request: Request) => User | undefined | Promise<User | undefined>;

@@ -8,7 +8,7 @@ export async function ownedThread(store: RunStore, threadId: string, user: Tethe
   if (!isValidId(threadId)) throw new TetherError("invalid_id", "That thread id is not a valid id.");
   const thread = await store.getThread(threadId);
   if (!thread) throw new TetherError("thread_not_found", `There is no thread ${threadId}.`);
-  if (thread.ownerId !== user.userId) throw beginRunRefusals.threadOfAnotherUser();
+  if (thread.ownerId !== user.id) throw beginRunRefusals.threadOfAnotherUser();
   return thread;
 }
 

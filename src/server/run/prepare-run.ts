@@ -59,7 +59,7 @@ export async function prepareRun(options: {
   const parentRunId = trigger?.parentRunId ?? input.parentRunId;
 
   const thread = await store.getThread(input.threadId);
-  if (thread && thread.ownerId !== user.userId) throw beginRunRefusals.threadOfAnotherUser();
+  if (thread && thread.ownerId !== user.id) throw beginRunRefusals.threadOfAnotherUser();
   if (thread && thread.agentId !== agent.id) {
     throw new TetherError("history_conflict", `Thread ${input.threadId} belongs to agent "${thread.agentId}", not "${agent.id}".`);
   }
@@ -119,10 +119,10 @@ export async function prepareRun(options: {
     context: input.context,
     state: input.state,
     begin: {
-      thread: { threadId: input.threadId, agentId: agent.id, ownerId: user.userId },
+      thread: { threadId: input.threadId, agentId: agent.id, ownerId: user.id },
       run: {
         runId: input.runId,
-        userId: user.userId,
+        userId: user.id,
         ...(parentRunId ? { parentRunId } : {}),
         ...(trigger ? { trigger } : {}),
         input: recordableInput(input, agent.history),

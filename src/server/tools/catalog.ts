@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TetherError, formatIssues } from "../../protocol/index.ts";
+import type { TetherUser } from "../auth/user.ts";
 import { assertToolName, type ServerTool, type ToolContext } from "./define-tool.ts";
 
 /** A server tool declared as data (a JSON file, a database row), its code bound by key. */
@@ -13,7 +14,7 @@ export interface ToolDeclaration {
   visibleToRoles?: string[];
 }
 
-export type ToolExecutor = (args: any, context: ToolContext) => unknown;
+export type ToolExecutor<User extends TetherUser = any> = (args: any, context: ToolContext<User>) => unknown;
 
 const DeclarationSchema = z.object({
   name: z.string(),
@@ -49,7 +50,8 @@ export function loadToolCatalog(declarations: unknown, executors: Record<string,
       description: declaration.description,
       parameters: declaration.parameters,
       execute: executors[declaration.executor]!,
-      ...(roles ? { visibleTo: (user) => user.roles.some((role) => roles.includes(role)) } : {}),
+      // Roles are the app's, read from its user when it has them: a user without roles sees no role-bound tool.
+      ...(roles ? { visibleTo: (user: TetherUser & { roles?: readonly string[] }) => (user.roles ?? []).some((role) => roles.includes(role)) } : {}),
     };
   });
 }

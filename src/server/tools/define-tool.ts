@@ -2,9 +2,9 @@ import { z } from "zod";
 import { TetherError, type ApprovalResponse, type JsonSchema } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/user.ts";
 
-/** What a server tool knows about the call it is answering. */
-export interface ToolContext {
-  user: TetherUser;
+/** What a server tool knows about the call it is answering; `user` is the app's own user type. */
+export interface ToolContext<User extends TetherUser = any> {
+  user: User;
   threadId: string;
   runId: string;
   toolCallId: string;
@@ -17,11 +17,11 @@ export interface ToolContext {
  * asking for approval, and the call executes (at most once) when an approval
  * comes back in the next run's `resume`.
  */
-export interface ApprovalOptions<Args = any> {
+export interface ApprovalOptions<Args = any, User extends TetherUser = any> {
   /** Asks a person before each call: always, or when this says so for these arguments and this user. */
-  needsApproval?: boolean | ((args: Args, user: TetherUser) => boolean);
+  needsApproval?: boolean | ((args: Args, user: User) => boolean);
   /** The sentence the person is asked to approve. */
-  approvalMessage?(args: Args, user: TetherUser): string;
+  approvalMessage?(args: Args, user: User): string;
   /** More the person may answer (an edited value), as JSON Schema properties. */
   approvalFields?: { properties: Record<string, JsonSchema>; required?: string[] };
   /** The arguments to execute with, given the answer (apply an edited value here). Default: unchanged. */
@@ -29,14 +29,14 @@ export interface ApprovalOptions<Args = any> {
 }
 
 /** A tool that runs on the server. Its result is what the model sees. */
-export interface ServerTool<Args = any> extends ApprovalOptions<Args> {
+export interface ServerTool<Args = any, User extends TetherUser = any> extends ApprovalOptions<Args, User> {
   name: string;
   description: string;
   /** JSON Schema of the arguments; every call is checked against it before `execute`. */
   parameters: JsonSchema;
-  execute(args: Args, context: ToolContext): unknown;
+  execute(args: Args, context: ToolContext<User>): unknown;
   /** Whether the user may see (and so the model may call) this tool; everyone when absent. */
-  visibleTo?(user: TetherUser): boolean;
+  visibleTo?(user: User): boolean;
   /** Parses arguments after the JSON Schema check (zod defaults and transforms); identity when absent. */
   parse?(args: unknown): Args;
   /**
@@ -44,20 +44,20 @@ export interface ServerTool<Args = any> extends ApprovalOptions<Args> {
    * `forbidden`): checked before anyone is asked to approve it, and again
    * before it executes.
    */
-  authorize?(args: Args, user: TetherUser): void;
+  authorize?(args: Args, user: User): void;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 type ParametersOf<P> = P extends z.ZodType ? z.output<P> : Record<string, unknown>;
 
-export interface ToolDefinition<P extends z.ZodType | JsonSchema> extends ApprovalOptions<ParametersOf<P>> {
+export interface ToolDefinition<P extends z.ZodType | JsonSchema, User extends TetherUser = TetherUser> extends ApprovalOptions<ParametersOf<P>, User> {
   name: string;
   description: string;
   parameters: P;
-  execute(args: ParametersOf<P>, context: ToolContext): unknown;
-  visibleTo?(user: TetherUser): boolean;
-  authorize?(args: ParametersOf<P>, user: TetherUser): void;
+  execute(args: ParametersOf<P>, context: ToolContext<User>): unknown;
+  visibleTo?(user: User): boolean;
+  authorize?(args: ParametersOf<P>, user: User): void;
 }
 
 /**
@@ -71,7 +71,7 @@ export interface ToolDefinition<P extends z.ZodType | JsonSchema> extends Approv
  *   execute: ({ query }, { user }) => search(user.orgScope, query),
  * });
  */
-export function defineTool<P extends z.ZodType | JsonSchema>(definition: ToolDefinition<P>): ServerTool<ParametersOf<P>> {
+export function defineTool<P extends z.ZodType | JsonSchema, User extends TetherUser = TetherUser>(definition: ToolDefinition<P, User>): ServerTool<ParametersOf<P>, User> {
   assertToolName(definition.name);
   const schema = definition.parameters;
   if (schema instanceof z.ZodType) {

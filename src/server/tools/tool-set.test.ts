@@ -1,8 +1,8 @@
 import type { Tool } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
-import { defineBrowserTool } from "../../protocol/index.ts";
+import { defineBrowserTool, type JsonSchema } from "../../protocol/index.ts";
 import { createScriptedModel } from "../../testing/index.ts";
-import { KIM, LEE } from "../../../test/fixtures/messages.ts";
+import { KIM, LEE, type TestUser } from "../../../test/fixtures/messages.ts";
 import { defineAgent, type BrowserToolPolicy } from "../agent/define-agent.ts";
 import { defineTool } from "./define-tool.ts";
 import { buildToolSet } from "./tool-set.ts";
@@ -33,7 +33,7 @@ const findScreen = defineTool({
   execute: () => ({ screenId: "MNU-3120" }),
 });
 
-const closeWorkRequest = defineTool({
+const closeWorkRequest = defineTool<JsonSchema, TestUser>({
   name: "closeWorkRequest",
   description: "Closes a work request.",
   parameters: { type: "object", properties: { id: { type: "string" } } },

@@ -10,7 +10,7 @@ export async function getJson<T>(path: string): Promise<T> {
 }
 
 export interface User {
-  userId: string;
+  id: string;
   displayName?: string;
   orgScope: string;
   roles: string[];

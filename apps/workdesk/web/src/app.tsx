@@ -27,5 +27,5 @@ export function App() {
   };
   if (signed.state === "loading") return <p className="loading">Loading…</p>;
   if (signed.state === "out") return <SignIn onSignedIn={() => void load()} />;
-  return <Shell key={signed.user.userId} user={signed.user} screens={signed.screens} onSignOut={() => void signOut()} />;
+  return <Shell key={signed.user.id} user={signed.user} screens={signed.screens} onSignOut={() => void signOut()} />;
 }

@@ -39,7 +39,7 @@ function fakeWindow() {
   return { location, browser: popups.browser };
 }
 
-const kim: User = { userId: "kim", orgScope: "ORG-01", roles: ["requester"] };
+const kim: User = { id: "kim", orgScope: "ORG-01", roles: ["requester"] };
 const screens: Screen[] = [
   { id: "MNU-3120", name: "Work request list", description: "", route: "/work-requests", path: "Work management › Work request list" },
   { id: "MNU-3130", name: "Work request detail", description: "", route: "/work-requests/:requestId", path: "Work management › Work request list › Work request detail" },

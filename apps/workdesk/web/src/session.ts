@@ -3,7 +3,7 @@ import type { User } from "./api.ts";
 
 /** The thread a user's assistant continues, kept per user so a second window joins the same conversation. */
 export function createWorkdeskSession(user: User, fresh = false): AgentSession {
-  const key = `workdesk:thread:${user.userId}`;
+  const key = `workdesk:thread:${user.id}`;
   let threadId = fresh ? undefined : (localStorage.getItem(key) ?? undefined);
   if (!threadId) {
     threadId = crypto.randomUUID();

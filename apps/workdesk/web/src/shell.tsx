@@ -68,7 +68,7 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
       <header className="topbar">
         <span className="topbar__brand">Workdesk</span>
         <span className="topbar__user">
-          {user.displayName} ({user.userId}) · {user.orgScope} · {user.roles.join(", ")}
+          {user.displayName} ({user.id}) · {user.orgScope} · {user.roles.join(", ")}
         </span>
         <button type="button" onClick={() => setSession(createWorkdeskSession(user, true))}>
           New conversation

@@ -20,9 +20,9 @@ export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
       {error ? <p role="alert">{error}</p> : null}
       <ul className="sign-in__users">
         {users.map((user) => (
-          <li key={user.userId}>
-            <button type="button" onClick={() => void signIn(user.userId)}>
-              Sign in as {user.userId}
+          <li key={user.id}>
+            <button type="button" onClick={() => void signIn(user.id)}>
+              Sign in as {user.id}
             </button>
             <span>
               {user.displayName} · {user.orgScope} · {user.roles.join(", ")}

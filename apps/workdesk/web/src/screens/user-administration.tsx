@@ -23,8 +23,8 @@ export function UserAdministrationScreen({ path }: ScreenProps) {
           </thead>
           <tbody>
             {data.users.map((user) => (
-              <tr key={user.userId}>
-                <td>{user.userId}</td>
+              <tr key={user.id}>
+                <td>{user.id}</td>
                 <td>{user.displayName}</td>
                 <td>{user.orgScope}</td>
                 <td>{user.roles.join(", ")}</td>
