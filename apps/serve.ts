@@ -11,17 +11,16 @@ import { Hono } from "hono";
 import { isTetherError } from "tether/protocol";
 import {
   consoleLogger,
-  createDemoIdentity,
   createSqliteRunStore,
   createTetherApp,
-  modelFromEnvironment,
-  type DemoIdentity,
   type IdSource,
   type Logger,
   type PlaybookModelOptions,
   type TetherApp,
 } from "tether/server";
 import { listen } from "../src/server/listen.ts";
+import { createDemoIdentity, type DemoIdentity } from "./demo-identity/demo-identity.ts";
+import { modelFromEnvironment } from "./model-from-environment.ts";
 import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent, type WorkdeskUser } from "./workdesk/agent/index.ts";
 import { workdeskApi } from "./workdesk/api.ts";
 import { WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { toAgUiTool } from "tether/protocol";
-import { createDemoIdentity } from "tether/server";
+import { createDemoIdentity } from "../apps/demo-identity/demo-identity.ts";
 import { parseSseFrames } from "tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WORKDESK_USERS, navigateToScreen } from "../apps/workdesk/agent/index.ts";

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import { createDemoIdentity } from "tether/server";
+import { createDemoIdentity } from "../../apps/demo-identity/demo-identity.ts";
 import { WORKDESK_USERS } from "../../apps/workdesk/agent/index.ts";
 
 const SCRIPT = fileURLToPath(new URL("./demo-process.ts", import.meta.url));

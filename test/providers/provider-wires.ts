@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { createModel, parseModelSpec } from "tether/server";
+import { createModel, parseModelSpec } from "../../apps/model-from-environment.ts";
 
 /** What the tests need to know about one provider's wire protocol, and how Tether is pointed at it. */
 export interface ProviderWire {

@@ -3,14 +3,19 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
-import { TetherError } from "../../protocol/index.ts";
-import { errorHandler, notFoundHandler } from "../http/errors.ts";
-import { consoleLogger } from "../http/logger.ts";
-import { requireJson } from "../http/middleware/require-json.ts";
-import { sameOrigin } from "../http/middleware/same-origin.ts";
-import { readJsonBody } from "../http/read-json-body.ts";
-import { readSignedToken, signToken } from "./signed-token.ts";
-import type { Authenticate, TetherUser } from "./user.ts";
+import { TetherError } from "tether/protocol";
+import {
+  consoleLogger,
+  errorHandler,
+  notFoundHandler,
+  readJsonBody,
+  readSignedToken,
+  requireJson,
+  sameOrigin,
+  signToken,
+  type Authenticate,
+  type TetherUser,
+} from "tether/server";
 
 /**
  * DEMO ONLY. Anyone may sign in as any listed user, with no password: it lets

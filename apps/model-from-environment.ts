@@ -3,7 +3,7 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { TetherError } from "../../protocol/index.ts";
+import { TetherError } from "tether/protocol";
 
 export const MODEL_PROVIDERS = ["openai", "anthropic", "google", "openai-compatible"] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];

@@ -1,8 +1,7 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { KIM, LEE } from "../../../test/fixtures/messages.ts";
-import { errorHandler } from "../http/errors.ts";
-import { silentLogger } from "../http/logger.ts";
+import { errorHandler, silentLogger } from "tether/server";
+import { KIM, LEE } from "../../test/fixtures/messages.ts";
 import { DEMO_COOKIE, createDemoIdentity } from "./demo-identity.ts";
 
 const SECRET = "demo-secret-for-tests";
