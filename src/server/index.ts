@@ -6,7 +6,8 @@
  */
 export { createTetherApp, type TetherApp, type TetherAppOptions } from "./app.ts";
 export { createAgentHandlers, type AgentHandlers, type AgentHandlersOptions } from "./agent-handlers.ts";
-export { defineAgent, type Agent, type AgentDefinition, type BrowserToolPolicy, type HistoryMode } from "./agent/define-agent.ts";
+export { defineAgent, type Agent, type AgentDefinition, type BrowserToolPolicy } from "./agent/define-agent.ts";
+export type { HistoryMode } from "./history/history-mode.ts";
 export { readSignedToken, signToken } from "./auth/signed-token.ts";
 export type { Authenticate, TetherUser } from "./auth/user.ts";
 export { errorHandler, notFoundHandler } from "./http/errors.ts";
@@ -22,7 +23,7 @@ export { createPlaybookModel, PLAYBOOK_PROVIDER, type Playbook, type PlaybookMod
 export type { PlaybookConversation, PlaybookResult } from "./models/playbook/conversation.ts";
 export { turnParts, type ScriptedTurn } from "./models/playbook/turn-parts.ts";
 export { createCountingIds, createRandomIds, type IdSource } from "./run/ids.ts";
-export { DEFAULT_RETRY, type RetryPolicy } from "./run/open-model-stream.ts";
+export { DEFAULT_RETRY, type RetryPolicy } from "./agent/retry-policy.ts";
 export type { RunHub, RunChannel, SequencedEvent } from "./run/hub.ts";
 export type { Runner } from "./run/runner.ts";
 export { createMemoryRunStore } from "./store/memory.ts";

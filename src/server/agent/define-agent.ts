@@ -3,7 +3,8 @@ import { TetherError, isValidId, type BrowserToolSpec } from "../../protocol/ind
 import type { TetherUser } from "../auth/user.ts";
 import { assertToolName, type ServerTool } from "../tools/define-tool.ts";
 import { compileSchema } from "../tools/validate-arguments.ts";
-import { DEFAULT_RETRY, type RetryPolicy } from "../run/open-model-stream.ts";
+import type { HistoryMode } from "../history/history-mode.ts";
+import { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.ts";
 
 /**
  * `strict`: a declared browser tool off the allow-list, or with a different
@@ -11,13 +12,6 @@ import { DEFAULT_RETRY, type RetryPolicy } from "../run/open-model-stream.ts";
  * the model's tool set and the run's log says why.
  */
 export type BrowserToolPolicy = "strict" | "drop";
-
-/**
- * `server`: the stored thread is the reference; the client may send the whole
- * history or only its new messages. `client`: stateless, the request's history
- * is used as sent.
- */
-export type HistoryMode = "server" | "client";
 
 export interface AgentDefinition<User extends TetherUser = TetherUser> {
   id: string;

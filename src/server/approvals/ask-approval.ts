@@ -1,6 +1,6 @@
 import type { Interrupt } from "@ag-ui/core";
 import { TOOL_APPROVAL } from "../../protocol/index.ts";
-import type { HistoryMode } from "../agent/define-agent.ts";
+import type { HistoryMode } from "../history/history-mode.ts";
 import type { TetherUser } from "../auth/user.ts";
 import type { StoredInterrupt } from "../store/port.ts";
 import type { RunTool } from "../tools/tool-set.ts";

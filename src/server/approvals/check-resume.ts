@@ -1,6 +1,6 @@
 import type { Message, ResumeEntry } from "@ag-ui/core";
 import { TetherError, TOOL_APPROVAL } from "../../protocol/index.ts";
-import type { HistoryMode } from "../agent/define-agent.ts";
+import type { HistoryMode } from "../history/history-mode.ts";
 import type { TetherUser } from "../auth/user.ts";
 import type { RunStore, StoredInterrupt } from "../store/port.ts";
 import type { ToolSet } from "../tools/tool-set.ts";

@@ -3,7 +3,8 @@ import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Promp
 import type { TetherError } from "../../protocol/index.ts";
 import type { ToolCall } from "../tools/tool-call.ts";
 import { toModelError } from "./model-error.ts";
-import { DEFAULT_RETRY, openModelStream, type RetryPolicy } from "./open-model-stream.ts";
+import { DEFAULT_RETRY, type RetryPolicy } from "../agent/retry-policy.ts";
+import { openModelStream } from "./open-model-stream.ts";
 import { toTokenUsage } from "./usage.ts";
 
 const YIELD_EVERY = 128;

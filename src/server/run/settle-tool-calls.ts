@@ -1,5 +1,5 @@
 import type { ToolMessage } from "@ag-ui/core";
-import type { HistoryMode } from "../agent/define-agent.ts";
+import type { HistoryMode } from "../history/history-mode.ts";
 import { askApproval } from "../approvals/ask-approval.ts";
 import type { DecideCall } from "../approvals/decide-call.ts";
 import type { StoredInterrupt } from "../store/port.ts";

@@ -6,10 +6,10 @@ import {
   formatSchemaDiff,
   type ApprovalResponse,
   type BrowserToolKind,
+  type BrowserToolSpec,
   type JsonSchema,
   type TetherErrorCode,
 } from "../../protocol/index.ts";
-import type { Agent } from "../agent/define-agent.ts";
 import type { TetherUser } from "../auth/user.ts";
 import type { RunLogEntry } from "../store/port.ts";
 import type { ServerTool } from "./define-tool.ts";
@@ -34,6 +34,14 @@ export interface ToolSet {
   log: RunLogEntry[];
 }
 
+/** Where a run's tools come from: an agent's server tools and its browser-tool allow-list. */
+export interface ToolSource {
+  id: string;
+  tools: ServerTool[];
+  browserTools: BrowserToolSpec[];
+  browserToolPolicy: "strict" | "drop";
+}
+
 interface Refusal {
   code: Extract<TetherErrorCode, "tool_not_allowed" | "tool_schema_mismatch" | "tool_name_conflict">;
   tool: string;
@@ -46,7 +54,7 @@ interface Refusal {
  * client declared that pass the allow-list and its schema. A frontend may
  * override a description, never a name or a schema.
  */
-export function buildToolSet(agent: Agent, user: TetherUser, declared: Tool[]): ToolSet {
+export function buildToolSet(agent: ToolSource, user: TetherUser, declared: Tool[]): ToolSet {
   const tools = new Map<string, RunTool>();
   for (const tool of agent.tools) {
     if (tool.visibleTo && !tool.visibleTo(user)) continue;
