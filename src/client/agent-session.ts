@@ -3,7 +3,7 @@ import type { Interrupt, Message } from "@ag-ui/core";
 import type { ApprovalResponse } from "../protocol/index.ts";
 import type { DriftReport } from "./drift.ts";
 import type { BrowserToolHandler, PanelMode, ToolRegistry } from "./tool-registry.ts";
-import type { ToolActivity } from "./tool-runner.ts";
+import type { ToolActivity } from "./tool-activity-timeline.ts";
 
 export interface AgentSessionOptions {
   /** Where the Tether API is mounted: `/api`, or `https://host/api`. Gives the run, events, capabilities, reports and thread routes. */

@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from "vitest";
 import { defineBrowserTool, type ToolOutcome } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
 import { createToolRegistry, type BrowserToolHandler, type PanelMode } from "./tool-registry.ts";
-import { createToolRunner, type ToolActivity } from "./tool-runner.ts";
+import { createToolRunner } from "./tool-runner.ts";
+import type { ToolActivity } from "./tool-activity-timeline.ts";
 import { createMemoryStorage } from "../testing/index.ts";
 
 const THREAD = "thread-1";
