@@ -19,8 +19,6 @@ export interface EventStreamOptions {
   backoffMs?: number;
 }
 
-const TERMINAL = new Set(["RUN_FINISHED", "RUN_ERROR"]);
-
 /**
  * A run's events as an Observable, the shape `@ag-ui/client`'s pipeline
  * takes. When the connection drops before the run ended, it reconnects with
@@ -48,7 +46,7 @@ export function eventStream(options: EventStreamOptions): Observable<BaseEvent> 
               lastEventId = message.id;
               options.onEventId?.(message.id);
             }
-            ended = TERMINAL.has(event.type);
+            ended = event.type === "RUN_FINISHED" || event.type === "RUN_ERROR";
             delivered++;
             options.onEvent?.(event);
             subscriber.next(event);
