@@ -3,6 +3,8 @@ import type { BaseEvent, Message, Tool } from "@ag-ui/core";
 import { defineBrowserTool, toAgUiTool } from "tether/protocol";
 import { TetherHttpAgent, createCallJournal, createToolRegistry, createToolRunner, eventStream, type ToolActivity } from "tether/client";
 import type { Observable } from "rxjs";
+// Not part of the public surface: the session's own event reader, so the benchmark does what a session does.
+import { createRunEventReader } from "../../src/client/run-event-reader.ts";
 import { BROWSER_TOOL, replayFetch, type Workload } from "./workload.ts";
 
 /** What one contender did with the whole workload (every run, in order). */
@@ -97,7 +99,8 @@ export const reference: Contender = {
  * readSse (ids kept) → eventStream's Observable → TetherHttpAgent into the
  * same reference pipeline; every event off the wire also goes to the tool
  * runner through the agent's `onEvent` (one registered browser tool, a
- * journal over in-memory storage; RUN_STARTED marks the run as this tab's).
+ * journal over in-memory storage; RUN_STARTED marks the run as this tab's),
+ * through the same run event reader the session uses.
  * One session's worth of registry, journal and runner per round; browser
  * calls at their TOOL_CALL_END really execute (ajv-validated, outcome
  * checked with zod, journaled), server calls are only tracked. The
@@ -136,15 +139,9 @@ export function tether(options: { runner: boolean } = { runner: true }): Contend
           activities = runner.activities();
         },
       });
-      // As session.ts's onWireEvent.
-      let streamRunId = "";
-      const onEvent = (event: BaseEvent, live: boolean) => {
-        if (event.type === "RUN_STARTED") {
-          streamRunId = (event as unknown as { runId: string }).runId;
-          if (live) journal.ownRun(streamRunId);
-        }
-        runner.observe(event, { runId: streamRunId, live });
-      };
+      // The reader session.ts gives the agent's onEvent: one path for every event.
+      let ends = 0;
+      const onEvent = createRunEventReader({ journal, runner, onRunEnded: () => void ends++ });
       const subscriber: AgentSubscriber = {
         onEvent: () => {
           events++;
@@ -167,6 +164,7 @@ export function tether(options: { runner: boolean } = { runner: true }): Contend
       }
       const ms = performance.now() - started;
       void activities;
+      if (options.runner && ends !== workload.runs.length) throw new Error(`The run event reader saw ${ends} run ends, expected ${workload.runs.length}.`);
       return options.runner ? { ms, events, messages, executed, activities: runner.activities() } : { ms, events, messages };
     },
   };

@@ -24,7 +24,7 @@
  * Contenders (one round = the whole workload, run after run):
  *   reference     new HttpAgent({ url, fetch }).runAgent(), onEvent counts
  *   tether        new TetherHttpAgent({ url, eventsUrl, fetch, onEvent }).runAgent(), the agent's
- *                 onEvent → createToolRunner(...).observe(event, { runId, live: true }) as
+ *                 onEvent the session's run event reader → createToolRunner(...).observe, as
  *                 session.ts wires it (one browser tool, journal over in-memory storage)
  * and, as diagnostics without a target:
  *   ref-parse     runHttpRequest + transformHttpEventStream alone   (BENCH_DIAG=0 drops these two)

@@ -3,7 +3,7 @@ import type { Interrupt, Message } from "@ag-ui/core";
 import type { ApprovalResponse } from "../protocol/index.ts";
 import type { DriftReport } from "./drift.ts";
 import type { BrowserToolHandler, PanelMode, ToolRegistry } from "./tool-registry.ts";
-import type { ToolActivity } from "./tool-runner.ts";
+import type { ToolActivity } from "./tool-activity-timeline.ts";
 
 export interface AgentSessionOptions {
   /** Where the Tether API is mounted: `/api`, or `https://host/api`. Gives the run, events, capabilities, reports and thread routes. */
@@ -26,6 +26,27 @@ export interface AgentSessionOptions {
   mode?: PanelMode;
   /** When this page's tools and the server's allow-list disagree: `warn` (default), `throw` (tests) or `ignore`. */
   drift?: "warn" | "throw" | "ignore";
+  /**
+   * Instrumentation: told, for each browser call run as its TOOL_CALL_END
+   * arrives, when that END reached the session and when the tool's code was
+   * called (`performance.now()` times). Calls run later (after an approval,
+   * or again after a reload) are not reported.
+   *
+   * @example
+   * onToolDispatch: (t) => performance.measure("tool-dispatch", { start: t.endArrivedAt, end: t.dispatchedAt })
+   */
+  onToolDispatch?(timing: ToolDispatchTiming): void;
+}
+
+/** How long a browser call waited between its TOOL_CALL_END arriving and its tool being called. */
+export interface ToolDispatchTiming {
+  toolCallId: string;
+  toolName: string;
+  runId: string;
+  /** When the session read the TOOL_CALL_END off the wire. */
+  endArrivedAt: number;
+  /** When the tool's `execute` was called: after the mode check, the argument check and the journal write. */
+  dispatchedAt: number;
 }
 
 export interface SessionState {

@@ -1,8 +1,8 @@
 import { EventType, type BaseEvent, type Event } from "@ag-ui/core";
-import { lastValueFrom, toArray } from "rxjs";
+import { lastValueFrom, tap, toArray } from "rxjs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isTetherError } from "../protocol/index.ts";
-import { eventStream, toolCallEndArrivals, type EventStreamOptions } from "./event-stream.ts";
+import { eventStream, type EventStreamOptions } from "./event-stream.ts";
 
 const THREAD = "thread-1";
 const RUN = "run";
@@ -137,13 +137,17 @@ describe("eventStream", () => {
     expect(server.resume).not.toHaveBeenCalled();
   });
 
-  it("notes when each TOOL_CALL_END arrived, by call id", async () => {
-    toolCallEndArrivals.clear();
-    const server = fakeServer(() => sseResponse(LOG.map(frame)));
-    const events = await collect(server.options);
-    const ended = events.filter((event) => event.type === EventType.TOOL_CALL_END).map((event) => (event as unknown as { toolCallId: string }).toolCallId);
-    expect(ended.length).toBeGreaterThan(0);
-    for (const toolCallId of ended) expect(toolCallEndArrivals.get(toolCallId)).toEqual(expect.any(Number));
+  it("hands each event to onEvent before the Observable emits it, once, in order, across a reconnect", async () => {
+    const server = fakeServer(() => sseResponse(LOG.slice(0, 3).map(frame), "drop"), [() => sseResponse(LOG.slice(3).map(frame))]);
+    const seen: Array<[string, string]> = [];
+    const events = await lastValueFrom(
+      eventStream({ ...server.options, onEvent: (event) => seen.push(["onEvent", event.type]) }).pipe(
+        tap((event) => seen.push(["next", event.type])),
+        toArray(),
+      ),
+    );
+    expect(seen).toEqual(events.flatMap((event) => [["onEvent", event.type], ["next", event.type]]));
+    expect(types(events)).toEqual(ALL_TYPES);
   });
 
   it("errors with the server's TetherError when open answers with a 4xx error body", async () => {

@@ -19,11 +19,6 @@ export interface EventStreamOptions {
   backoffMs?: number;
 }
 
-/** When each TOOL_CALL_END arrived from the network, by call id: the start of "how fast is it acted on". */
-export const toolCallEndArrivals = new Map<string, number>();
-
-const TERMINAL = new Set(["RUN_FINISHED", "RUN_ERROR"]);
-
 /**
  * A run's events as an Observable, the shape `@ag-ui/client`'s pipeline
  * takes. When the connection drops before the run ended, it reconnects with
@@ -47,12 +42,11 @@ export function eventStream(options: EventStreamOptions): Observable<BaseEvent> 
         for await (const batch of readSseBatches(response.body, controller.signal)) {
           for (const message of batch) {
             const event = JSON.parse(message.data) as BaseEvent;
-            if (event.type === "TOOL_CALL_END") toolCallEndArrivals.set((event as unknown as { toolCallId: string }).toolCallId, performance.now());
             if (message.id) {
               lastEventId = message.id;
               options.onEventId?.(message.id);
             }
-            ended = TERMINAL.has(event.type);
+            ended = event.type === "RUN_FINISHED" || event.type === "RUN_ERROR";
             delivered++;
             options.onEvent?.(event);
             subscriber.next(event);

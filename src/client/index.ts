@@ -5,9 +5,10 @@
  * @module
  */
 export { createAgentSession } from "./session.ts";
-export type { AgentSession, AgentSessionOptions, SessionState } from "./agent-session.ts";
+export type { AgentSession, AgentSessionOptions, SessionState, ToolDispatchTiming } from "./agent-session.ts";
 export { createToolRegistry, type BrowserToolHandler, type PanelMode, type ToolExecution, type ToolRegistry } from "./tool-registry.ts";
-export { createToolRunner, type SettledCall, type ToolActivity, type ToolRunner } from "./tool-runner.ts";
+export { createToolRunner, type SettledCall, type ToolRunner } from "./tool-runner.ts";
+export type { ToolActivity } from "./tool-activity-timeline.ts";
 export { createCallJournal, type CallJournal, type JournalEntry } from "./call-journal.ts";
 export { TetherHttpAgent, type TetherAgentConfig } from "./tether-agent.ts";
 export { eventStream, type EventStreamOptions } from "./event-stream.ts";

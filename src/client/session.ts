@@ -1,10 +1,11 @@
 import { buildResumeArray, randomUUID, type AgentSubscriber, type HttpAgentFetchFn } from "@ag-ui/client";
-import type { BaseEvent, Interrupt, Message, ResumeEntry, ToolMessage } from "@ag-ui/core";
+import { EventType, type BaseEvent, type Interrupt, type Message, type ResumeEntry, type ToolMessage } from "@ag-ui/core";
 import { TetherError, isTetherError, toAgUiTool, type Trigger } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
 import { checkAgainstServer, type DriftReport } from "./drift.ts";
 import type { AgentSession, AgentSessionOptions, SessionState } from "./agent-session.ts";
-import { errorFromResponse, errorFromRunError } from "./errors.ts";
+import { errorFromResponse } from "./errors.ts";
+import { createRunEventReader, type RunEnd } from "./run-event-reader.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { TetherHttpAgent } from "./tether-agent.ts";
 import { createToolRegistry } from "./tool-registry.ts";
@@ -46,51 +47,64 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     if (typeof requestAnimationFrame === "function") requestAnimationFrame(notify);
     else setTimeout(notify, 0);
   };
+  // Instrumentation, kept on the session: the TOOL_CALL_END being read right now, when someone measures dispatch.
+  let endArrival: { toolCallId: string; at: number } | undefined;
+  const onToolDispatch = options.onToolDispatch;
   const runner = createToolRunner({
     registry,
     journal,
     threadId,
     mode: () => state.mode,
     onChange: () => setState({ activities: runner.activities() }),
+    ...(onToolDispatch
+      ? {
+          onDispatch: (call: { toolCallId: string; toolName: string; runId: string }) => {
+            if (endArrival?.toolCallId !== call.toolCallId) return; // dispatched later than its END (an approval came): not a dispatch latency
+            onToolDispatch({ toolCallId: call.toolCallId, toolName: call.toolName, runId: call.runId, endArrivedAt: endArrival.at, dispatchedAt: performance.now() });
+          },
+        }
+      : {}),
   });
-  // Browser tools act on events as they arrive off the wire, ahead of the reference pipeline's apply.
-  let streamRunId = "";
+
+  // One event path. Every event is read once, by `readEvent`, as it arrives
+  // off the wire (TetherHttpAgent's onEvent, called by eventStream before the
+  // reference pipeline gets the event): browser tools must act within
+  // milliseconds of their TOOL_CALL_END, and the reference pipeline applies
+  // events asynchronously, one awaited step after another. The run's id, its
+  // end, its error and its pending calls come from this path too. The
+  // reference pipeline is kept for what it is the reference for and derives
+  // from the same stream: the messages (onMessagesChanged) and the open
+  // interrupts (agent.pendingInterrupts); it interprets nothing for us.
+  let runEnd: RunEnd | undefined;
+  const readEvent = createRunEventReader({
+    journal,
+    runner,
+    onRunStarted: (runId) => setState({ runId }),
+    onRunEnded: (end) => {
+      runEnd = end;
+      if (end.error) setState({ error: errorJson(end.error) });
+    },
+  });
   const onWireEvent = (event: BaseEvent, live: boolean) => {
-    if (event.type === "RUN_STARTED") {
-      streamRunId = (event as unknown as { runId: string }).runId;
-      // The server's id for the run is the one its events and pending calls carry.
-      if (live) journal.ownRun(streamRunId);
-    }
-    runner.observe(event, { runId: streamRunId, live });
+    if (onToolDispatch && event.type === EventType.TOOL_CALL_END) endArrival = { toolCallId: (event as unknown as { toolCallId: string }).toolCallId, at: performance.now() };
+    readEvent(event, live);
+    endArrival = undefined;
+  };
+  /** The end of the run just streamed, taken once. */
+  const takeRunEnd = (): RunEnd | undefined => {
+    const end = runEnd;
+    runEnd = undefined;
+    return end;
   };
   const agent = new TetherHttpAgent({ url: routes.run, ...(routes.events ? { eventsUrl: routes.events } : {}), headers, threadId, fetch: doFetch, onEvent: onWireEvent });
-
-  /** A subscriber that keeps the state as the reference client applies the events. */
-  const subscriber = (onFinished: (runId: string, outcome: "success" | "interrupt" | "cancelled" | "error", pending: string[]) => void): AgentSubscriber => {
-    let runId = "";
-    return {
-      onEvent: ({ event }) => {
-        if (event.type === "RUN_STARTED") {
-          runId = (event as unknown as { runId: string }).runId;
-          setState({ runId });
-        }
-      },
-      onMessagesChanged: ({ messages }) => setState({ messages: [...messages] }),
-      onRunFinishedEvent: (params) => onFinished(runId, params.outcome, params.outcome === "success" ? params.pendingToolCallIds : []),
-      onRunErrorEvent: ({ event }) => {
-        setState({ error: errorJson(errorFromRunError(event)) });
-        onFinished(runId, "error", []);
-      },
-    };
-  };
+  const messagesSubscriber: AgentSubscriber = { onMessagesChanged: ({ messages }) => setState({ messages: [...messages] }) };
 
   const runOnce = async (trigger: Trigger, resume?: ResumeEntry[]): Promise<void> => {
     const requestedRunId = randomUUID();
     journal.ownRun(requestedRunId);
     setState({ running: true, observing: false, runId: requestedRunId, error: undefined });
-    let pending: string[] = [];
-    let runId = requestedRunId;
-    let ended: "success" | "interrupt" | "cancelled" | "error" | undefined;
+    takeRunEnd();
+    let end: RunEnd | undefined;
     try {
       await agent.runAgent(
         {
@@ -99,12 +113,9 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
           forwardedProps: { tether: { trigger } },
           ...(resume ? { resume } : {}),
         },
-        subscriber((finishedRunId, outcome, ids) => {
-          runId = finishedRunId || requestedRunId;
-          ended = outcome;
-          pending = ids;
-        }),
+        messagesSubscriber,
       );
+      end = takeRunEnd();
     } catch (error) {
       setState({ error: errorJson(error) });
       return;
@@ -115,9 +126,10 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     if (resume) answers.clear();
     // The same result again (another window acted on it first): nothing here is this page's to report.
     if (agent.repeatOf) return;
-    if (pending.length > 0) return report(runId, pending);
+    const runId = end?.runId || requestedRunId;
+    if (end?.pending.length) return report(runId, end.pending);
     // Ended with a question, an error or a cancel: what this page did meanwhile is still owed, and goes with the next run.
-    const owed = ended && ended !== "success" ? runner.performedWithoutResult(runId) : [];
+    const owed = end && end.outcome !== "success" ? runner.performedWithoutResult(runId) : [];
     if (owed.length > 0) await report(runId, owed, { continueRun: false });
   };
 
@@ -160,8 +172,11 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   const observe = async (): Promise<{ runId: string; pending: string[] } | undefined> => {
     let finished: { runId: string; pending: string[] } | undefined;
     setState({ running: true, observing: true });
+    takeRunEnd();
     try {
-      await agent.connectAgent({}, subscriber((runId, _outcome, pending) => (finished = { runId, pending })));
+      await agent.connectAgent({}, messagesSubscriber);
+      const end = takeRunEnd();
+      if (end) finished = { runId: end.runId, pending: end.pending };
     } catch (error) {
       setState({ error: errorJson(error) });
     } finally {

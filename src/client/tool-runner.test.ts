@@ -1,96 +1,14 @@
-import { EventType, type Event } from "@ag-ui/core";
-import { describe, expect, it, vi } from "vitest";
+import { EventType, type Event, type Message } from "@ag-ui/core";
+import { describe, expect, it } from "vitest";
 import { defineBrowserTool, type ToolOutcome } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
-import { createToolRegistry, type BrowserToolHandler, type PanelMode } from "./tool-registry.ts";
-import { createToolRunner, type ToolActivity } from "./tool-runner.ts";
+import { createToolRegistry } from "./tool-registry.ts";
+import { createToolRunner } from "./tool-runner.ts";
 import { createMemoryStorage } from "../testing/index.ts";
+import { RUN, THREAD, call, ev, navigateToScreen, outcomeOf, page, succeeded } from "../../test/fixtures/tool-runner-page.ts";
 
-const THREAD = "thread-1";
-const RUN = "run-1";
-
-const navigateToScreen = defineBrowserTool({
-  name: "navigateToScreen",
-  description: "Opens a screen of the app.",
-  parameters: {
-    type: "object",
-    properties: { screenId: { type: "string" } },
-    required: ["screenId"],
-    additionalProperties: false,
-  },
-});
-
-
-/** The AG-UI events of a scripted run. */
-const ev = {
-  runStarted: (runId = RUN): Event => ({ type: EventType.RUN_STARTED, threadId: THREAD, runId }),
-  runFinished: (runId = RUN): Event => ({ type: EventType.RUN_FINISHED, threadId: THREAD, runId }),
-  runError: (message = "boom"): Event => ({ type: EventType.RUN_ERROR, message }),
-  start: (toolCallId: string, toolCallName = navigateToScreen.name): Event => ({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName }),
-  args: (toolCallId: string, delta: string): Event => ({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta }),
-  end: (toolCallId: string): Event => ({ type: EventType.TOOL_CALL_END, toolCallId }),
-  result: (toolCallId: string, content: string): Event => ({ type: EventType.TOOL_CALL_RESULT, messageId: `m-${toolCallId}`, toolCallId, content }),
-};
-
-/** START, the arguments as one delta, END. */
-const call = (toolCallId: string, args: unknown, toolName = navigateToScreen.name): Event[] => [
-  ev.start(toolCallId, toolName),
-  ev.args(toolCallId, JSON.stringify(args)),
-  ev.end(toolCallId),
-];
-
-const succeeded: ToolOutcome = { status: "succeeded", stage: "displayed" };
-
-interface PageOptions {
-  storage?: Storage;
-  mode?: PanelMode;
-  execute?: BrowserToolHandler["execute"];
-  handler?: Partial<Omit<BrowserToolHandler, "execute">>;
-}
-
-/** One page load: a registry with a spy executor, a journal over `storage`, and a runner. */
-function page(options: PageOptions = {}) {
-  const storage = options.storage ?? createMemoryStorage();
-  const execute = vi.fn<BrowserToolHandler["execute"]>(options.execute ?? (() => succeeded));
-  const registry = createToolRegistry();
-  registry.register({ spec: navigateToScreen, execute, ...options.handler });
-  const journal = createCallJournal(THREAD, storage);
-  let mode: PanelMode = options.mode ?? "side";
-  const snapshots: ToolActivity[][] = [];
-  const runner = createToolRunner({
-    registry,
-    journal,
-    threadId: THREAD,
-    mode: () => mode,
-    onChange: () => snapshots.push(runner.activities()),
-  });
-  const feed = (events: Event[], context: { runId?: string; live?: boolean } = {}) => {
-    for (const event of events) runner.observe(event, { runId: context.runId ?? RUN, live: context.live ?? true });
-  };
-  /** The arguments each execution received, in order. */
-  const executed = () => execute.mock.calls.map(([args, execution]) => [execution.toolCallId, args]);
-  /** Every status one call went through, without repeats. */
-  const statuses = (toolCallId: string) =>
-    snapshots
-      .map((snapshot) => snapshot.find((activity) => activity.toolCallId === toolCallId)?.status)
-      .filter((status, index, all) => status !== undefined && status !== all[index - 1]);
-  return {
-    storage,
-    execute,
-    registry,
-    journal,
-    runner,
-    feed,
-    executed,
-    statuses,
-    setMode: (next: PanelMode) => (mode = next),
-    /** A new page load over the same sessionStorage. */
-    reload: (next: Omit<PageOptions, "storage"> = {}) => page({ ...options, ...next, storage }),
-  };
-}
-
-const outcomeOf = async (runner: ReturnType<typeof page>["runner"], toolCallId: string) => (await runner.settle([toolCallId]))[0]!.outcome;
-
+// The runner composed: events in, executions and outcomes out. Each part has its own tests beside it
+// (tool-call-tracker, tool-call-executor, tool-activity-timeline, decide-settlement).
 describe("createToolRunner", () => {
   describe("executing browser calls", () => {
     it("accumulates arguments split mid-string and executes once at TOOL_CALL_END with the parsed object", async () => {
@@ -323,60 +241,7 @@ describe("createToolRunner", () => {
     });
   });
 
-  describe("checking arguments", () => {
-    it("does not execute a call whose arguments are not JSON, and settles it failed / invalid_arguments", async () => {
-      const p = page();
-      p.feed([ev.start("a"), ev.args("a", '{"screenId":"MNU-1"'), ev.end("a")]);
-      expect(p.execute).not.toHaveBeenCalled();
-      expect(await outcomeOf(p.runner, "a")).toMatchObject({ status: "failed", reason: "invalid_arguments", message: expect.stringMatching(/not valid JSON/) });
-    });
-
-    it("does not execute a call whose arguments do not match the schema, and settles it failed / invalid_arguments", async () => {
-      const p = page();
-      p.feed(call("a", { screenId: 5 }));
-      expect(p.execute).not.toHaveBeenCalled();
-      const outcome = await outcomeOf(p.runner, "a");
-      expect(outcome).toMatchObject({ status: "failed", reason: "invalid_arguments" });
-      expect(outcome.message).toMatch(/\/screenId must be string/);
-    });
-
-    it("reports every schema problem at once", async () => {
-      const p = page();
-      p.feed(call("a", { extra: true }));
-      const outcome = await outcomeOf(p.runner, "a");
-      expect(outcome.message).toMatch(/must have required property 'screenId'/);
-      expect(outcome.message).toMatch(/must NOT have additional properties/);
-    });
-
-    it("treats empty arguments as an empty object", async () => {
-      const p = page();
-      p.feed([ev.start("a"), ev.end("a")]);
-      expect(p.execute).not.toHaveBeenCalled(); // {} lacks the required screenId
-      expect(await outcomeOf(p.runner, "a")).toMatchObject({ status: "failed", reason: "invalid_arguments", message: expect.stringMatching(/required property 'screenId'/) });
-    });
-  });
-
   describe("panel modes", () => {
-    it("blocks a call in a mode its tool does not allow, without executing it", async () => {
-      const p = page({ mode: "fullscreen", handler: { modes: ["side"] } });
-      p.feed(call("a", { screenId: "MNU-1" }));
-      expect(p.execute).not.toHaveBeenCalled();
-      expect(await outcomeOf(p.runner, "a")).toMatchObject({ status: "blocked", reason: "blocked_by_mode", message: expect.stringMatching(/full screen/) });
-    });
-
-    it("blocks before the arguments are validated", async () => {
-      const p = page({ mode: "modal", handler: { modes: ["side"] } });
-      p.feed([ev.start("a"), ev.args("a", "{not json"), ev.end("a")]);
-      expect(p.execute).not.toHaveBeenCalled();
-      expect(await outcomeOf(p.runner, "a")).toMatchObject({ status: "blocked", reason: "blocked_by_mode", message: expect.stringMatching(/window over the screen/) });
-    });
-
-    it("executes in a mode its tool allows", async () => {
-      const p = page({ mode: "fullscreen", handler: { modes: ["side", "fullscreen"] } });
-      p.feed(call("a", { screenId: "MNU-1" }));
-      expect(await outcomeOf(p.runner, "a")).toEqual(succeeded);
-    });
-
     it("reads the mode at TOOL_CALL_END, not at TOOL_CALL_START", async () => {
       const p = page({ handler: { modes: ["side"] } });
       p.feed([ev.start("a"), ev.args("a", '{"screenId":"MNU-1"}')]);
@@ -384,49 +249,6 @@ describe("createToolRunner", () => {
       p.feed([ev.end("a")]);
       expect(p.execute).not.toHaveBeenCalled();
       expect(await outcomeOf(p.runner, "a")).toMatchObject({ status: "blocked", reason: "blocked_by_mode" });
-    });
-
-    // Bug: tool-runner.ts builds the message as `mode === "modal" ? "a window over the screen" : "full screen"`,
-    // so a tool limited to ["fullscreen"] blocked in the side panel is reported as blocked "full screen".
-    it("describes the side panel as the side panel when it blocks a call there", async () => {
-      const p = page({ mode: "side", handler: { modes: ["fullscreen"] } });
-      p.feed(call("a", { screenId: "MNU-1" }));
-      const outcome = await outcomeOf(p.runner, "a");
-      expect(outcome).toMatchObject({ status: "blocked", reason: "blocked_by_mode" });
-      expect(outcome.message).not.toMatch(/full screen/);
-    });
-  });
-
-  describe("executor results", () => {
-    it("settles a throwing executor as failed / executor_failed", async () => {
-      const p = page({
-        execute: () => {
-          throw new Error("router is gone");
-        },
-      });
-      p.feed(call("a", { screenId: "MNU-1" }));
-      expect(await outcomeOf(p.runner, "a")).toEqual({ status: "failed", reason: "executor_failed", message: "navigateToScreen failed: router is gone" });
-    });
-
-    it("settles a rejecting executor as failed / executor_failed", async () => {
-      const p = page({ execute: () => Promise.reject(new Error("timed out")) });
-      p.feed(call("a", { screenId: "MNU-1" }));
-      expect(await outcomeOf(p.runner, "a")).toMatchObject({ status: "failed", reason: "executor_failed", message: expect.stringMatching(/timed out/) });
-    });
-
-    it("settles an executor that returns something other than an outcome as unknown", async () => {
-      const p = page({ execute: () => ({ ok: true }) as unknown as ToolOutcome });
-      p.feed(call("a", { screenId: "MNU-1" }));
-      expect(await outcomeOf(p.runner, "a")).toMatchObject({ status: "unknown" });
-      expect(p.journal.get("a")).toMatchObject({ state: "finished", outcome: { status: "unknown" } });
-    });
-
-    it("settles a call from its journal entry when no executor is registered", async () => {
-      const p = page();
-      p.journal.start("x", { runId: RUN, toolName: "gone" });
-      expect(await p.runner.settle(["x"])).toEqual([
-        { toolCallId: "x", toolName: "gone", kind: "follow-up", outcome: { status: "failed", reason: "executor_failed", message: "This page has no executor for gone." } },
-      ]);
     });
   });
 
@@ -459,128 +281,46 @@ describe("createToolRunner", () => {
     });
   });
 
-  describe("settling after a reload", () => {
-    const events = [ev.runStarted(), ...call("a", { screenId: "MNU-1" })];
-
-    it("settles a call journaled as started but never finished as unknown / page_reloaded", async () => {
-      const first = page();
-      first.journal.start("a", { runId: RUN, toolName: navigateToScreen.name }); // the executor was about to run when the tab reloaded
-      const second = first.reload();
-      second.feed(events, { live: false });
-      expect(await outcomeOf(second.runner, "a")).toMatchObject({ status: "unknown", reason: "page_reloaded" });
-      expect(second.execute).not.toHaveBeenCalled();
-      expect(second.journal.get("a")).toMatchObject({ state: "finished", outcome: { status: "unknown", reason: "page_reloaded" } });
-    });
-
-    it("settles a started call as unknown even when its events were not replayed", async () => {
-      const first = page();
-      first.journal.start("a", { runId: RUN, toolName: navigateToScreen.name });
-      const second = first.reload();
-      expect(await second.runner.settle(["a"])).toEqual([
-        { toolCallId: "a", toolName: navigateToScreen.name, kind: "follow-up", outcome: expect.objectContaining({ status: "unknown", reason: "page_reloaded" }) },
+  describe("restoring from history", () => {
+    it("rebuilds the timeline from a thread's messages, and settles a restored call without running it", async () => {
+      const p = page();
+      p.journal.start("a", { runId: RUN, toolName: navigateToScreen.name });
+      p.journal.finish("a", succeeded);
+      const p2 = p.reload();
+      const messages: Message[] = [
+        { id: "u", role: "user", content: "open the list" },
+        {
+          id: "m",
+          role: "assistant",
+          toolCalls: [
+            { id: "s", type: "function", function: { name: "lookupScreens", arguments: "{}" } },
+            { id: "a", type: "function", function: { name: navigateToScreen.name, arguments: '{"screenId":"MNU-1"}' } },
+            { id: "b", type: "function", function: { name: navigateToScreen.name, arguments: '{"screenId":"MNU-2"}' } },
+          ],
+        },
+        { id: "t1", role: "tool", toolCallId: "s", content: JSON.stringify({ screens: [] }) },
+      ];
+      p2.runner.restore(messages, () => RUN);
+      expect(p2.runner.activities()).toEqual([
+        { toolCallId: "s", toolName: "lookupScreens", runId: RUN, location: "server", status: "done" },
+        { toolCallId: "a", toolName: navigateToScreen.name, runId: RUN, location: "browser", status: "succeeded", stage: "displayed" },
+        { toolCallId: "b", toolName: navigateToScreen.name, runId: RUN, location: "browser", status: "calling" },
       ]);
-    });
-
-    it("settles a call this tab never started as cancelled / page_reloaded", async () => {
-      const p = page().reload();
-      p.feed(events, { live: false });
-      expect(await outcomeOf(p.runner, "a")).toMatchObject({ status: "cancelled", reason: "page_reloaded" });
-      expect(p.execute).not.toHaveBeenCalled();
-    });
-
-    it("runs a known call again when its tool says run-again", async () => {
-      const first = page({ handler: { onReload: "run-again" } });
-      first.journal.start("a", { runId: RUN, toolName: navigateToScreen.name });
-      const second = first.reload();
-      second.feed(events, { live: false });
-      expect(second.execute).not.toHaveBeenCalled();
-      expect(await outcomeOf(second.runner, "a")).toEqual(succeeded);
-      expect(second.executed()).toEqual([["a", { screenId: "MNU-1" }]]);
-      expect(second.journal.get("a")).toMatchObject({ state: "finished", outcome: succeeded });
-    });
-
-    it("settles a finished call with its stored outcome, without executing it again", async () => {
-      const first = page({ handler: { onReload: "run-again" }, execute: () => ({ status: "succeeded", stage: "switched" }) });
-      first.feed(events);
-      await first.runner.settle(["a"]);
-      const second = first.reload();
-      second.feed(events, { live: false });
-      expect(await outcomeOf(second.runner, "a")).toEqual({ status: "succeeded", stage: "switched" });
-      expect(second.execute).not.toHaveBeenCalled();
-      expect(first.execute).toHaveBeenCalledTimes(1);
-    });
-
-    it("settles the same way after a second reload", async () => {
-      const first = page();
-      first.journal.start("a", { runId: RUN, toolName: navigateToScreen.name });
-      const second = first.reload();
-      const outcome = await outcomeOf(second.runner, "a");
-      const third = second.reload({ handler: { onReload: "run-again" } });
-      third.feed(events, { live: false });
-      expect(await outcomeOf(third.runner, "a")).toEqual(outcome);
-      expect(third.execute).not.toHaveBeenCalled();
+      expect((await p2.runner.settle(["a", "b"])).map((settled) => [settled.toolCallId, settled.outcome.status, settled.outcome.reason])).toEqual([
+        ["a", "succeeded", undefined],
+        ["b", "cancelled", "page_reloaded"],
+      ]);
+      expect(p2.execute).not.toHaveBeenCalled();
     });
   });
 
-  describe("the timeline", () => {
-    it("shows server tools at the server, done or error from TOOL_CALL_RESULT", () => {
+  describe("settling calls it never ran", () => {
+    it("settles a call from its journal entry when no executor is registered", async () => {
       const p = page();
-      p.feed([
-        ev.runStarted(),
-        ...call("s1", { query: "requests" }, "lookupScreens"),
-        ...call("s2", { query: "nothing" }, "lookupScreens"),
-        ev.result("s1", JSON.stringify({ screens: [] })),
-        ev.result("s2", JSON.stringify({ error: { code: "not_found", message: "No such screen." } })),
+      p.journal.start("x", { runId: RUN, toolName: "gone" });
+      expect(await p.runner.settle(["x"])).toEqual([
+        { toolCallId: "x", toolName: "gone", kind: "follow-up", outcome: { status: "failed", reason: "executor_failed", message: "This page has no executor for gone." } },
       ]);
-      expect(p.runner.activities()).toEqual([
-        { toolCallId: "s1", toolName: "lookupScreens", runId: RUN, location: "server", status: "done" },
-        { toolCallId: "s2", toolName: "lookupScreens", runId: RUN, location: "server", status: "error", message: "No such screen." },
-      ]);
-      expect(p.statuses("s1")).toEqual(["calling", "done"]);
-    });
-
-    it("shows a server tool as calling until its result arrives", () => {
-      const p = page();
-      p.feed(call("s1", {}, "lookupScreens"));
-      expect(p.runner.activities()).toMatchObject([{ toolCallId: "s1", location: "server", status: "calling" }]);
-    });
-
-    it("takes a browser call from calling to running to its outcome, with stage and reason", async () => {
-      let finish!: (outcome: ToolOutcome) => void;
-      const p = page({ execute: () => new Promise<ToolOutcome>((resolve) => (finish = resolve)) });
-      p.feed([ev.runStarted(), ev.start("a"), ev.args("a", '{"screenId":"MNU-1"}')]);
-      expect(p.runner.activities()).toEqual([{ toolCallId: "a", toolName: navigateToScreen.name, runId: RUN, location: "browser", status: "calling" }]);
-      p.feed([ev.end("a")]);
-      expect(p.runner.activities()).toMatchObject([{ toolCallId: "a", status: "running" }]);
-      finish({ status: "failed", stage: "switched", reason: "not_found", message: "No such record." });
-      await p.runner.settle(["a"]);
-      expect(p.runner.activities()).toEqual([
-        { toolCallId: "a", toolName: navigateToScreen.name, runId: RUN, location: "browser", status: "failed", stage: "switched", reason: "not_found", message: "No such record." },
-      ]);
-      expect(p.statuses("a")).toEqual(["calling", "running", "failed"]);
-    });
-
-    it("keeps a browser call's outcome when its tool message comes back as TOOL_CALL_RESULT", async () => {
-      const p = page();
-      p.feed([ev.runStarted(), ...call("a", { screenId: "MNU-1" })]);
-      await p.runner.settle(["a"]);
-      p.feed([ev.result("a", JSON.stringify({ error: { message: "not from the browser" } }))]);
-      expect(p.runner.activities()).toMatchObject([{ toolCallId: "a", location: "browser", status: "succeeded", stage: "displayed" }]);
-    });
-
-    it("shows a blocked call with its reason", async () => {
-      const p = page({ mode: "fullscreen", handler: { modes: ["side"] } });
-      p.feed(call("a", { screenId: "MNU-1" }));
-      await p.runner.settle(["a"]);
-      expect(p.statuses("a")).toEqual(["calling", "running", "blocked"]);
-      expect(p.runner.activities()).toMatchObject([{ status: "blocked", reason: "blocked_by_mode" }]);
-    });
-
-    it("shows a reloaded call with the outcome settle gave it", async () => {
-      const p = page().reload();
-      p.feed(call("a", { screenId: "MNU-1" }), { live: false });
-      await p.runner.settle(["a"]);
-      expect(p.runner.activities()).toMatchObject([{ toolCallId: "a", location: "browser", status: "cancelled", reason: "page_reloaded" }]);
     });
   });
 });

@@ -77,4 +77,24 @@ describe("the browser session against the demo server", () => {
     const answer = thread.messages.find((message: { role: string; content: string }) => message.role === "tool" && message.content.includes("cancelled"));
     expect(JSON.parse(answer.content)).toMatchObject({ status: "cancelled" });
   });
+
+  it("tells onToolDispatch how long a browser call waited between its TOOL_CALL_END and its tool, once per call run at its END", async () => {
+    const timings: unknown[] = [];
+    let calledAt = 0;
+    const s = createAgentSession({
+      api: `${server.url}/api`,
+      agentId: "workdesk",
+      threadId: "client-timing",
+      headers: { Authorization: `Bearer ${server.token("kim")}` },
+      drift: "throw",
+      onToolDispatch: (timing) => timings.push(timing),
+    });
+    s.registerTool({ spec: navigateToScreen, execute: () => ((calledAt = performance.now()), { status: "succeeded", stage: "displayed" }) });
+    await s.send("open the work request list");
+    const navigate = s.getState().activities.find((activity) => activity.toolName === "navigateToScreen")!;
+    expect(timings).toEqual([{ toolCallId: navigate.toolCallId, toolName: "navigateToScreen", runId: navigate.runId, endArrivedAt: expect.any(Number), dispatchedAt: expect.any(Number) }]);
+    const [timing] = timings as Array<{ endArrivedAt: number; dispatchedAt: number }>;
+    expect(timing!.endArrivedAt).toBeLessThanOrEqual(timing!.dispatchedAt);
+    expect(timing!.dispatchedAt).toBeLessThanOrEqual(calledAt);
+  });
 });

@@ -9,5 +9,13 @@ export function createWorkdeskSession(user: User, fresh = false): AgentSession {
     threadId = crypto.randomUUID();
     localStorage.setItem(key, threadId);
   }
-  return createAgentSession({ api: "/api", agentId: "workdesk", threadId, drift: "warn" });
+  return createAgentSession({
+    api: "/api",
+    agentId: "workdesk",
+    threadId,
+    drift: "warn",
+    // One User Timing entry per browser call run at its TOOL_CALL_END: how fast the page acts (the browser tests read it).
+    onToolDispatch: ({ toolCallId, toolName, endArrivedAt, dispatchedAt }) =>
+      performance.measure("tether:tool-dispatch", { start: endArrivedAt, end: dispatchedAt, detail: { toolCallId, toolName } }),
+  });
 }

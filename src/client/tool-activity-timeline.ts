@@ -1,0 +1,128 @@
+import type { ToolOutcome, ToolOutcomeStage, ToolOutcomeStatus } from "../protocol/index.ts";
+
+/** One entry of the tool timeline: what was called, where, and how it ended. */
+export interface ToolActivity {
+  toolCallId: string;
+  toolName: string;
+  runId: string;
+  location: "browser" | "server";
+  /** `calling` while arguments stream; `awaiting` an approval; `running` while the browser performs it; then the outcome, or `done`/`error` for server tools. */
+  status: "calling" | "awaiting" | "running" | ToolOutcomeStatus | "done" | "error";
+  stage?: ToolOutcomeStage;
+  reason?: string;
+  message?: string;
+}
+
+/** The call an entry is about. */
+export type ActivityCall = Pick<ToolActivity, "toolCallId" | "toolName" | "runId">;
+
+/** A call known from the thread's history, and what the history says of it. */
+export interface RestoredActivity {
+  call: ActivityCall;
+  location: ToolActivity["location"];
+  /** Its tool message's content; `undefined` when it has none yet. */
+  content: unknown;
+  /** A browser call's outcome, from its tool message or this tab's journal. */
+  outcome: ToolOutcome | undefined;
+}
+
+export interface ToolActivityTimeline {
+  /** A call began; shown once, so a replayed START never takes a call back to `calling`. */
+  calling(call: ActivityCall, location: ToolActivity["location"]): void;
+  running(call: ActivityCall): void;
+  awaiting(call: ActivityCall): void;
+  /** A browser call closed without running, with the reason in words. */
+  cancelled(call: ActivityCall, message: string): void;
+  /** A browser call's outcome, with its stage and reason. */
+  outcome(call: ActivityCall, outcome: ToolOutcome): void;
+  /** A TOOL_CALL_RESULT: `done`, or `error` with the message when the content carries `{ error: { message } }`. */
+  result(toolCallId: string, content: unknown, runId?: string): void;
+  /** Shows these calls as waiting for a person's approval, if they have not moved on. */
+  markAwaiting(toolCallIds: string[]): void;
+  /** Rebuilds entries from a thread's history, with one change notice. */
+  restore(entries: RestoredActivity[]): void;
+  get(toolCallId: string): ToolActivity | undefined;
+  list(): ToolActivity[];
+}
+
+/**
+ * The tool timeline the UI shows: one entry per call, in the order calls
+ * began, each moving through its statuses. Every change is announced
+ * through `onChange`.
+ */
+export function createToolActivityTimeline(onChange: () => void): ToolActivityTimeline {
+  const entries = new Map<string, ToolActivity>();
+  const put = (activity: ToolActivity) => {
+    entries.set(activity.toolCallId, { ...entries.get(activity.toolCallId), ...activity });
+  };
+  const track = (activity: ToolActivity) => {
+    put(activity);
+    onChange();
+  };
+  const browser = (call: ActivityCall, status: ToolActivity["status"]): ToolActivity => ({
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    runId: call.runId,
+    location: "browser",
+    status,
+  });
+  const ofOutcome = (call: ActivityCall, outcome: ToolOutcome): ToolActivity => ({
+    ...browser(call, outcome.status),
+    ...(outcome.stage ? { stage: outcome.stage } : {}),
+    ...(outcome.reason ? { reason: outcome.reason } : {}),
+    ...(outcome.message ? { message: outcome.message } : {}),
+  });
+
+  return {
+    calling(call, location) {
+      if (!entries.has(call.toolCallId)) track({ toolCallId: call.toolCallId, toolName: call.toolName, runId: call.runId, location, status: "calling" });
+    },
+    running: (call) => track(browser(call, "running")),
+    awaiting: (call) => track(browser(call, "awaiting")),
+    cancelled: (call, message) => track({ ...browser(call, "cancelled"), message }),
+    outcome: (call, outcome) => track(ofOutcome(call, outcome)),
+    result(toolCallId, content, runId) {
+      const activity = entries.get(toolCallId);
+      if (!activity) return;
+      const error = readError(content);
+      track({ ...activity, runId: runId ?? activity.runId, status: error ? "error" : "done", ...(error ? { message: error } : {}) });
+    },
+    markAwaiting(toolCallIds) {
+      for (const toolCallId of toolCallIds) {
+        const activity = entries.get(toolCallId);
+        if (activity && (activity.status === "calling" || activity.status === "awaiting")) track({ ...activity, status: "awaiting" });
+      }
+    },
+    restore(restored) {
+      for (const { call, location, content, outcome } of restored) {
+        if (outcome) {
+          put(ofOutcome(call, outcome));
+          continue;
+        }
+        const error = content === undefined ? undefined : readError(content);
+        entries.set(call.toolCallId, {
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          runId: call.runId,
+          location,
+          status: content === undefined ? "calling" : error ? "error" : "done",
+          ...(error ? { message: error } : {}),
+        });
+      }
+      onChange();
+    },
+    get: (toolCallId) => entries.get(toolCallId),
+    list: () => [...entries.values()],
+  };
+}
+
+/** The message of a result that is an error (`{ error: { message } }`, as text or as an object). */
+function readError(content: unknown): string | undefined {
+  try {
+    const value = typeof content === "string" ? JSON.parse(content) : content;
+    const error = (value as { error?: { message?: unknown } } | null)?.error;
+    return typeof error?.message === "string" ? error.message : undefined;
+  } catch {
+    return undefined;
+  }
+}

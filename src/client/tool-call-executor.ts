@@ -1,0 +1,94 @@
+import { ToolOutcomeSchema, type ToolOutcome } from "../protocol/index.ts";
+import { createArgumentChecker } from "./argument-checker.ts";
+import type { CallJournal } from "./call-journal.ts";
+import type { BrowserToolHandler, PanelMode, ToolRegistry } from "./tool-registry.ts";
+
+/** What the executor needs of a call: who it is, and its complete arguments. */
+export interface CallToExecute {
+  toolCallId: string;
+  toolName: string;
+  runId: string;
+  args: string;
+}
+
+export interface ToolCallExecutor {
+  /**
+   * Performs a call, at most once per call id: asked again, it gives the
+   * first execution's outcome. A call the journal already holds is not run
+   * (returns `undefined`): finished, it has its outcome; started, a reload
+   * interrupted it, and only `again` (its tool says `run-again`) runs it anew.
+   */
+  execute(call: CallToExecute, handler: BrowserToolHandler, options?: { again?: boolean }): Promise<ToolOutcome> | undefined;
+  /** The outcome of a call this page ran or is running. */
+  outcomeOf(toolCallId: string): Promise<ToolOutcome> | undefined;
+}
+
+export interface ToolCallExecutorOptions {
+  registry: ToolRegistry;
+  journal: CallJournal;
+  threadId: string;
+  mode(): PanelMode;
+  /** The call was journaled as started and is about to run. */
+  onRunning(call: CallToExecute): void;
+  /** The call ended, and its outcome is journaled. */
+  onOutcome(call: CallToExecute, outcome: ToolOutcome): void;
+  /** Called just before the tool's own code, synchronously: instrumentation measures dispatch latency from here. */
+  onDispatch?(call: CallToExecute): void;
+}
+
+const MODE_NAMES: Record<PanelMode, string> = { side: "in the side panel", fullscreen: "full screen", modal: "as a window over the screen" };
+
+/**
+ * Runs browser calls: journals each as started before its code runs and as
+ * finished with its outcome, blocks it when the panel mode forbids it, checks
+ * its arguments against the tool's schema, and turns whatever the tool did
+ * (returned, threw, returned garbage) into an honest outcome.
+ */
+export function createToolCallExecutor(options: ToolCallExecutorOptions): ToolCallExecutor {
+  const { registry, journal } = options;
+  const executions = new Map<string, Promise<ToolOutcome>>();
+  const checker = createArgumentChecker();
+  // Compiling a schema takes tens of milliseconds; do it when a tool registers, not when its call arrives.
+  const compileAll = () => {
+    for (const handler of registry.list()) checker.compile(handler);
+  };
+  compileAll();
+  registry.subscribe(compileAll);
+
+  const perform = async (call: CallToExecute, handler: BrowserToolHandler): Promise<ToolOutcome> => {
+    const mode = options.mode();
+    // Blocked before the arguments are even read: the mode alone decides.
+    if (handler.modes && !handler.modes.includes(mode)) {
+      return { status: "blocked", reason: "blocked_by_mode", message: `The assistant is open ${MODE_NAMES[mode]}, so ${call.toolName} cannot act.` };
+    }
+    const args = checker.parse(call.args, handler);
+    if (!args.ok) return { status: "failed", reason: "invalid_arguments", message: args.message };
+    options.onDispatch?.(call);
+    try {
+      const outcome = await handler.execute(args.value, { toolCallId: call.toolCallId, runId: call.runId, threadId: options.threadId, mode });
+      const parsed = ToolOutcomeSchema.safeParse(outcome);
+      return parsed.success ? parsed.data : { status: "unknown", message: `${call.toolName} returned something that is not an outcome.` };
+    } catch (error) {
+      return { status: "failed", reason: "executor_failed", message: `${call.toolName} failed: ${(error as Error)?.message ?? String(error)}` };
+    }
+  };
+
+  return {
+    execute(call, handler, { again = false } = {}) {
+      const running = executions.get(call.toolCallId);
+      if (running) return running;
+      const entry = journal.get(call.toolCallId);
+      if (entry && !(again && entry.state === "started")) return undefined;
+      journal.start(call.toolCallId, { runId: call.runId, toolName: call.toolName });
+      options.onRunning(call);
+      const pending = perform(call, handler).then((outcome) => {
+        journal.finish(call.toolCallId, outcome);
+        options.onOutcome(call, outcome);
+        return outcome;
+      });
+      executions.set(call.toolCallId, pending);
+      return pending;
+    },
+    outcomeOf: (toolCallId) => executions.get(toolCallId),
+  };
+}
