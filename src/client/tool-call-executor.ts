@@ -1,5 +1,4 @@
-import { ToolOutcomeSchema, type ToolOutcome } from "../protocol/index.ts";
-import { createArgumentChecker } from "./argument-checker.ts";
+import { ToolOutcomeSchema, createArgumentChecker, type ToolOutcome } from "../protocol/index.ts";
 import type { CallJournal } from "./call-journal.ts";
 import type { BrowserToolHandler, PanelMode, ToolRegistry } from "./tool-registry.ts";
 
@@ -50,7 +49,7 @@ export function createToolCallExecutor(options: ToolCallExecutorOptions): ToolCa
   const checker = createArgumentChecker();
   // Compiling a schema takes tens of milliseconds; do it when a tool registers, not when its call arrives.
   const compileAll = () => {
-    for (const handler of registry.list()) checker.compile(handler);
+    for (const handler of registry.list()) checker.compile(handler.spec.parameters, `browser tool "${handler.spec.name}"`);
   };
   compileAll();
   registry.subscribe(compileAll);
@@ -61,8 +60,9 @@ export function createToolCallExecutor(options: ToolCallExecutorOptions): ToolCa
     if (handler.modes && !handler.modes.includes(mode)) {
       return { status: "blocked", reason: "blocked_by_mode", message: `The assistant is open ${MODE_NAMES[mode]}, so ${call.toolName} cannot act.` };
     }
-    const args = checker.parse(call.args, handler);
-    if (!args.ok) return { status: "failed", reason: "invalid_arguments", message: args.message };
+    // The same check the server makes, with the same words; here it also means nothing was done.
+    const args = checker.check(call.toolName, handler.spec.parameters, call.args);
+    if (!args.ok) return { status: "failed", reason: "invalid_arguments", message: `${args.error.message} Nothing was done.` };
     options.onDispatch?.(call);
     try {
       const outcome = await handler.execute(args.value, { toolCallId: call.toolCallId, runId: call.runId, threadId: options.threadId, mode });

@@ -10,9 +10,9 @@ export interface ToolExecution {
   mode: PanelMode;
 }
 
-/** A browser tool and the code that performs it. */
+/** A browser tool and the code that performs it; `execute` gets the arguments typed by the tool's schema. */
 export interface BrowserToolHandler<Args = any> {
-  spec: BrowserToolSpec;
+  spec: BrowserToolSpec<Args>;
   /** Performs the call and says what really happened. Throwing counts as `failed` / `executor_failed`. */
   execute(args: Args, execution: ToolExecution): ToolOutcome | Promise<ToolOutcome>;
   /**
@@ -29,7 +29,7 @@ export interface BrowserToolHandler<Args = any> {
 }
 
 export interface ToolRegistry {
-  register(handler: BrowserToolHandler): () => void;
+  register<Args>(handler: BrowserToolHandler<Args>): () => void;
   get(name: string): BrowserToolHandler | undefined;
   list(): BrowserToolHandler[];
   /** Notified when tools come and go. */

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "./tool-spec.ts";
+import type { JsonSchema } from "./tool-arguments.ts";
 
 /** The `reason` of an interrupt that asks a person to approve a tool call. */
 export const TOOL_APPROVAL = "tool_approval";

@@ -1,7 +1,5 @@
 import type { Tool } from "@ag-ui/core";
-
-/** A JSON Schema object, as AG-UI tools carry it. */
-export type JsonSchema = Record<string, unknown>;
+import { toJsonSchema, type ArgumentsOf, type ToolParameters, type TypedJsonSchema } from "./tool-arguments.ts";
 
 /**
  * `follow-up`: the agent needs the outcome (navigation), so the browser starts
@@ -10,11 +8,12 @@ export type JsonSchema = Record<string, unknown>;
  */
 export type BrowserToolKind = "follow-up" | "render-only";
 
-/** A tool the browser executes, as the server allow-lists it. */
-export interface BrowserToolSpec {
+/** A tool the browser executes, as the server allow-lists it; `Args` is what its handler gets. */
+export interface BrowserToolSpec<Args = any> {
   name: string;
   description: string;
-  parameters: JsonSchema;
+  /** JSON Schema of the arguments (what the model and the server's allow-list see), typed with `Args`. */
+  parameters: TypedJsonSchema<Args>;
   kind: BrowserToolKind;
   /** Every frontend of this agent must execute it; a client without an executor is drift. */
   required?: boolean;
@@ -22,10 +21,22 @@ export interface BrowserToolSpec {
   needsApproval?: boolean;
 }
 
-/** Declares a browser tool; `kind` defaults to `follow-up`, the honest choice. */
-export function defineBrowserTool(spec: Omit<BrowserToolSpec, "kind"> & { kind?: BrowserToolKind }): BrowserToolSpec {
-  return { ...spec, kind: spec.kind ?? "follow-up" };
+/**
+ * Declares a browser tool, its arguments written once: as a zod schema or a
+ * JSON Schema (typed with `jsonSchema<Args>()`, or plain); handlers get the
+ * arguments' type from it. `kind` defaults to `follow-up`, the honest choice.
+ *
+ * @example
+ * const showCards = defineBrowserTool({ name: "showCards", description: "…", parameters: z.object({ ids: z.array(z.string()) }) });
+ */
+export function defineBrowserTool<Parameters extends ToolParameters>(
+  spec: Omit<BrowserToolSpec, "kind" | "parameters"> & { parameters: Parameters; kind?: BrowserToolKind },
+): BrowserToolSpec<ArgumentsOf<Parameters>> {
+  return { ...spec, parameters: toJsonSchema(spec.parameters), kind: spec.kind ?? "follow-up" };
 }
+
+/** The arguments a browser tool's handler gets. */
+export type BrowserToolArguments<Spec> = Spec extends BrowserToolSpec<infer Args> ? Args : never;
 
 /** The AG-UI `Tool` a frontend sends in `RunAgentInput.tools`. */
 export function toAgUiTool(spec: BrowserToolSpec, description = spec.description): Tool {

@@ -15,7 +15,7 @@ export function useBrowserTool<Args>(session: AgentSession, handler: BrowserTool
         spec,
         ...(modes ? { modes } : {}),
         ...(onReload ? { onReload } : {}),
-        execute: (args, execution) => latest.current.execute(args as Args, execution),
+        execute: (args, execution) => latest.current.execute(args, execution),
       }),
     // The spec, not the executor, identifies the tool; a new executor needs no new registration.
     [session, spec, modes?.join(","), onReload],

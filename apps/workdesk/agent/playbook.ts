@@ -1,3 +1,4 @@
+import type { NavigateToScreenArgs } from "./navigate-to-screen.ts";
 import { parseToolOutcome, type ToolOutcome } from "tether/protocol";
 import type { Playbook, PlaybookResult, ScriptedTurn } from "tether/server";
 import { readIntent } from "./intents.ts";
@@ -59,7 +60,7 @@ function afterResult(result: PlaybookResult, tools: string[], sinceUser: Playboo
     case "lookupScreens":
       return afterLookup(result.output as ScreenLookup, tools, target);
     case "navigateToScreen":
-      return afterNavigation(result.input as NavigationArgs, parseToolOutcome(result.output), lookedUp(sinceUser, (result.input as NavigationArgs | undefined)?.screenId));
+      return afterNavigation(result.input as NavigateToScreenArgs, parseToolOutcome(result.output), lookedUp(sinceUser, (result.input as NavigateToScreenArgs | undefined)?.screenId));
     case "searchWorkRequests":
       return afterSearch(result.output as SearchResult);
     case "closeWorkRequest":
@@ -85,16 +86,7 @@ function afterLookup(lookup: ScreenLookup, tools: string[], target?: "new-tab"):
   };
 }
 
-interface NavigationArgs {
-  screenId: string;
-  screenName?: string;
-  routeHint?: string;
-  orgScope?: string;
-  payload?: Record<string, unknown>;
-  target?: "content" | "new-tab";
-}
-
-function navigationArgs(candidate: ScreenCandidate, orgScope: string): NavigationArgs {
+function navigationArgs(candidate: ScreenCandidate, orgScope: string): NavigateToScreenArgs {
   return {
     screenId: candidate.screenId,
     screenName: candidate.name,
@@ -115,7 +107,7 @@ function lookedUp(results: PlaybookResult[], screenId: string | undefined): Scre
 }
 
 /** Speaks only from what the browser reported: the outcome, never the request. */
-function afterNavigation(args: NavigationArgs | undefined, outcome: ToolOutcome | undefined, candidate?: ScreenCandidate): ScriptedTurn {
+function afterNavigation(args: NavigateToScreenArgs | undefined, outcome: ToolOutcome | undefined, candidate?: ScreenCandidate): ScriptedTurn {
   const name = args?.screenName ?? args?.screenId ?? "that screen";
   const route = typeof outcome?.data?.route === "string" ? outcome.data.route : (args?.routeHint ?? candidate?.route);
   const path = typeof outcome?.data?.path === "string" ? outcome.data.path : candidate?.path;

@@ -1,8 +1,7 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { TetherError, isValidId, type BrowserToolSpec } from "../../protocol/index.ts";
+import { TetherError, createArgumentChecker, isValidId, type ArgumentChecker, type BrowserToolSpec } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/user.ts";
 import { assertToolName, type ServerTool } from "../tools/define-tool.ts";
-import { compileSchema } from "../tools/validate-arguments.ts";
 import type { HistoryMode } from "../history/history-mode.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.ts";
 
@@ -46,6 +45,8 @@ export interface Agent<User extends TetherUser = any> {
   maxSteps: number;
   retry: RetryPolicy;
   approvalTimeoutMs: number;
+  /** Checks calls against this agent's tool schemas, compiled once at definition. */
+  checker: ArgumentChecker;
 }
 
 /** Checks an agent's configuration once, at start-up, so runs never meet a broken one. */
@@ -54,13 +55,14 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
   const tools = definition.tools ?? [];
   const browserTools = definition.browserTools ?? [];
   const seen = new Set<string>();
+  const checker = createArgumentChecker();
   for (const tool of [...tools, ...browserTools]) {
     assertToolName(tool.name);
     if (seen.has(tool.name)) {
       throw new TetherError("config_invalid", `Agent "${definition.id}" declares the tool "${tool.name}" twice (server and browser tools share one namespace).`);
     }
     seen.add(tool.name);
-    compileSchema(tool.parameters, `tool "${tool.name}" of agent "${definition.id}"`);
+    checker.compile(tool.parameters, `tool "${tool.name}" of agent "${definition.id}"`);
   }
   const maxSteps = definition.maxSteps ?? 8;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new TetherError("config_invalid", `maxSteps must be a positive integer, got ${maxSteps}.`);
@@ -77,5 +79,6 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
     maxSteps,
     retry: { ...DEFAULT_RETRY, ...definition.retry },
     approvalTimeoutMs: definition.approvalTimeoutMs ?? 15 * 60 * 1000,
+    checker,
   };
 }

@@ -5,7 +5,6 @@ import type { ToolScope } from "../tools/tool-scope.ts";
 import type { StoredInterrupt } from "../store/port.ts";
 import { errorContent, runServerTool } from "../tools/run-server-tool.ts";
 import { sendToolResult } from "../tools/send-tool-result.ts";
-import { checkArguments } from "../tools/validate-arguments.ts";
 
 export interface AnswersApplied {
   /** The result of each answered call: executed, refused, or rejected by the person. */
@@ -51,10 +50,10 @@ async function resultFor(
   }
   const tool = options.tools.get(stored.toolName);
   if (!tool?.approval) return errorContent(new TetherError("tool_unknown", `${stored.toolName} is no longer available to this user, so the approval could not be acted on.`));
-  const original = checkArguments(tool.name, tool.parameters, stored.arguments);
+  const original = options.checker.check(tool.name, tool.parameters, stored.arguments);
   if (!original.ok) return errorContent(original.error);
   // The person may have edited a value; what runs must still satisfy the tool's schema.
-  const approved = checkArguments(tool.name, tool.parameters, JSON.stringify(tool.approval.apply(original.value, response)));
+  const approved = options.checker.check(tool.name, tool.parameters, JSON.stringify(tool.approval.apply(original.value, response)));
   if (!approved.ok) return errorContent(approved.error);
   if (tool.location === "browser") {
     pending.push({ toolCallId: stored.toolCallId, toolName: tool.name, argumentsText: stored.arguments });

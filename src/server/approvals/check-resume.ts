@@ -4,7 +4,6 @@ import type { HistoryMode } from "../history/history-mode.ts";
 import type { TetherUser } from "../auth/user.ts";
 import type { RunStore, StoredInterrupt } from "../store/port.ts";
 import type { ToolSet } from "../tools/tool-set.ts";
-import { compileSchema } from "../tools/validate-arguments.ts";
 import { hashArguments, isSignedInterruptId, verifyInterruptId } from "./interrupt-token.ts";
 
 export interface ResumeCheck {
@@ -57,7 +56,7 @@ export async function checkResume(context: ResumeContext): Promise<ResumeCheck> 
       if (expiresAt && Date.parse(expiresAt) <= context.now.getTime()) {
         throw new TetherError("interrupt_expired", `Interrupt ${short(answer.interruptId)} expired at ${expiresAt}; it can only be cancelled now.`);
       }
-      const validate = compileSchema(stored.interrupt.responseSchema ?? {}, `the response to interrupt ${short(answer.interruptId)}`);
+      const validate = context.toolSet.checker.compile(stored.interrupt.responseSchema ?? {}, `the response to interrupt ${short(answer.interruptId)}`);
       if (!validate(answer.payload)) {
         const problems = (validate.errors ?? []).map((error) => `${error.instancePath || "(payload)"} ${error.message}`).join("; ");
         throw new TetherError("resume_invalid", `The answer to interrupt ${short(answer.interruptId)} does not match its response schema: ${problems}.`);

@@ -1,8 +1,7 @@
-import { TetherError, isTetherError } from "../../protocol/index.ts";
+import { TetherError, isTetherError, type ArgumentChecker } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/user.ts";
 import type { ToolCall } from "../tools/tool-call.ts";
 import type { RunTool, RunToolApproval } from "../tools/tool-set.ts";
-import { checkArguments } from "../tools/validate-arguments.ts";
 
 /** What happens to one tool call whose arguments are complete. */
 export type CallDecision =
@@ -19,23 +18,23 @@ export type CallDecision =
  * call's TOOL_CALL_END and the run settles the call after the step; both ask
  * here, and get the same answer.
  */
-export function createCallDecisions(tools: Map<string, RunTool>, user: TetherUser) {
+export function createCallDecisions(tools: Map<string, RunTool>, user: TetherUser, checker: ArgumentChecker) {
   const decided = new Map<string, CallDecision>();
   return function decide(call: ToolCall): CallDecision {
     let decision = decided.get(call.toolCallId);
-    if (!decision) decided.set(call.toolCallId, (decision = decideOnce(call, tools, user)));
+    if (!decision) decided.set(call.toolCallId, (decision = decideOnce(call, tools, user, checker)));
     return decision;
   };
 }
 
 export type DecideCall = ReturnType<typeof createCallDecisions>;
 
-function decideOnce(call: ToolCall, tools: Map<string, RunTool>, user: TetherUser): CallDecision {
+function decideOnce(call: ToolCall, tools: Map<string, RunTool>, user: TetherUser, checker: ArgumentChecker): CallDecision {
   const tool = tools.get(call.toolName);
   if (!tool) {
     return { kind: "refused", error: new TetherError("tool_unknown", `There is no tool named ${call.toolName} in this run; use one of: ${[...tools.keys()].join(", ")}.`) };
   }
-  const check = checkArguments(tool.name, tool.parameters, call.argumentsText);
+  const check = checker.check(tool.name, tool.parameters, call.argumentsText);
   if (!check.ok) return { kind: "refused", error: check.error };
   if (!tool.approval?.needed(check.value, user)) return { kind: "go", tool, args: check.value };
   try {

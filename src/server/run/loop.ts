@@ -51,7 +51,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     description: tool.description,
     inputSchema: tool.parameters,
   }));
-  const decide = createCallDecisions(run.toolSet.tools, run.user);
+  const decide = createCallDecisions(run.toolSet.tools, run.user, run.toolSet.checker);
   const summedUsage = () => (usage.length > 0 ? { usage: aggregateTokenUsage(usage) } : {});
   const commit = (stepMessages: Message[], pending: ToolCall[], interrupts: StoredInterrupt[] = []) =>
     store.commitStep({
@@ -198,7 +198,7 @@ function cancelledAnswer(toolCallId: string, services: RunServices): ToolMessage
 
 /** Who and where, for tools that act in this run. */
 function contextFor(run: NewRun, services: RunServices) {
-  return { user: run.user, threadId: run.threadId, runId: run.runId, signal: services.signal, newMessageId: services.ids.message };
+  return { user: run.user, threadId: run.threadId, runId: run.runId, signal: services.signal, newMessageId: services.ids.message, checker: run.toolSet.checker };
 }
 
 function toPending(call: ToolCall, runId: string): PendingToolCall {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TetherError, type ApprovalResponse, type JsonSchema } from "../../protocol/index.ts";
+import { TetherError, toJsonSchema, type ApprovalResponse, type ArgumentsOf, type JsonSchema, type ToolParameters } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/user.ts";
 
 /** What a server tool knows about the call it is answering; `user` is the app's own user type. */
@@ -49,9 +49,9 @@ export interface ServerTool<Args = any, User extends TetherUser = any> extends A
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-type ParametersOf<P> = P extends z.ZodType ? z.output<P> : Record<string, unknown>;
+type ParametersOf<P> = ArgumentsOf<P>;
 
-export interface ToolDefinition<P extends z.ZodType | JsonSchema, User extends TetherUser = TetherUser> extends ApprovalOptions<ParametersOf<P>, User> {
+export interface ToolDefinition<P extends ToolParameters, User extends TetherUser = TetherUser> extends ApprovalOptions<ParametersOf<P>, User> {
   name: string;
   description: string;
   parameters: P;
@@ -61,7 +61,9 @@ export interface ToolDefinition<P extends z.ZodType | JsonSchema, User extends T
 }
 
 /**
- * Declares a server tool with zod or JSON Schema parameters.
+ * Declares a server tool, its arguments written once: as a zod schema or a
+ * JSON Schema (typed with `jsonSchema<Args>()`, or plain). `execute`,
+ * `authorize` and the approval hooks get the arguments' type from it.
  *
  * @example
  * const searchWorkRequests = defineTool({
@@ -71,26 +73,19 @@ export interface ToolDefinition<P extends z.ZodType | JsonSchema, User extends T
  *   execute: ({ query }, { user }) => search(user.orgScope, query),
  * });
  */
-export function defineTool<P extends z.ZodType | JsonSchema, User extends TetherUser = TetherUser>(definition: ToolDefinition<P, User>): ServerTool<ParametersOf<P>, User> {
+export function defineTool<P extends ToolParameters, User extends TetherUser = TetherUser>(definition: ToolDefinition<P, User>): ServerTool<ParametersOf<P>, User> {
   assertToolName(definition.name);
   const schema = definition.parameters;
-  if (schema instanceof z.ZodType) {
-    return {
-      ...definition,
-      parameters: zodToJsonSchema(schema),
-      parse: (args) => schema.parse(args) as ParametersOf<P>,
-    };
-  }
-  return { ...definition, parameters: schema as JsonSchema };
+  return {
+    ...definition,
+    parameters: toJsonSchema(schema),
+    // zod applies its defaults and transforms after the JSON Schema check.
+    ...(schema instanceof z.ZodType ? { parse: (args: unknown) => schema.parse(args) as ParametersOf<P> } : {}),
+  };
 }
 
 export function assertToolName(name: string): void {
   if (!TOOL_NAME.test(name)) {
     throw new TetherError("config_invalid", `Tool name "${name}" must be 1-64 letters, digits, "_" or "-" (what model providers accept).`);
   }
-}
-
-function zodToJsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-7" }) as JsonSchema;
-  return rest;
 }

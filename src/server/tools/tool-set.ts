@@ -5,6 +5,7 @@ import {
   diffSchemas,
   formatSchemaDiff,
   type ApprovalResponse,
+  type ArgumentChecker,
   type BrowserToolKind,
   type BrowserToolSpec,
   type JsonSchema,
@@ -30,6 +31,8 @@ export type RunTool = (
 
 export interface ToolSet {
   tools: Map<string, RunTool>;
+  /** The agent's checker: every call's arguments are checked with it before anything runs. */
+  checker: ArgumentChecker;
   /** Why declared browser tools were left out (policy `drop`). */
   log: RunLogEntry[];
 }
@@ -40,6 +43,7 @@ export interface ToolSource {
   tools: ServerTool[];
   browserTools: BrowserToolSpec[];
   browserToolPolicy: "strict" | "drop";
+  checker: ArgumentChecker;
 }
 
 interface Refusal {
@@ -102,7 +106,7 @@ export function buildToolSet(agent: ToolSource, user: TetherUser, declared: Tool
   const log = refusals.map(
     (refusal): RunLogEntry => ({ level: "warn", code: "tool_dropped", message: refusal.message, details: { tool: refusal.tool, reason: refusal.code } }),
   );
-  return { tools, log };
+  return { tools, log, checker: agent.checker };
 }
 
 function serverApproval(tool: ServerTool): RunToolApproval | undefined {

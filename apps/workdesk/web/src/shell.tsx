@@ -9,15 +9,6 @@ import { matchRoute, refresh, replace, usePath } from "./router.ts";
 import { SCREEN_COMPONENTS } from "./screens/index.ts";
 import { createWorkdeskSession } from "./session.ts";
 
-interface NavigateArgs {
-  screenId: string;
-  screenName?: string;
-  routeHint?: string;
-  orgScope?: string;
-  payload?: Record<string, unknown>;
-  target?: "content" | "new-tab";
-}
-
 /** The signed-in app: menu, content area, and the assistant beside (or over) it. */
 export function Shell({ user, screens, onSignOut }: { user: User; screens: Screen[]; onSignOut(): void }) {
   const path = usePath();
@@ -41,7 +32,7 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
       setModel(answering?.provider === "tether.playbook" ? "Offline playbook model: scripted, not a language model" : answering ? `${answering.provider} · ${answering.modelId}` : undefined);
     }, () => setModel(undefined));
   }, []);
-  useBrowserTool<NavigateArgs>(session, {
+  useBrowserTool(session, {
     spec: navigateToScreen,
     // Only beside the app: full screen there is no content to replace, and a window must not change what it covers.
     modes: ["side"],

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { isTetherError } from "../../protocol/index.ts";
-import { checkArguments, compileSchema } from "./validate-arguments.ts";
+import { createArgumentChecker } from "./argument-checker.ts";
+import { isTetherError } from "./errors.ts";
+
+const checker = createArgumentChecker();
+const checkArguments = checker.check;
+const compileSchema = checker.compile;
 
 const openScreenSchema = {
   type: "object",
@@ -17,7 +21,7 @@ const openScreenSchema = {
 
 const noArgumentsSchema = { type: "object", properties: {}, additionalProperties: false };
 
-describe("checkArguments", () => {
+describe("ArgumentChecker.check", () => {
   it("treats an empty argument stream as an empty object", () => {
     expect(checkArguments("listScreens", noArgumentsSchema, "")).toEqual({ ok: true, value: {} });
     expect(checkArguments("listScreens", noArgumentsSchema, "  \n")).toEqual({ ok: true, value: {} });
@@ -68,7 +72,7 @@ describe("checkArguments", () => {
   });
 });
 
-describe("compileSchema", () => {
+describe("ArgumentChecker.compile", () => {
   it("throws config_invalid naming the owner for a schema that is not valid JSON Schema", () => {
     let thrown: unknown;
     try {
@@ -90,10 +94,8 @@ describe("compileSchema", () => {
     expect(compileSchema(schema, "tool")).toBe(compileSchema(schema, "tool"));
   });
 
-  // Bug: validate-arguments.ts line 13 compiles every schema into one shared Ajv instance, which
-  // registers a schema's `$id` globally. A second schema object with the same `$id` (the same
-  // catalog file loaded twice, or a second agent allow-listing the same tool) then fails with
-  // config_invalid "...is not a valid JSON Schema: schema with key or id ... already exists".
+  // Ajv registers a schema's `$id`: a second schema object with the same `$id` (the same catalog
+  // file loaded twice, or a second agent allow-listing the same tool) must still compile.
   it("compiles two separate but identical schemas that declare the same $id", () => {
     const fromFirstLoad = { $id: "https://workdesk.example/schemas/open-screen.json", type: "object", properties: { id: { type: "string" } } };
     const fromSecondLoad = structuredClone(fromFirstLoad);

@@ -1,0 +1,61 @@
+/**
+ * Type tests, checked by `tsc` in `npm test`: a handler's arguments come from
+ * its tool's schema, and a wrong one does not compile.
+ */
+import { expectTypeOf } from "vitest";
+import { z } from "zod";
+import { defineTool, type ToolContext } from "../server/index.ts";
+import type { BrowserToolHandler } from "../client/index.ts";
+import { defineBrowserTool, jsonSchema, type BrowserToolArguments } from "./index.ts";
+
+const showCards = defineBrowserTool({
+  name: "showCards",
+  description: "Shows recipe cards.",
+  parameters: z.object({ ids: z.array(z.string()), reason: z.string().optional() }),
+});
+expectTypeOf<BrowserToolArguments<typeof showCards>>().toEqualTypeOf<{ ids: string[]; reason?: string | undefined }>();
+
+const startTimer = defineBrowserTool({
+  name: "startTimer",
+  description: "Starts a countdown.",
+  parameters: jsonSchema<{ seconds: number; label?: string }>({ type: "object", properties: { seconds: { type: "integer" }, label: { type: "string" } }, required: ["seconds"] }),
+});
+expectTypeOf<BrowserToolArguments<typeof startTimer>>().toEqualTypeOf<{ seconds: number; label?: string }>();
+
+const untyped = defineBrowserTool({ name: "anything", description: "Anything.", parameters: { type: "object" } });
+expectTypeOf<BrowserToolArguments<typeof untyped>>().toEqualTypeOf<Record<string, unknown>>();
+
+// A browser handler gets the typed arguments…
+const handler: BrowserToolHandler<BrowserToolArguments<typeof startTimer>> = {
+  spec: startTimer,
+  execute: (args) => {
+    expectTypeOf(args.seconds).toEqualTypeOf<number>();
+    // @ts-expect-error: no such argument
+    void args.minutes;
+    return { status: "succeeded" };
+  },
+};
+void handler;
+
+// …and so does a server tool, from zod or a typed JSON Schema.
+defineTool({
+  name: "searchRecipes",
+  description: "Finds recipes.",
+  parameters: z.object({ query: z.string(), maxMinutes: z.number().optional() }),
+  execute: (args, context) => {
+    expectTypeOf(args).toEqualTypeOf<{ query: string; maxMinutes?: number | undefined }>();
+    expectTypeOf(context).toMatchTypeOf<ToolContext>();
+    // @ts-expect-error: query is a string
+    const wrong: number = args.query;
+    return wrong;
+  },
+});
+defineTool({
+  name: "getRecipe",
+  description: "One recipe.",
+  parameters: jsonSchema<{ id: string }>({ type: "object", properties: { id: { type: "string" } }, required: ["id"] }),
+  execute: ({ id }) => {
+    expectTypeOf(id).toEqualTypeOf<string>();
+    return id;
+  },
+});
