@@ -1,4 +1,4 @@
-import type { ToolOutcome, ToolOutcomeStage, ToolOutcomeStatus } from "../protocol/index.ts";
+import type { ToolOutcome, ToolOutcomeStatus } from "../protocol/index.ts";
 
 /** One entry of the tool timeline: what was called, where, and how it ended. */
 export interface ToolActivity {
@@ -8,7 +8,7 @@ export interface ToolActivity {
   location: "browser" | "server";
   /** `calling` while arguments stream; `awaiting` an approval; `running` while the browser performs it; then the outcome, or `done`/`error` for server tools. */
   status: "calling" | "awaiting" | "running" | ToolOutcomeStatus | "done" | "error";
-  stage?: ToolOutcomeStage;
+  stage?: string;
   reason?: string;
   message?: string;
 }

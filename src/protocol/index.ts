@@ -20,14 +20,12 @@ export { formatIssues, type SchemaIssue } from "./format-issues.ts";
 export { TOOL_APPROVAL, approvalResponseSchema, type ApprovalRefusal, type ApprovalResponse } from "./approval.ts";
 export {
   TOOL_OUTCOME_REASONS,
-  TOOL_OUTCOME_STAGES,
   TOOL_OUTCOME_STATUSES,
   ToolOutcomeSchema,
   noResultOutcome,
   parseToolOutcome,
   type ToolOutcome,
   type ToolOutcomeReason,
-  type ToolOutcomeStage,
   type ToolOutcomeStatus,
 } from "./outcome.ts";
 export { diffSchemas, formatSchemaDiff, type SchemaDifference } from "./schema-diff.ts";

@@ -43,5 +43,6 @@ export { SCREENS, breadcrumb, screenById, screensFor, type Screen } from "./scre
 export type { CloseWorkRequestResult, WorkRequestQuery, WorkRequestRepository } from "./work-request-repository.ts";
 export { createSqliteWorkRequestRepository, type SqliteWorkRequestRepository, type SqliteWorkRequestRepositoryOptions } from "./sqlite-work-request-repository.ts";
 export { seedWorkRequests, type WorkRequest, type WorkRequestStatus } from "./work-requests.ts";
-export { navigateToScreen } from "./navigate-to-screen.ts";
+export { navigateToScreen, type NavigateToScreenArgs } from "./navigate-to-screen.ts";
+export { NAVIGATION_REASONS, NAVIGATION_STAGES, type NavigationOutcome, type NavigationReason, type NavigationStage } from "./navigation-outcome.ts";
 export { workdeskPlaybook } from "./playbook.ts";

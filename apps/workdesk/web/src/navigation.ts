@@ -1,4 +1,4 @@
-import type { ToolOutcome } from "tether/protocol";
+import type { NavigationOutcome } from "../../agent/navigation-outcome.ts";
 import type { Screen, User } from "./api.ts";
 import { isDisplayed, whenDisplayed } from "./displayed.ts";
 import { go } from "./router.ts";
@@ -16,7 +16,7 @@ export interface NavigationRequest {
  * the caller decides what to show.
  */
 export function createNavigator(options: { user: User; screens: () => Screen[]; displayTimeoutMs?: number }) {
-  return async function navigate(screenId: string, request: NavigationRequest = {}): Promise<ToolOutcome> {
+  return async function navigate(screenId: string, request: NavigationRequest = {}): Promise<NavigationOutcome> {
     const screen = options.screens().find((candidate) => candidate.id === screenId);
     // Not in this user's screen tree: no permission, or no such screen; they look the same.
     if (!screen?.route) return { status: "failed", stage: "requested", reason: "access_denied", message: `${screenId} is not among the screens you can open.` };
