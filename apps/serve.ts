@@ -51,9 +51,12 @@ export interface DemoOptions {
 export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   const env = options.env ?? process.env;
   const model = modelFromEnvironment(env);
-  const identity = createDemoIdentity({ users: WORKDESK_USERS, ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}) });
+  // Origins besides the server's own whose pages may post with the sign-in cookie (a proxy that rewrites Host, say).
+  const trustedOrigins = (env.TETHER_TRUSTED_ORIGINS ?? "").split(",").map((origin) => origin.trim()).filter(Boolean);
+  const identity = createDemoIdentity({ users: WORKDESK_USERS, trustedOrigins, ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}) });
   const dataDir = options.dataDir ?? env.TETHER_DATA_DIR ?? "./data";
-  const filename = join(dataDir, "tether.db");
+  // ":memory:" keeps everything in memory, gone at exit, rather than in a folder of that name.
+  const filename = dataDir === ":memory:" ? ":memory:" : join(dataDir, "tether.db");
   // The store first: it makes this the only process on the folder before anything else touches it.
   const store = createSqliteRunStore({ filename });
   // The same file as the threads: a thread that says R-1042 was closed and the record that says so survive, or go, together.
@@ -73,6 +76,7 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
       agents,
       authenticate: identity.authenticate,
       store,
+      trustedOrigins,
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.ids ? { ids: options.ids } : {}),
     });
@@ -80,7 +84,7 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
     app.onError(tether.onError);
     app.notFound(tether.notFound);
     app.route("/api/demo", identity.routes);
-    app.route("/api/workdesk", workdeskApi({ auth: tether.auth, requests }));
+    app.route("/api/workdesk", workdeskApi({ auth: tether.auth, requests, trustedOrigins }));
     app.route("/", tether.app);
     servePages(app, WORKDESK_WEB.outDir);
     return {

@@ -10,6 +10,7 @@ const repository = (path: string) => fileURLToPath(new URL(`../${path}`, import.
 /** What every app bundles besides its own folder: the library's browser side and the installed packages. */
 const LIBRARY_SOURCES = ["src/protocol", "src/client", "src/react", "package-lock.json", "tsconfig.json"].map(repository);
 
-export const WORKDESK_WEB = webApp("workdesk", repository("apps/workdesk/web"), LIBRARY_SOURCES);
+// The page also bundles the agent's browser tool specs and screen catalog, so a change there is a change of the page.
+export const WORKDESK_WEB = webApp("workdesk", repository("apps/workdesk/web"), [...LIBRARY_SOURCES, repository("apps/workdesk/agent")]);
 
 export const WEB_APPS = [WORKDESK_WEB];

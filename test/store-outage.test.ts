@@ -1,8 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createAgentSession } from "tether/client";
 import { TetherError } from "tether/protocol";
-import { createSqliteRunStore, type RunStore } from "tether/server";
+import { createSqliteRunStore, defineTool, type RunStore } from "tether/server";
+import { createMemoryStorage } from "tether/testing";
+import { z } from "zod";
+import { listen } from "../src/server/listen.ts";
 import { parseSseFrames } from "tether/testing";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createScriptedApp, types } from "./helpers/scripted-app.ts";
@@ -20,12 +24,13 @@ const WRITES = new Set(["beginRun", "appendEvents", "commitStep", "finishRun", "
 function withOutage(store: RunStore) {
   let down = false;
   let downAfterBegin = false;
+  let endsRefused = false;
   const wrapped = new Proxy(store, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as (...args: unknown[]) => Promise<unknown>;
       if (typeof key !== "string" || !WRITES.has(key)) return value;
       return async (...args: unknown[]) => {
-        if (down) throw new TetherError("store_unavailable", "Could not store: the disk is full. Try again once storage is back.");
+        if (down || (endsRefused && key === "finishRun")) throw new TetherError("store_unavailable", "Could not store: the disk is full. Try again once storage is back.");
         const result = await value.apply(target, args);
         if (key === "beginRun" && downAfterBegin) [down, downAfterBegin] = [true, false];
         return result;
@@ -35,7 +40,9 @@ function withOutage(store: RunStore) {
   return {
     store: wrapped,
     downAfterNextBegin: () => (downAfterBegin = true),
-    up: () => (down = false),
+    /** Every write but a run's end goes through: the step is stored, its end is not. */
+    refuseEnds: () => (endsRefused = true),
+    up: () => (down = endsRefused = false),
   };
 }
 
@@ -111,6 +118,67 @@ describe("storage that fails as a run ends, and comes back", () => {
       expect(refused.headers.get("retry-after")).toBe("1");
       expect(await refused.json()).toMatchObject({ error: { code: "store_unavailable", message: expect.stringContaining("disk is full") } });
       expect(await disk.getThread("t2")).toBeUndefined();
+    } finally {
+      outage.up();
+      await app.tether.close();
+    }
+  });
+
+  it("lets a reloaded page show the run's error once, not follow the run again and again while its end waits for storage", async () => {
+    const disk = createSqliteRunStore({ filename: join(folder, "d", "tether.db") });
+    const outage = withOutage(disk);
+    const app = await createScriptedApp([{ text: "Hello there." }], { store: outage.store });
+    const server = await listen(app.tether.app, { port: 0, host: "127.0.0.1" });
+    try {
+      outage.refuseEnds();
+      await (await app.post({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "hi" }] })).text();
+      let requests = 0;
+      const session = createAgentSession({
+        api: `${server.url}/api`,
+        agentId: "test",
+        threadId: "t1",
+        headers: { "x-user": "kim" },
+        storage: createMemoryStorage(),
+        drift: "ignore",
+        fetch: (url, init) => (requests++, fetch(url, init)),
+      });
+
+      await session.restore();
+
+      expect(requests).toBeLessThan(10);
+      expect(session.getState().running).toBe(false);
+      const thread = await (await app.tether.app.request("/api/threads/t1", { headers: { "x-user": "kim" } })).json();
+      expect(thread.activeRun).toBeNull();
+    } finally {
+      outage.up();
+      await server.close();
+      await app.tether.close();
+    }
+  });
+
+  it("closes an approval the run asked for when its end could not be saved, so the thread does not wait on a question nobody saw", async () => {
+    const executed: number[] = [];
+    const transfer = defineTool({
+      name: "transfer",
+      description: "Moves money.",
+      parameters: z.object({ amount: z.number() }),
+      needsApproval: true,
+      execute: ({ amount }) => (executed.push(amount), { transferred: amount }),
+    });
+    const disk = createSqliteRunStore({ filename: join(folder, "e", "tether.db") });
+    const outage = withOutage(disk);
+    const app = await createScriptedApp([{ toolCalls: [{ toolName: "transfer", input: { amount: 10 } }] }, { text: "What next?" }], { store: outage.store, tools: [transfer] });
+    try {
+      outage.refuseEnds();
+      const frames = await app.run({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "pay 10" }] });
+      expect(frames.at(-1)!.data).toMatchObject({ type: "RUN_ERROR", code: "store_unavailable" });
+      outage.up();
+      await vi.waitFor(async () => expect((await disk.getRun("r1"))?.status).toBe("error"), { timeout: 15_000, interval: 50 });
+
+      expect(await disk.getPendingInterrupts("t1")).toEqual([]);
+      const next = await app.run({ threadId: "t1", runId: "r2", messages: [{ id: "u2", role: "user", content: "never mind" }] });
+      expect(types(next).at(-1)).toBe("RUN_FINISHED");
+      expect(executed).toEqual([]);
     } finally {
       outage.up();
       await app.tether.close();

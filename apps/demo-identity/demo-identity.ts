@@ -44,7 +44,14 @@ const TOKEN_KIND = "v1";
 const LoginSchema = z.object({ user: z.string().min(1).max(64) });
 const PayloadSchema = z.object({ sub: z.string(), iat: z.number(), exp: z.number() });
 
-export function createDemoIdentity<User extends TetherUser>(options: { users: User[]; secret?: string; ttlSeconds?: number; now?: () => number }): DemoIdentity<User> {
+export function createDemoIdentity<User extends TetherUser>(options: {
+  users: User[];
+  secret?: string;
+  ttlSeconds?: number;
+  now?: () => number;
+  /** Origins besides the server's own whose pages may sign in and out (see `sameOrigin`). */
+  trustedOrigins?: readonly string[];
+}): DemoIdentity<User> {
   // A random secret per start unless one is given: tokens then die with the process.
   const secret = options.secret || randomBytes(32).toString("hex");
   const ttl = options.ttlSeconds ?? 12 * 60 * 60;
@@ -80,7 +87,7 @@ export function createDemoIdentity<User extends TetherUser>(options: { users: Us
   routes.onError(errorHandler(consoleLogger));
   routes.notFound(notFoundHandler);
   // Sign-in and sign-out set the cookie: another site must not sign the user out, or in as someone else.
-  routes.use("*", requireJson(), sameOrigin());
+  routes.use("*", requireJson(), sameOrigin({ trustedOrigins: options.trustedOrigins ?? [] }));
   routes.use(
     "*",
     bodyLimit({

@@ -1,4 +1,5 @@
-import { dirname } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { readBuildStamp } from "./build-stamp.ts";
 import { fingerprintSources } from "./fingerprint.ts";
 import type { WebApp } from "./web-app.ts";
@@ -15,7 +16,8 @@ export interface BundleStatus {
 
 export function bundleStatus(app: WebApp): BundleStatus {
   const fingerprint = fingerprintWebApp(app);
-  const stamp = readBuildStamp(app.outDir);
+  // A stamp without the page it stamps (a half-deleted dist) is no bundle.
+  const stamp = existsSync(join(app.outDir, "index.html")) ? readBuildStamp(app.outDir) : undefined;
   return { state: !stamp ? "missing" : stamp.fingerprint === fingerprint ? "current" : "changed", fingerprint };
 }
 

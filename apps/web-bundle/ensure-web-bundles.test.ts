@@ -56,6 +56,16 @@ describe("ensureWebBundles", () => {
     expect(lines[0]).toMatch(/^desk web bundle is missing: building /);
   });
 
+  it("builds again when the stamp survived but the page did not (a half-deleted dist)", async () => {
+    const app = fixtureApp();
+    const builder = fakeBuilder();
+    await ensure([app], builder.build);
+    rmSync(join(app.outDir, "index.html"));
+    const lines = await ensure([app], builder.build);
+    expect(builder.built).toEqual(["desk", "desk"]);
+    expect(lines[0]).toMatch(/^desk web bundle is missing/);
+  });
+
   it("leaves a current bundle alone, saying it is current", async () => {
     const app = fixtureApp();
     const builder = fakeBuilder();

@@ -11,14 +11,14 @@ import type { WorkdeskUser } from "./agent/users.ts";
  * organisation's requests, their own menu, the manager's and admin's screens
  * only to them.
  */
-export function workdeskApi(options: { auth: MiddlewareHandler<AuthEnv<WorkdeskUser>>; requests: WorkRequestRepository }) {
+export function workdeskApi(options: { auth: MiddlewareHandler<AuthEnv<WorkdeskUser>>; requests: WorkRequestRepository; trustedOrigins?: readonly string[] }) {
   const { requests } = options;
   const requireRole = (user: WorkdeskUser, role: string) => {
     if (!user.roles.includes(role)) throw new TetherError("forbidden", `This screen is for the ${role} role.`);
   };
   return new Hono<AuthEnv<WorkdeskUser>>()
     // As on Tether's own routes: a POST added here must be JSON, and from the app's own pages when it rides on the cookie.
-    .use("*", requireJson(), sameOrigin(), options.auth)
+    .use("*", requireJson(), sameOrigin({ trustedOrigins: options.trustedOrigins ?? [] }), options.auth)
     .get("/me", (c) => c.json({ user: c.var.user }))
     .get("/screens", (c) =>
       c.json({

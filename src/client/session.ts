@@ -255,8 +255,11 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         setState({ messages: [...thread.messages] });
         showInterrupts();
         let last: { runId: string; pending: string[] } | undefined;
-        // Follow runs as long as the thread has one going (a continuation may start meanwhile).
-        for (let active = thread.activeRun; active; active = (await loadThread())?.activeRun ?? null) {
+        const followed = new Set<string>();
+        // Follow runs as long as the thread has one going (a continuation may start meanwhile), each once:
+        // a run the server still calls active after its end reached us (its end waits for storage) is not followed again.
+        for (let active = thread.activeRun; active && !followed.has(active.runId); active = (await loadThread())?.activeRun ?? null) {
+          followed.add(active.runId);
           last = await observe();
           if (!last || last.runId !== active.runId) break;
         }

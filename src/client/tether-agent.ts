@@ -70,8 +70,11 @@ export class TetherHttpAgent extends HttpAgent {
     for (let attempt = 0; ; attempt++) {
       try {
         const response = await this.fetch(this.url, { ...init, signal: anySignal(init.signal, signal) });
-        this.repeatOf = response.headers.get("x-tether-repeat-of") ?? undefined;
-        return response;
+        // A proxy's 502/504 while the server restarts, or 503 while its storage is back in a moment: worth another try.
+        if (!PASSING.has(response.status) || !this.eventsUrl || attempt === OPEN_ATTEMPTS) {
+          this.repeatOf = response.headers.get("x-tether-repeat-of") ?? undefined;
+          return response;
+        }
       } catch (error) {
         if (signal.aborted || !this.eventsUrl || attempt === OPEN_ATTEMPTS) throw error;
       }
@@ -80,8 +83,9 @@ export class TetherHttpAgent extends HttpAgent {
         try {
           const response = await this.events(`${runId}:0`, signal);
           if (response.ok) return response;
-          // 4xx: the server does not know the run (it never arrived); 5xx: ask again.
+          // 4xx: the server does not know the run (it never arrived); 5xx: ask again, a few times.
           if (response.status < 500) break;
+          if (attempt >= OPEN_ATTEMPTS) return response;
         } catch (error) {
           if (signal.aborted || attempt === OPEN_ATTEMPTS) throw error;
         }
@@ -99,6 +103,9 @@ export class TetherHttpAgent extends HttpAgent {
     return this.fetch(this.eventsUrl, { method: "GET", headers, signal: anySignal(this.abortController.signal, signal) });
   }
 }
+
+/** Statuses of a server that is restarting or briefly without storage, not of a refusal. */
+const PASSING = new Set([502, 503, 504]);
 
 /** How often a run whose request got no answer is looked for or posted again: about 20 s, long enough for a server to restart. */
 const OPEN_ATTEMPTS = 8;

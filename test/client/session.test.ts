@@ -97,4 +97,25 @@ describe("the browser session against the demo server", () => {
     expect(timing!.endArrivedAt).toBeLessThanOrEqual(timing!.dispatchedAt);
     expect(timing!.dispatchedAt).toBeLessThanOrEqual(calledAt);
   });
+
+  it("tries a run again when a proxy answers 502 while the server restarts, and runs it once", async () => {
+    let posts = 0;
+    const execute = vi.fn<BrowserToolHandler["execute"]>(() => ({ status: "succeeded", stage: "displayed" }));
+    const s = createAgentSession({
+      api: `${server.url}/api`,
+      agentId: "workdesk",
+      threadId: "client-502",
+      headers: { Authorization: `Bearer ${server.token("kim")}` },
+      drift: "ignore",
+      fetch: async (url, init) => {
+        if (String(url).endsWith("/run") && init?.method === "POST" && posts++ === 0) return new Response("Bad Gateway", { status: 502 });
+        return fetch(url, init);
+      },
+    });
+    s.registerTool({ spec: navigateToScreen, execute });
+    await s.send("open the work request list");
+    expect(s.getState().error).toBeUndefined();
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(lastAssistant(s.getState().messages)).toBe("Work request list is open now.");
+  });
 });

@@ -96,6 +96,8 @@ const MAX_BATCH = 1024;
  */
 const PERSIST_AFTER_MS = 20;
 const PERSIST_AT_EVENTS = 2000;
+/** How long a request waiting on a thread's earlier end (a new run, a cancel) waits for the store's lock: as long as a run's start does. */
+const SETTLE_WAIT_MS = 2000;
 /** Pauses between tries to store a run's events or end while the store refuses them. */
 const RETRY_MS = [50, 100, 250, 500, 1000, 2000, 5000];
 
@@ -187,6 +189,25 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
     });
     run.writing = attempt.then(() => {});
     return attempt;
+  };
+
+  /**
+   * The same write for a caller that is waiting on it (a new run on the
+   * thread, a cancel): a short wait for the lock, not queued behind a
+   * background retry that may wait long. The store keeps the first end it
+   * gets, so racing the retry is harmless.
+   */
+  const storeEndNow = async (run: LiveRun): Promise<boolean> => {
+    if (!run.ending) return true;
+    try {
+      await store.finishRun({ runId: run.runId, ...run.ending, events: unstored(run) }, { waitMs: SETTLE_WAIT_MS });
+      run.ending = undefined;
+      clearTimeout(run.persistTimer);
+      stored(run, lastSeq(run));
+      return true;
+    } catch {
+      return false;
+    }
   };
 
   return {
@@ -307,8 +328,8 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
     async settleThread(threadId) {
       for (const run of live.values()) {
         if (run.threadId !== threadId || !run.ending) continue;
-        if (!(await storeEnd(run))) {
-          throw new TetherError("store_unavailable", "The previous run's end could not be saved yet, so no new run can start; try again in a moment.");
+        if (!(await storeEndNow(run))) {
+          throw new TetherError("store_unavailable", "An earlier run of this thread ended, but its end could not be saved yet; try again in a moment.");
         }
       }
     },

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EventType, type Message } from "@ag-ui/core";
@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { isTetherError, type TetherErrorCode } from "../../protocol/index.ts";
 import { assistantMessage, toolCall, toolMessage, userMessage } from "../../../test/fixtures/messages.ts";
 import { createMemoryRunStore } from "./memory.ts";
-import { UNSTORED_EVENT_LIMIT, type BeginRun, type PendingToolCall, type RunStore, type StoredEvent } from "./port.ts";
+import { UNSTORED_EVENT_LIMIT, type BeginRun, type PendingToolCall, type RunStore, type StoredEvent, type StoredInterrupt } from "./port.ts";
 import { createSqliteRunStore } from "./sqlite.ts";
 
 /** One adapter of the `RunStore` port, as the contract suite sees it. */
@@ -40,6 +40,18 @@ function begin(overrides: { threadId?: string; runId?: string; ownerId?: string;
     resolvedToolCallIds: overrides.resolvedToolCallIds ?? [],
   };
 }
+
+/** An approval run_1 asked for, about call_1. */
+const approval: StoredInterrupt = {
+  interrupt: { id: "int_1", reason: "tool_approval", message: "Allow navigate?", toolCallId: "call_1" },
+  threadId: "thread_1",
+  runId: "run_1",
+  userId: "kim",
+  toolCallId: "call_1",
+  toolName: "navigate",
+  arguments: '{"screenId":"MNU-3120"}',
+  status: "pending",
+};
 
 function started(runId = "run_1", threadId = "thread_1"): StoredEvent {
   return { seq: 1, event: { type: EventType.RUN_STARTED, threadId, runId } as StoredEvent["event"] };
@@ -278,6 +290,33 @@ function runStoreContract(adapter: StoreAdapter) {
       expect(await store.endLostRun("run_9", { code: "instance_lost", status: "error", message: "unknown" })).toBeUndefined();
     });
 
+    it.each([
+      ["finishRun with an error", (store: RunStore) => store.finishRun({ runId: "run_1", status: "error", error: { code: "store_unavailable", message: "Not saved." } })],
+      ["endLostRun", (store: RunStore) => store.endLostRun("run_1", { code: "instance_lost", status: "error", message: "The server stopped." })],
+    ])("closes the approvals a run asked for when it ends by %s, answering their calls, so nobody waits on a question never seen", async (_name, end) => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: [], interrupts: [approval] });
+
+      await end(store);
+
+      expect(await store.getPendingInterrupts("thread_1")).toEqual([]);
+      expect(await store.getInterrupt("int_1")).toMatchObject({ status: "cancelled", answer: { status: "cancelled" }, resolvedByRunId: "run_1" });
+      const answered = (await store.getMessages("thread_1")).at(-1);
+      expect(answered).toMatchObject({ role: "tool", toolCallId: "call_1" });
+      expect(JSON.parse((answered as { content: string }).content)).toMatchObject({ status: "cancelled" });
+    });
+
+    it("leaves a run's approvals open when it finishes by asking them", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: [], interrupts: [approval] });
+
+      await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "interrupt", interrupts: [approval.interrupt] } });
+
+      expect((await store.getPendingInterrupts("thread_1")).map((stored) => stored.interrupt.id)).toEqual(["int_1"]);
+    });
+
     it("adds a step's messages and pending browser calls in commitStep", async () => {
       const store = await openStore();
       await store.beginRun(begin());
@@ -508,6 +547,17 @@ describe("createSqliteRunStore with a file", () => {
     }
     const next = createSqliteRunStore({ filename });
     await next.close();
+  });
+
+  it("refuses a database path it cannot use with store_unavailable, naming it and what to do", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "tether-store-"));
+    temporaryFolders.push(folder);
+    const file = join(folder, "a-file");
+    await writeFile(file, "not a folder");
+
+    expect(() => createSqliteRunStore({ filename: join(file, "tether.db") })).toThrow(
+      expect.objectContaining({ code: "store_unavailable", message: expect.stringMatching(/a-file.*TETHER_DATA_DIR/) }),
+    );
   });
 
   it("recovers a run left running when the previous process stopped", async () => {

@@ -2,6 +2,7 @@ import { beginRunRefusals } from "./begin-run-refusals.ts";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
+import { closeUnaskedApprovals } from "./unasked-approvals.ts";
 import type { PendingToolCall, RunRecord, RunReport, RunStore, StoredEvent, StoredInterrupt, ThreadRecord } from "./port.ts";
 
 /**
@@ -30,6 +31,14 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     const log = events.get(runId) ?? [];
     events.set(runId, log);
     for (const { seq, event } of added) log.push({ seq, event: copy(event) });
+  };
+  /** Closes the approvals a run asked for that nobody will see, answering their calls in the thread. */
+  const closeApprovalsOf = (run: RunRecord) => {
+    const pendingOfThread = [...interrupts.values()].filter((stored) => stored.threadId === run.threadId && stored.status === "pending");
+    for (const { interruptId, answer, result } of closeUnaskedApprovals(run.runId, pendingOfThread)) {
+      interrupts.set(interruptId, { ...interrupts.get(interruptId)!, status: "cancelled", answer, resolvedByRunId: run.runId });
+      messages.set(run.threadId, [...(messages.get(run.threadId) ?? []), { runId: run.runId, message: result }]);
+    }
   };
   const activeRun = (threadId: string) =>
     (runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!).find((run) => run.status === "running");
@@ -120,10 +129,12 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       const { runId: _runId, events: last = [], ...ending } = copy(finish);
       appendEvents(finish.runId, last);
       runs.set(finish.runId, { ...run, ...ending, finishedAt: now() });
+      if (finish.status !== "finished") closeApprovalsOf(run);
     },
     async endLostRun(runId, ending) {
       const run = runs.get(runId);
       if (run?.status !== "running") return undefined;
+      closeApprovalsOf(run);
       const thread = (messages.get(run.threadId) ?? []).map((stored) => stored.message);
       const last = lostRunEvents({ runId, threadId: run.threadId, lastStoredSeq: events.get(runId)?.at(-1)?.seq ?? 0, messages: copy(thread) }, ending);
       appendEvents(runId, last);

@@ -62,7 +62,7 @@ export interface RunStore {
    * Records how the run ended, with its last events, in one write; the run
    * stops being active. Does nothing to a run that already ended.
    */
-  finishRun(finish: FinishRun): Promise<void>;
+  finishRun(finish: FinishRun, options?: { waitMs?: number }): Promise<void>;
   /**
    * Ends a run whose process is gone (it crashed, or its end could not be
    * stored): appends, after a gap of UNSTORED_EVENT_LIMIT past its last stored

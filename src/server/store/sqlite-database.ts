@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { TetherError, isTetherError } from "../../protocol/index.ts";
 
 /**
  * Opens a SQLite database the way Tether uses it: WAL (readers never wait for
@@ -10,10 +11,25 @@ import Database from "better-sqlite3";
  * instead. The folder is created when missing.
  */
 export function openSqliteDatabase(filename: string): Database.Database {
-  if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true });
-  const db = new Database(filename);
-  db.pragma("busy_timeout = 0");
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  return db;
+  try {
+    if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true });
+    const db = new Database(filename);
+    db.pragma("busy_timeout = 0");
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    return db;
+  } catch (error) {
+    throw cannotOpen(filename, error);
+  }
+}
+
+/**
+ * Why a database could not be opened, in words that say what to do: a folder
+ * that cannot be made or written, a path that is a file, a full disk.
+ */
+export function cannotOpen(filename: string, error: unknown): unknown {
+  if (isTetherError(error)) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const why = typeof code === "string" ? `${(error as Error).message} (${code})` : String((error as Error)?.message ?? error);
+  return new TetherError("store_unavailable", `Could not open the database ${filename}: ${why}. Point TETHER_DATA_DIR at a folder this process can write, with free space.`, { cause: error });
 }

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { TetherError } from "../../protocol/index.ts";
+import { cannotOpen } from "./sqlite-database.ts";
 
 export interface DatabaseLock {
   release(): void;
@@ -23,8 +24,13 @@ export interface DatabaseLock {
 export function lockDatabaseFile(filename: string): DatabaseLock {
   const lockFile = `${filename}.lock`;
   const ownerFile = `${filename}.owner`;
-  mkdirSync(dirname(filename), { recursive: true });
-  const lock = new Database(lockFile);
+  let lock: Database.Database;
+  try {
+    mkdirSync(dirname(filename), { recursive: true });
+    lock = new Database(lockFile);
+  } catch (error) {
+    throw cannotOpen(filename, error);
+  }
   try {
     lock.pragma("busy_timeout = 0");
     lock.pragma("locking_mode = EXCLUSIVE");
@@ -32,7 +38,7 @@ export function lockDatabaseFile(filename: string): DatabaseLock {
     lock.exec("CREATE TABLE IF NOT EXISTS held (at TEXT)");
   } catch (error) {
     lock.close();
-    if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
+    if ((error as { code?: string }).code !== "SQLITE_BUSY") throw cannotOpen(filename, error);
     throw new TetherError(
       "data_dir_in_use",
       `The data directory ${dirname(filename)} is in use by another Tether process (${describeOwner(ownerFile)}). Stop that process, or give this one its own TETHER_DATA_DIR.`,

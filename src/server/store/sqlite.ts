@@ -3,8 +3,9 @@ import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import { decodePage, encodePage, pages } from "./event-pages.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
+import { closeUnaskedApprovals } from "./unasked-approvals.ts";
 import { sqliteAttempt } from "./sqlite-attempt.ts";
-import { openSqliteDatabase } from "./sqlite-database.ts";
+import { cannotOpen, openSqliteDatabase } from "./sqlite-database.ts";
 import { lockDatabaseFile } from "./sqlite-lock.ts";
 import { toInterrupt, toRun, toThread, type InterruptRow, type RunRow } from "./sqlite-rows.ts";
 import { SCHEMA } from "./sqlite-schema.ts";
@@ -55,7 +56,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     db.exec(SCHEMA);
   } catch (error) {
     lock?.release();
-    throw error;
+    throw cannotOpen(options.filename, error);
   }
   const now = () => (options.now?.() ?? new Date()).toISOString();
   const startWait = { waitMs: options.startWaitMs ?? 2000 };
@@ -181,12 +182,23 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       finish.runId,
     );
     // A run someone else already ended (as lost) keeps the end it has.
-    if (ended.changes === 1) insertEvents(finish.runId, finish.events ?? []);
+    if (ended.changes !== 1) return;
+    insertEvents(finish.runId, finish.events ?? []);
+    if (finish.status !== "finished") closeApprovalsOf(finish.runId);
   });
+
+  /** Closes the approvals a run asked for that nobody will see, answering their calls in the thread. */
+  const closeApprovalsOf = (runId: string) => {
+    const row = statements.getRun.get(runId)!;
+    const closed = closeUnaskedApprovals(runId, statements.getPendingInterrupts.all(row.thread_id).map(toInterrupt));
+    for (const { interruptId, answer } of closed) statements.resolveInterrupt.run("cancelled", JSON.stringify(answer), runId, interruptId);
+    appendMessages(row.thread_id, runId, closed.map(({ result }) => result));
+  };
 
   const endLostRun = db.transaction((runId: string, ending: LostRunEnding): StoredEvent[] | undefined => {
     const row = statements.getRun.get(runId);
     if (row?.status !== "running") return undefined;
+    closeApprovalsOf(runId);
     const messages = statements.allMessages.all(row.thread_id).map((message) => JSON.parse(message.body) as Message);
     const events = lostRunEvents({ runId, threadId: row.thread_id, lastStoredSeq: statements.lastSeq.get(runId)!.last, messages }, ending);
     insertEvents(runId, events);
@@ -266,8 +278,8 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     async commitStep(step) {
       await sqliteAttempt(() => commitStep.immediate(step), { ...writeWait, what: "store the run's step" });
     },
-    async finishRun(finish: FinishRun) {
-      await sqliteAttempt(() => finishRun.immediate(finish), { ...writeWait, what: "store how the run ended" });
+    async finishRun(finish: FinishRun, { waitMs = writeWait.waitMs } = {}) {
+      await sqliteAttempt(() => finishRun.immediate(finish), { waitMs, what: "store how the run ended" });
     },
     async endLostRun(runId, ending) {
       return sqliteAttempt(() => endLostRun.immediate(runId, ending), { ...writeWait, what: "end the run" });

@@ -16,7 +16,8 @@ export function threadRoutes(store: RunStore, hub: RunHub) {
         store.getPendingInterrupts(thread.threadId),
         store.listRuns(thread.threadId),
       ]);
-      const active = runs.find((run) => run.status === "running");
+      // A run whose end this process holds, waiting for the store, has ended: it is not the thread's active run.
+      const active = runs.find((run) => run.status === "running" && !hub.isEnding(run.runId));
       // While a run is going, its messages come from its events (GET …/events), not from here.
       const messages = await store.getMessages(thread.threadId, active ? { excludeRunId: active.runId } : {});
       return c.json({
