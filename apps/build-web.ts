@@ -10,7 +10,9 @@ for (const app of WEB_APPS) {
   try {
     await buildWebApp(app, fingerprintWebApp(app));
   } catch (error) {
-    console.error(`The ${app.name} web bundle did not build: ${error instanceof Error ? error.message : String(error)}\nFix that, then run "npm run build" again.`);
+    console.error(
+      `The ${app.name} web bundle did not build: ${error instanceof Error ? error.message : String(error)}\nFix that, then run "npm run build" again.`,
+    );
     process.exit(1);
   }
 }

@@ -60,7 +60,12 @@ export function createModel(spec: ModelSpec, env: Record<string, string | undefi
       return createGoogleGenerativeAI({ apiKey: required("GOOGLE_GENERATIVE_AI_API_KEY"), baseURL: optional("GOOGLE_GENERATIVE_AI_BASE_URL") })(spec.modelId);
     case "openai-compatible":
       // includeUsage: without it the server never streams token counts.
-      return createOpenAICompatible({ name: "openai-compatible", baseURL: spec.baseURL!, apiKey: optional("OPENAI_COMPATIBLE_API_KEY"), includeUsage: true }).chatModel(spec.modelId);
+      return createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL: spec.baseURL!,
+        apiKey: optional("OPENAI_COMPATIBLE_API_KEY"),
+        includeUsage: true,
+      }).chatModel(spec.modelId);
   }
 }
 

@@ -9,15 +9,7 @@ import { pathToFileURL } from "node:url";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { isTetherError } from "tether/protocol";
-import {
-  consoleLogger,
-  createSqliteRunStore,
-  createTetherApp,
-  type IdSource,
-  type Logger,
-  type PlaybookModelOptions,
-  type TetherApp,
-} from "tether/server";
+import { consoleLogger, createSqliteRunStore, createTetherApp, type IdSource, type Logger, type PlaybookModelOptions, type TetherApp } from "tether/server";
 import { listen } from "../src/server/listen.ts";
 import { createDemoIdentity, type DemoIdentity } from "./demo-identity/demo-identity.ts";
 import { modelFromEnvironment } from "./model-from-environment.ts";
@@ -52,8 +44,15 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   const env = options.env ?? process.env;
   const model = modelFromEnvironment(env);
   // Origins besides the server's own whose pages may post with the sign-in cookie (a proxy that rewrites Host, say).
-  const trustedOrigins = (env.TETHER_TRUSTED_ORIGINS ?? "").split(",").map((origin) => origin.trim()).filter(Boolean);
-  const identity = createDemoIdentity({ users: WORKDESK_USERS, trustedOrigins, ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}) });
+  const trustedOrigins = (env.TETHER_TRUSTED_ORIGINS ?? "")
+    .split(",")
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  const identity = createDemoIdentity({
+    users: WORKDESK_USERS,
+    trustedOrigins,
+    ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}),
+  });
   const dataDir = options.dataDir ?? env.TETHER_DATA_DIR ?? "./data";
   // ":memory:" keeps everything in memory, gone at exit, rather than in a folder of that name.
   const filename = dataDir === ":memory:" ? ":memory:" : join(dataDir, "tether.db");
@@ -91,7 +90,10 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
       app,
       tether,
       identity,
-      describe: () => agents.map((agent) => `${agent.id}: ${agent.model.provider === "tether.playbook" ? "offline playbook model" : agent.model.provider} (${agent.model.modelId})`),
+      describe: () =>
+        agents.map(
+          (agent) => `${agent.id}: ${agent.model.provider === "tether.playbook" ? "offline playbook model" : agent.model.provider} (${agent.model.modelId})`,
+        ),
       async close() {
         try {
           await tether.close();
@@ -120,7 +122,8 @@ function servePages(app: Hono, folder: string) {
   app.get("*", async (c, next) => {
     if (c.req.path.startsWith("/api/")) return next();
     // Looked up per request: `npm start` builds the pages after the demo is set up, and `npm run build` may run beside a server.
-    if (!existsSync(index)) return c.text(`The web pages are not built: run "npm run build" (npm start builds them when they are missing or out of date).`, 503);
+    if (!existsSync(index))
+      return c.text(`The web pages are not built: run "npm run build" (npm start builds them when they are missing or out of date).`, 503);
     return serveStatic({ root, path: "index.html" })(c, next);
   });
 }
@@ -148,10 +151,18 @@ async function main() {
   logger.info(`Demo sign-in is for demos only: anyone can act as any demo user.`);
   for (const line of demo.describe()) logger.info(`agent ${line}`);
   console.log(`Tether demo running at ${server.url}`);
-  const stop = async () => {
-    await server.close();
-    await demo.close();
-    process.exit(0);
+  // Stops serving, lets running runs end and stores them, then exits; a failure on the way still exits, saying why.
+  const stop = () => {
+    server
+      .close()
+      .then(() => demo.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error("Tether could not stop cleanly:", error);
+          process.exit(1);
+        },
+      );
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

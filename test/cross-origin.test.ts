@@ -22,14 +22,24 @@ describe("mutations from other origins", () => {
 
   beforeAll(async () => {
     server = await startDemoServer();
-    const login = await fetch(url("/api/demo/login"), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: "kim" }) });
+    const login = await fetch(url("/api/demo/login"), {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ user: "kim" }),
+    });
     cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
     expect(cookie).toMatch(/^tether_token=/);
     runId = "xo-r1";
     const run = await fetch(url("/api/agents/workdesk/run"), {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${server.token("kim")}` },
-      body: JSON.stringify({ threadId: "xo", runId, messages: [{ id: "xo-u1", role: "user", content: "open the work request list" }], tools: [toAgUiTool(navigateToScreen)], context: [] }),
+      body: JSON.stringify({
+        threadId: "xo",
+        runId,
+        messages: [{ id: "xo-u1", role: "user", content: "open the work request list" }],
+        tools: [toAgUiTool(navigateToScreen)],
+        context: [],
+      }),
     });
     await run.text();
   });
@@ -62,7 +72,12 @@ describe("mutations from other origins", () => {
   it("accepts a same-origin cookie report sent as JSON", async () => {
     const before = await reportCount();
 
-    const response = await postReport({ Cookie: cookie, "Content-Type": "application/json; charset=utf-8", Origin: ownOrigin(), "Sec-Fetch-Site": "same-origin" });
+    const response = await postReport({
+      Cookie: cookie,
+      "Content-Type": "application/json; charset=utf-8",
+      Origin: ownOrigin(),
+      "Sec-Fetch-Site": "same-origin",
+    });
 
     expect(response.status).toBe(202);
     expect(await reportCount()).toBe(before + 1);
@@ -71,7 +86,12 @@ describe("mutations from other origins", () => {
   it("refuses a cookie report from another origin of the same site with 403 cross_origin_request", async () => {
     const before = await reportCount();
 
-    const response = await postReport({ Cookie: cookie, "Content-Type": "application/json", Origin: "http://blog.127.0.0.1.nip.io", "Sec-Fetch-Site": "same-site" });
+    const response = await postReport({
+      Cookie: cookie,
+      "Content-Type": "application/json",
+      Origin: "http://blog.127.0.0.1.nip.io",
+      "Sec-Fetch-Site": "same-site",
+    });
 
     expect(response.status).toBe(403);
     const error = await errorCode(response);
@@ -112,7 +132,12 @@ describe("mutations from other origins", () => {
   it("accepts a Bearer report from any origin: another page cannot attach the header", async () => {
     const before = await reportCount();
 
-    const response = await postReport({ Authorization: `Bearer ${server.token("kim")}`, "Content-Type": "application/json", Origin: "http://evil.example", "Sec-Fetch-Site": "cross-site" });
+    const response = await postReport({
+      Authorization: `Bearer ${server.token("kim")}`,
+      "Content-Type": "application/json",
+      Origin: "http://evil.example",
+      "Sec-Fetch-Site": "cross-site",
+    });
 
     expect(response.status).toBe(202);
     expect(await reportCount()).toBe(before + 1);
@@ -135,9 +160,17 @@ describe("mutations from other origins", () => {
 
   it("refuses a cross-site cookie cancel with 403 and a text/plain one with 415, before looking at the run", async () => {
     // The run has finished: a cancel that got through would answer 409 run_not_active.
-    const crossSite = await fetch(url(`/api/runs/${runId}/cancel`), { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json", "Sec-Fetch-Site": "cross-site" }, body: "{}" });
+    const crossSite = await fetch(url(`/api/runs/${runId}/cancel`), {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/json", "Sec-Fetch-Site": "cross-site" },
+      body: "{}",
+    });
     const plain = await fetch(url(`/api/runs/${runId}/cancel`), { method: "POST", headers: { Cookie: cookie, "Content-Type": "text/plain" }, body: "{}" });
-    const sameOrigin = await fetch(url(`/api/runs/${runId}/cancel`), { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json", Origin: ownOrigin() }, body: "{}" });
+    const sameOrigin = await fetch(url(`/api/runs/${runId}/cancel`), {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/json", Origin: ownOrigin() },
+      body: "{}",
+    });
 
     expect([crossSite.status, (await errorCode(crossSite)).code]).toEqual([403, "cross_origin_request"]);
     expect([plain.status, (await errorCode(plain)).code]).toEqual([415, "unsupported_media_type"]);
@@ -158,7 +191,11 @@ describe("mutations from other origins", () => {
 
   describe("demo sign-in", () => {
     it("refuses a sign-in posted from another site (login CSRF) without setting a cookie", async () => {
-      const response = await fetch(url("/api/demo/login"), { method: "POST", headers: { "Content-Type": "application/json", "Sec-Fetch-Site": "cross-site", Origin: "http://evil.example" }, body: JSON.stringify({ user: "kim" }) });
+      const response = await fetch(url("/api/demo/login"), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Sec-Fetch-Site": "cross-site", Origin: "http://evil.example" },
+        body: JSON.stringify({ user: "kim" }),
+      });
 
       expect(response.status).toBe(403);
       expect((await errorCode(response)).code).toBe("cross_origin_request");
@@ -166,7 +203,11 @@ describe("mutations from other origins", () => {
     });
 
     it("refuses a text/plain sign-in with 415 without setting a cookie", async () => {
-      const response = await fetch(url("/api/demo/login"), { method: "POST", headers: { "Content-Type": "text/plain" }, body: JSON.stringify({ user: "kim" }) });
+      const response = await fetch(url("/api/demo/login"), {
+        method: "POST",
+        headers: { "Content-Type": "text/plain" },
+        body: JSON.stringify({ user: "kim" }),
+      });
 
       expect(response.status).toBe(415);
       expect((await errorCode(response)).code).toBe("unsupported_media_type");
@@ -174,14 +215,22 @@ describe("mutations from other origins", () => {
     });
 
     it("refuses a sign-out posted from another site, leaving the cookie alone", async () => {
-      const response = await fetch(url("/api/demo/logout"), { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json", "Sec-Fetch-Site": "cross-site" }, body: "{}" });
+      const response = await fetch(url("/api/demo/logout"), {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/json", "Sec-Fetch-Site": "cross-site" },
+        body: "{}",
+      });
 
       expect(response.status).toBe(403);
       expect(response.headers.get("set-cookie")).toBeNull();
     });
 
     it("signs out a same-origin JSON request", async () => {
-      const response = await fetch(url("/api/demo/logout"), { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json", Origin: ownOrigin(), "Sec-Fetch-Site": "same-origin" }, body: "{}" });
+      const response = await fetch(url("/api/demo/logout"), {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/json", Origin: ownOrigin(), "Sec-Fetch-Site": "same-origin" },
+        body: "{}",
+      });
 
       expect(response.status).toBe(200);
       expect(response.headers.get("set-cookie")).toMatch(/tether_token=;/);

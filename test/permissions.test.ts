@@ -12,7 +12,13 @@ describe("permissions", () => {
     const response = await fetch(`${server.url}/api/agents/workdesk/run`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${server.token(user)}` },
-      body: JSON.stringify({ threadId, runId, messages: [{ id: `${runId}-u`, role: "user", content: text }], tools: [toAgUiTool(navigateToScreen)], context: [] }),
+      body: JSON.stringify({
+        threadId,
+        runId,
+        messages: [{ id: `${runId}-u`, role: "user", content: text }],
+        tools: [toAgUiTool(navigateToScreen)],
+        context: [],
+      }),
     });
     return { status: response.status, text: await response.text() };
   };
@@ -29,7 +35,14 @@ describe("permissions", () => {
   });
 
   it("never offers kim the manager's or the admin's screens, and the store keeps no trace of them", async () => {
-    const asks = ["open approvals", "take me to user administration", "show me the admin page", "I need the approval queue", "open pending approvals", "go to users"];
+    const asks = [
+      "open approvals",
+      "take me to user administration",
+      "show me the admin page",
+      "I need the approval queue",
+      "open pending approvals",
+      "go to users",
+    ];
     for (const [index, ask] of asks.entries()) {
       const { status, text } = await run("kim", "kim-perms", `kim-perms-r${index}`, ask);
       expect(status).toBe(200);
@@ -76,7 +89,10 @@ describe("permissions", () => {
     expect((await fetch(`${server.url}/api/threads/kim-private`, { headers: lee })).status).toBe(403);
     expect((await fetch(`${server.url}/api/threads/kim-private/events`, { headers: lee })).status).toBe(403);
     expect((await fetch(`${server.url}/api/runs/kim-private-r1/record`, { headers: lee })).status).toBe(403);
-    expect((await fetch(`${server.url}/api/runs/kim-private-r1/cancel`, { method: "POST", headers: { ...lee, "Content-Type": "application/json" }, body: "{}" })).status).toBe(403);
+    expect(
+      (await fetch(`${server.url}/api/runs/kim-private-r1/cancel`, { method: "POST", headers: { ...lee, "Content-Type": "application/json" }, body: "{}" }))
+        .status,
+    ).toBe(403);
     const hijack = await run("lee", "kim-private", "lee-hijack-r1", "open approvals");
     expect(hijack.status).toBe(403);
     expect(JSON.parse(hijack.text).error.code).toBe("forbidden");

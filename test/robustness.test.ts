@@ -33,15 +33,27 @@ function failing(store: RunStore, method: "finishRun" | "appendEvents", times: n
 
 async function sessions(app: Awaited<ReturnType<typeof createScriptedApp>>, threadId: string) {
   const server = await listen(app.tether.app, { port: 0, host: "127.0.0.1" });
-  const open = () => createAgentSession({ api: `${server.url}/api`, agentId: "test", threadId, headers: { "x-user": "kim" }, storage: createMemoryStorage(), drift: "ignore" });
+  const open = () =>
+    createAgentSession({ api: `${server.url}/api`, agentId: "test", threadId, headers: { "x-user": "kim" }, storage: createMemoryStorage(), drift: "ignore" });
   return { server, open };
 }
 
 describe("robustness", () => {
   it("survives the store failing while a run ends: the client still gets RUN_ERROR", async () => {
-    const app = await createScriptedApp([{ parts: [{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "Hi" }], throwAfter: new Error("model down") }], {
-      store: failing(createMemoryRunStore(), "finishRun", 1),
-    });
+    const app = await createScriptedApp(
+      [
+        {
+          parts: [
+            { type: "text-start", id: "t" },
+            { type: "text-delta", id: "t", delta: "Hi" },
+          ],
+          throwAfter: new Error("model down"),
+        },
+      ],
+      {
+        store: failing(createMemoryRunStore(), "finishRun", 1),
+      },
+    );
     const frames = await app.run({ threadId: "t", runId: "r1", messages: [{ id: "u", role: "user", content: "hi" }] });
     expect(types(frames).at(-1)).toBe("RUN_ERROR");
     await app.tether.runner.settled("r1"); // and no unhandled rejection takes the process down
@@ -57,7 +69,11 @@ describe("robustness", () => {
   it("does not let a second window act again on an approval another window already answered", async () => {
     const executed: number[] = [];
     const app = await createScriptedApp(
-      [{ toolCalls: [{ toolName: "transfer", input: { amount: 10 } }] }, { toolCalls: [{ toolName: "openPanel", input: { panel: "receipt" } }] }, { text: "Receipt open." }],
+      [
+        { toolCalls: [{ toolName: "transfer", input: { amount: 10 } }] },
+        { toolCalls: [{ toolName: "openPanel", input: { panel: "receipt" } }] },
+        { text: "Receipt open." },
+      ],
       { tools: [transfer(executed)] },
     );
     const { server, open } = await sessions(app, "two-windows");
@@ -85,7 +101,16 @@ describe("robustness", () => {
   it("reports a browser call performed in a step that also asked for approval, and the approval still goes through", async () => {
     const executed: number[] = [];
     const app = await createScriptedApp(
-      [{ toolCalls: [{ toolName: "transfer", input: { amount: 10 } }, { toolName: "openPanel", input: { panel: "billing" } }] }, { text: "Done." }, { text: "Hello." }],
+      [
+        {
+          toolCalls: [
+            { toolName: "transfer", input: { amount: 10 } },
+            { toolName: "openPanel", input: { panel: "billing" } },
+          ],
+        },
+        { text: "Done." },
+        { text: "Hello." },
+      ],
       { tools: [transfer(executed)] },
     );
     const { server, open } = await sessions(app, "mixed");
@@ -100,7 +125,9 @@ describe("robustness", () => {
       expect(executed).toEqual([10]);
       await session.send("hello");
       expect(session.getState().error).toBeUndefined();
-      const results = (await app.store.getMessages("mixed")).filter((message) => message.role === "tool").map((message) => JSON.parse(message.content as string));
+      const results = (await app.store.getMessages("mixed"))
+        .filter((message) => message.role === "tool")
+        .map((message) => JSON.parse(message.content as string));
       expect(results).toEqual([{ transferred: 10 }, { status: "succeeded", stage: "displayed" }]);
     } finally {
       await server.close();
@@ -108,26 +135,57 @@ describe("robustness", () => {
   });
 
   it("answers the approvals of a run cancelled before it asked them, so the thread goes on", async () => {
-    const slow = defineTool({ name: "slow", description: "Takes a while.", parameters: z.object({}), execute: () => new Promise((resolve) => setTimeout(() => resolve({ ok: true }), 200)) });
-    const app = await createScriptedApp([{ toolCalls: [{ toolName: "slow", input: {} }, { toolName: "transfer", input: { amount: 5 } }] }, { text: "Hello." }], {
-      tools: [slow, transfer()],
+    const slow = defineTool({
+      name: "slow",
+      description: "Takes a while.",
+      parameters: z.object({}),
+      execute: () => new Promise((resolve) => setTimeout(() => resolve({ ok: true }), 200)),
     });
+    const app = await createScriptedApp(
+      [
+        {
+          toolCalls: [
+            { toolName: "slow", input: {} },
+            { toolName: "transfer", input: { amount: 5 } },
+          ],
+        },
+        { text: "Hello." },
+      ],
+      {
+        tools: [slow, transfer()],
+      },
+    );
     const response = await app.post({ threadId: "c", runId: "r1", messages: [{ id: "u", role: "user", content: "go" }] });
     await new Promise((resolve) => setTimeout(resolve, 50));
     await app.tether.app.request("/api/runs/r1/cancel", { method: "POST", headers: { "x-user": "kim", "Content-Type": "application/json" }, body: "{}" });
     const frames = parseSseFrames(await response.text());
     expect(frames.at(-1)!.data.outcome).toEqual({ type: "cancelled" });
     expect(await app.store.getPendingInterrupts("c")).toEqual([]);
-    const next = await app.post({ threadId: "c", runId: "r2", messages: [{ id: "u", role: "user", content: "go" }, { id: "u2", role: "user", content: "hello" }] });
+    const next = await app.post({
+      threadId: "c",
+      runId: "r2",
+      messages: [
+        { id: "u", role: "user", content: "go" },
+        { id: "u2", role: "user", content: "hello" },
+      ],
+    });
     expect(next.status).toBe(200);
     expect(parseSseFrames(await next.text()).at(-1)!.data.type).toBe("RUN_FINISHED");
   });
 
   it("answers a retried browser outcome with the run that took it in, not a new turn of the model", async () => {
     const app = await createScriptedApp([{ toolCalls: [{ toolName: "openPanel", input: { panel: "billing" } }] }, { text: "Billing is open." }]);
-    const first = await app.run({ threadId: "d", runId: "r1", messages: [{ id: "u", role: "user", content: "open billing" }], tools: [{ name: "openPanel", description: openPanel.description, parameters: openPanel.parameters }] });
+    const first = await app.run({
+      threadId: "d",
+      runId: "r1",
+      messages: [{ id: "u", role: "user", content: "open billing" }],
+      tools: [{ name: "openPanel", description: openPanel.description, parameters: openPanel.parameters }],
+    });
     const callId = first.at(-1)!.data.outcome.pendingToolCallIds[0];
-    const history = [...(await app.store.getMessages("d")), { id: "t1", role: "tool" as const, toolCallId: callId, content: JSON.stringify({ status: "succeeded", stage: "displayed" }) }];
+    const history = [
+      ...(await app.store.getMessages("d")),
+      { id: "t1", role: "tool" as const, toolCallId: callId, content: JSON.stringify({ status: "succeeded", stage: "displayed" }) },
+    ];
     const second = await app.run({ threadId: "d", runId: "r2", messages: history });
     const retried = await app.post({ threadId: "d", runId: "r3", messages: history });
     expect(retried.headers.get("x-tether-repeat-of")).toBe("r2");

@@ -12,8 +12,10 @@ const panelTool = toAgUiTool(openPanel);
 const user = (id: string, content: string) => ({ id, role: "user" as const, content });
 const lookup = (execute: (args: { query: string }) => unknown = ({ query }) => ({ found: query })) =>
   defineTool({ name: "lookup", description: "Looks something up.", parameters: z.object({ query: z.string() }), execute });
-const results = (frames: ReturnType<typeof parseSseFrames>) => frames.filter((frame) => frame.data.type === EventType.TOOL_CALL_RESULT).map((frame) => frame.data);
-const verified = (frames: ReturnType<typeof parseSseFrames>) => lastValueFrom(from(frames.map((frame) => frame.data as BaseEvent)).pipe(verifyEvents(), toArray()));
+const results = (frames: ReturnType<typeof parseSseFrames>) =>
+  frames.filter((frame) => frame.data.type === EventType.TOOL_CALL_RESULT).map((frame) => frame.data);
+const verified = (frames: ReturnType<typeof parseSseFrames>) =>
+  lastValueFrom(from(frames.map((frame) => frame.data as BaseEvent)).pipe(verifyEvents(), toArray()));
 const promptText = (call: LanguageModelV3CallOptions) => JSON.stringify(call.prompt);
 
 describe("the run loop", () => {
@@ -76,8 +78,22 @@ describe("the run loop", () => {
 
   it("answers a call to a tool that does not exist, and a tool that throws, with error results", async () => {
     const app = await createScriptedApp(
-      [{ toolCalls: [{ toolName: "teleport", input: {} }, { toolName: "lookup", input: { query: "x" } }] }, { text: "Both failed." }],
-      { tools: [lookup(() => { throw new Error("index offline"); })] },
+      [
+        {
+          toolCalls: [
+            { toolName: "teleport", input: {} },
+            { toolName: "lookup", input: { query: "x" } },
+          ],
+        },
+        { text: "Both failed." },
+      ],
+      {
+        tools: [
+          lookup(() => {
+            throw new Error("index offline");
+          }),
+        ],
+      },
     );
     const frames = await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "go")] });
     const [unknown, failed] = results(frames).map((result) => JSON.parse(result.content).error);
@@ -92,12 +108,21 @@ describe("the run loop", () => {
       return { answer: query };
     };
     const app = await createScriptedApp(
-      [{ toolCalls: [{ toolName: "lookup", input: { query: "first" } }, { toolName: "lookup", input: { query: "second" } }] }, { text: "Done." }],
+      [
+        {
+          toolCalls: [
+            { toolName: "lookup", input: { query: "first" } },
+            { toolName: "lookup", input: { query: "second" } },
+          ],
+        },
+        { text: "Done." },
+      ],
       { tools: [lookup(slowFirst)] },
     );
     const frames = await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "both")] });
     const argsById = new Map<string, string>();
-    for (const frame of frames) if (frame.data.type === "TOOL_CALL_ARGS") argsById.set(frame.data.toolCallId, (argsById.get(frame.data.toolCallId) ?? "") + frame.data.delta);
+    for (const frame of frames)
+      if (frame.data.type === "TOOL_CALL_ARGS") argsById.set(frame.data.toolCallId, (argsById.get(frame.data.toolCallId) ?? "") + frame.data.delta);
     const [early, late] = results(frames);
     // The second call finished first and was sent first; each result still names its own call.
     expect(JSON.parse(early.content)).toEqual({ answer: "second" });
@@ -111,7 +136,11 @@ describe("the run loop", () => {
   it("gives stable ids to calls that arrive without one, or with one the thread already used", async () => {
     const bare = (input: string): LanguageModelV3StreamPart[] => [
       { type: "tool-call", toolCallId: "", toolName: "lookup", input },
-      { type: "finish", finishReason: { unified: "tool-calls", raw: undefined }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } } },
+      {
+        type: "finish",
+        finishReason: { unified: "tool-calls", raw: undefined },
+        usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+      },
     ];
     const reused: LanguageModelV3StreamPart[] = [
       { type: "tool-input-start", id: "call_0", toolName: "lookup" },
@@ -128,7 +157,9 @@ describe("the run loop", () => {
     expect(ids[0]).toBe("call_1"); // minted: the model sent none
     expect(ids[1]).toBe("call_0"); // the model's own, first use
     expect(ids[2]).toBe("call_2"); // minted: "call_0" was taken
-    const stored = (await app.store.getMessages("t1")).flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.id) : []));
+    const stored = (await app.store.getMessages("t1")).flatMap((message) =>
+      message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.id) : [],
+    );
     expect(stored).toEqual(ids);
     expect(results(frames).map((result) => result.toolCallId)).toEqual(ids);
   });
@@ -154,7 +185,11 @@ describe("the run loop", () => {
     const response = await app.post({ threadId: "t1", runId: "r1", messages: [user("u1", "talk")] });
     const reader = response.body!.getReader();
     await reader.read(); // the run is under way
-    const cancel = await app.tether.app.request("/api/runs/r1/cancel", { method: "POST", headers: { "x-user": "kim", "Content-Type": "application/json" }, body: "{}" });
+    const cancel = await app.tether.app.request("/api/runs/r1/cancel", {
+      method: "POST",
+      headers: { "x-user": "kim", "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(cancel.status).toBe(202);
     let body = "";
     for (;;) {
@@ -169,7 +204,11 @@ describe("the run loop", () => {
     const log = await app.store.readEvents("r1");
     await lastValueFrom(from(log.map((entry) => entry.event)).pipe(verifyEvents(), toArray()));
     // Only the owner may cancel, and a finished run cannot be cancelled again.
-    const again = await app.tether.app.request("/api/runs/r1/cancel", { method: "POST", headers: { "x-user": "kim", "Content-Type": "application/json" }, body: "{}" });
+    const again = await app.tether.app.request("/api/runs/r1/cancel", {
+      method: "POST",
+      headers: { "x-user": "kim", "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(again.status).toBe(409);
   });
 
@@ -193,7 +232,9 @@ describe("the run loop", () => {
   it("offers the model the frontend's description, with the allow-listed schema", async () => {
     const app = await createScriptedApp([{ text: "Hi." }]);
     await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "hi")], tools: [{ ...panelTool, description: "Mobile: opens one panel full-width." }] });
-    expect(app.model.calls[0]!.tools).toEqual([{ type: "function", name: "openPanel", description: "Mobile: opens one panel full-width.", inputSchema: openPanel.parameters }]);
+    expect(app.model.calls[0]!.tools).toEqual([
+      { type: "function", name: "openPanel", description: "Mobile: opens one panel full-width.", inputSchema: openPanel.parameters },
+    ]);
   });
 
   it("uses the request's history as sent in client mode", async () => {

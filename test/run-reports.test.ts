@@ -22,8 +22,16 @@ async function appWithRun(options: { deltas?: number; deltaBytes?: number; api?:
 }
 
 const postReport = async (app: ScriptedApp, body: unknown, runId = "r1"): Promise<Response> =>
-  app.tether.app.request(`/api/runs/${runId}/reports`, { method: "POST", headers: { "x-user": "kim", "Content-Type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
-const outcome = (toolCallId: string, data?: unknown) => ({ kind: "tool-outcome", toolCallId, outcome: { status: "succeeded", ...(data === undefined ? {} : { data }) } });
+  app.tether.app.request(`/api/runs/${runId}/reports`, {
+    method: "POST",
+    headers: { "x-user": "kim", "Content-Type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+const outcome = (toolCallId: string, data?: unknown) => ({
+  kind: "tool-outcome",
+  toolCallId,
+  outcome: { status: "succeeded", ...(data === undefined ? {} : { data }) },
+});
 const rendererError = (message: string, details?: unknown) => ({ kind: "renderer-error", message, ...(details === undefined ? {} : { details }) });
 const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
 const reportCount = async (app: ScriptedApp) => (await app.store.listReports("r1")).length;
@@ -102,7 +110,14 @@ describe("browser reports", () => {
 
   it("counts one run's reports apart from another's", async () => {
     const app = await appWithRun({ api: { reportLimits: { maxReportsPerRun: 1 } } });
-    await app.run({ threadId: "t", runId: "r2", messages: [{ id: "u", role: "user", content: "hi" }, { id: "u2", role: "user", content: "again" }] });
+    await app.run({
+      threadId: "t",
+      runId: "r2",
+      messages: [
+        { id: "u", role: "user", content: "hi" },
+        { id: "u2", role: "user", content: "again" },
+      ],
+    });
 
     expect((await postReport(app, outcome("a"), "r1")).status).toBe(202);
     expect((await postReport(app, outcome("b"), "r2")).status).toBe(202);

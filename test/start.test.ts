@@ -62,7 +62,9 @@ afterEach(async () => {
 /** Every file of the built bundle with its modification time: a build rewrites them all. */
 function bundleFiles(): Record<string, number> {
   const files = readdirSync(WORKDESK_WEB.outDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-  return Object.fromEntries(files.map((entry) => [relative(WORKDESK_WEB.outDir, join(entry.parentPath, entry.name)), statSync(join(entry.parentPath, entry.name)).mtimeMs]));
+  return Object.fromEntries(
+    files.map((entry) => [relative(WORKDESK_WEB.outDir, join(entry.parentPath, entry.name)), statSync(join(entry.parentPath, entry.name)).mtimeMs]),
+  );
 }
 
 describe("npm start on a fresh clone, before the web bundle is built", () => {
@@ -89,11 +91,19 @@ describe("npm start on a fresh clone, before the web bundle is built", () => {
     const page = await fetch(`${url}/work-requests/R-1042`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(`<div id="root">`);
-    const { token } = await (await fetch(`${url}/api/demo/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: "kim" }) })).json();
+    const { token } = await (
+      await fetch(`${url}/api/demo/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: "kim" }) })
+    ).json();
     const run = await fetch(`${url}/api/agents/workdesk/run`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-      body: JSON.stringify({ threadId: "start-1", runId: "start-1-r1", messages: [{ id: "u1", role: "user", content: "find badge reader requests" }], tools: [], context: [] }),
+      body: JSON.stringify({
+        threadId: "start-1",
+        runId: "start-1-r1",
+        messages: [{ id: "u1", role: "user", content: "find badge reader requests" }],
+        tools: [],
+        context: [],
+      }),
     });
     expect(await run.text()).toContain("Replace broken badge reader at Gate 3");
   });

@@ -30,7 +30,8 @@ function withOutage(store: RunStore) {
       const value = Reflect.get(target, key, receiver) as (...args: unknown[]) => Promise<unknown>;
       if (typeof key !== "string" || !WRITES.has(key)) return value;
       return async (...args: unknown[]) => {
-        if (down || (endsRefused && key === "finishRun")) throw new TetherError("store_unavailable", "Could not store: the disk is full. Try again once storage is back.");
+        if (down || (endsRefused && key === "finishRun"))
+          throw new TetherError("store_unavailable", "Could not store: the disk is full. Try again once storage is back.");
         const result = await value.apply(target, args);
         if (key === "beginRun" && downAfterBegin) [down, downAfterBegin] = [true, false];
         return result;
@@ -65,14 +66,20 @@ describe("storage that fails as a run ends, and comes back", () => {
       expect(refused.status).toBe(503);
       expect(refused.headers.get("retry-after")).toBe("1");
       expect(await refused.json()).toMatchObject({ error: { code: "store_unavailable" } });
-      const cancel = await app.tether.app.request("/api/runs/r1/cancel", { method: "POST", headers: { "x-user": "kim", "Content-Type": "application/json" }, body: "{}" });
+      const cancel = await app.tether.app.request("/api/runs/r1/cancel", {
+        method: "POST",
+        headers: { "x-user": "kim", "Content-Type": "application/json" },
+        body: "{}",
+      });
       expect(cancel.status).toBe(503);
 
       // Storage comes back: the hub stores the run's end and every event the client got, by itself.
       outage.up();
       await vi.waitFor(async () => expect((await disk.getRun("r1"))?.status).toBe("error"), { timeout: 15_000, interval: 50 });
       expect(await disk.getRun("r1")).toMatchObject({ error: { code: "store_unavailable" } });
-      expect((await disk.readEvents("r1")).map((stored) => `${stored.seq}:${stored.event.type}`)).toEqual(frames.map((frame) => `${frame.id!.split(":")[1]}:${frame.data.type}`));
+      expect((await disk.readEvents("r1")).map((stored) => `${stored.seq}:${stored.event.type}`)).toEqual(
+        frames.map((frame) => `${frame.id!.split(":")[1]}:${frame.data.type}`),
+      );
       expect(app.tether.hub.isEnding("r1")).toBe(false);
 
       // And the thread goes on.
@@ -167,7 +174,10 @@ describe("storage that fails as a run ends, and comes back", () => {
     });
     const disk = createSqliteRunStore({ filename: join(folder, "e", "tether.db") });
     const outage = withOutage(disk);
-    const app = await createScriptedApp([{ toolCalls: [{ toolName: "transfer", input: { amount: 10 } }] }, { text: "What next?" }], { store: outage.store, tools: [transfer] });
+    const app = await createScriptedApp([{ toolCalls: [{ toolName: "transfer", input: { amount: 10 } }] }, { text: "What next?" }], {
+      store: outage.store,
+      tools: [transfer],
+    });
     try {
       outage.refuseEnds();
       const frames = await app.run({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "pay 10" }] });

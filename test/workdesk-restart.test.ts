@@ -17,7 +17,8 @@ async function run(agent: HttpAgent, parameters: Parameters<HttpAgent["runAgent"
 }
 
 const lastText = (messages: Message[]) => (messages.filter((message) => message.role === "assistant" && message.content).at(-1)?.content as string) ?? "";
-const toolResults = (events: BaseEvent[]) => events.filter((event): event is ResultEvent => event.type === EventType.TOOL_CALL_RESULT).map((event) => JSON.parse(event.content));
+const toolResults = (events: BaseEvent[]) =>
+  events.filter((event): event is ResultEvent => event.type === EventType.TOOL_CALL_RESULT).map((event) => JSON.parse(event.content));
 
 /** Asks in a new thread; the run ends with the answer, or waiting for approval. */
 async function ask(server: DemoServer, user: string, threadId: string, text: string) {
@@ -75,7 +76,15 @@ describe("the Workdesk's records across a restart", () => {
     const again = await ask(server, "lee", "restart-close-again", "close R-1042 as fixed");
     expect(again.agent.pendingInterrupts).toEqual([]);
     expect(toolResults(again.events)).toEqual([
-      { closed: false, alreadyClosed: true, requestId: "R-1042", title: "Replace broken badge reader at Gate 3", status: "closed", resolution: "fixed", closedAt: closedBefore.closedAt },
+      {
+        closed: false,
+        alreadyClosed: true,
+        requestId: "R-1042",
+        title: "Replace broken badge reader at Gate 3",
+        status: "closed",
+        resolution: "fixed",
+        closedAt: closedBefore.closedAt,
+      },
     ]);
     expect(lastText(again.agent.messages)).toMatch(/R-1042 was already closed/);
     expect(await readRequest(server, "lee", "R-1042")).toEqual(closedBefore);

@@ -7,7 +7,7 @@ import { DEMO_COOKIE, createDemoIdentity } from "./demo-identity.ts";
 const SECRET = "demo-secret-for-tests";
 const START = Date.UTC(2025, 0, 15, 9, 0, 0);
 
-function identityAt(clock: { now: number }, options: { secret?: string; users?: typeof KIM[]; ttlSeconds?: number } = {}) {
+function identityAt(clock: { now: number }, options: { secret?: string; users?: (typeof KIM)[]; ttlSeconds?: number } = {}) {
   return createDemoIdentity({
     users: options.users ?? [KIM, LEE],
     secret: options.secret ?? SECRET,
@@ -158,8 +158,7 @@ describe("createDemoIdentity", () => {
       return { identity, app };
     }
 
-    const login = (app: Hono, body: string) =>
-      app.request("/api/demo/login", { method: "POST", headers: { "content-type": "application/json" }, body });
+    const login = (app: Hono, body: string) => app.request("/api/demo/login", { method: "POST", headers: { "content-type": "application/json" }, body });
 
     it("signs in a listed user with POST /login, returning a working token and setting the cookie", async () => {
       const { identity, app } = demoApp();
@@ -202,7 +201,9 @@ describe("createDemoIdentity", () => {
       const response = await login(app, JSON.stringify({ name: "kim" }));
 
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ error: { code: "invalid_input", message: 'The body (like {"user":"kim"}) is not valid: user: Invalid input: expected string, received undefined.' } });
+      expect(await response.json()).toMatchObject({
+        error: { code: "invalid_input", message: 'The body (like {"user":"kim"}) is not valid: user: Invalid input: expected string, received undefined.' },
+      });
     });
 
     it("lists the demo users with GET /users", async () => {

@@ -17,7 +17,9 @@ export interface BuildStamp {
 export function readBuildStamp(outDir: string): BuildStamp | undefined {
   try {
     const stamp: unknown = JSON.parse(readFileSync(join(outDir, BUILD_STAMP_FILE), "utf8"));
-    return typeof stamp === "object" && stamp !== null && "fingerprint" in stamp && typeof stamp.fingerprint === "string" ? { fingerprint: stamp.fingerprint } : undefined;
+    return typeof stamp === "object" && stamp !== null && "fingerprint" in stamp && typeof stamp.fingerprint === "string"
+      ? { fingerprint: stamp.fingerprint }
+      : undefined;
   } catch {
     return undefined;
   }

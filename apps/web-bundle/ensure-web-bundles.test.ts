@@ -96,7 +96,10 @@ describe("ensureWebBundles", () => {
 
   it.each([
     ["a test beside the sources is edited", () => write("desk/src/main.test.ts", "it('renders twice')")],
-    ["a source is touched without a change, as a checkout does", () => utimesSync(join(folder, "desk/src/main.tsx"), new Date(), new Date(Date.now() + 60_000))],
+    [
+      "a source is touched without a change, as a checkout does",
+      () => utimesSync(join(folder, "desk/src/main.tsx"), new Date(), new Date(Date.now() + 60_000)),
+    ],
   ])("does not rebuild when %s", async (_change, change) => {
     const app = fixtureApp();
     const builder = fakeBuilder();

@@ -30,5 +30,7 @@ function listFiles(path: string): string[] {
   // A source that does not exist yet (an app's optional public/ folder) adds no files.
   if (!existsSync(path)) return [];
   if (!statSync(path).isDirectory()) return TEST_FILE.test(path) ? [] : [path];
-  return readdirSync(path, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() && SKIPPED_FOLDERS.has(entry.name) ? [] : listFiles(join(path, entry.name))));
+  return readdirSync(path, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() && SKIPPED_FOLDERS.has(entry.name) ? [] : listFiles(join(path, entry.name)),
+  );
 }

@@ -76,7 +76,10 @@ export const reference: Contender = {
   description: "@ag-ui/client HttpAgent.runAgent (parseSSEStream + verify + defaultApplyEvents), counting subscriber",
   headline: true,
   async round(workload, chunkSize) {
-    const fetch = replayFetch(workload.runs.map((run) => run.bytes), chunkSize);
+    const fetch = replayFetch(
+      workload.runs.map((run) => run.bytes),
+      chunkSize,
+    );
     const messages: Message[][] = [];
     let events = 0;
     const subscriber: AgentSubscriber = {
@@ -114,7 +117,10 @@ export function tether(options: { runner: boolean } = { runner: true }): Contend
       : "TetherHttpAgent (readSse + eventStream) + same pipeline, no tool runner",
     headline: options.runner,
     async round(workload, chunkSize) {
-      const fetch = replayFetch(workload.runs.map((run) => run.bytes), chunkSize);
+      const fetch = replayFetch(
+        workload.runs.map((run) => run.bytes),
+        chunkSize,
+      );
       const messages: Message[][] = [];
       let events = 0;
       let executed = 0;
@@ -189,7 +195,10 @@ export const referenceParse: Contender = {
   description: "runHttpRequest + transformHttpEventStream only (parse, no pipeline)",
   headline: false,
   async round(workload, chunkSize) {
-    const fetch = replayFetch(workload.runs.map((run) => run.bytes), chunkSize);
+    const fetch = replayFetch(
+      workload.runs.map((run) => run.bytes),
+      chunkSize,
+    );
     let events = 0;
     const started = performance.now();
     for (const _run of workload.runs) events += await drain(transformHttpEventStream(runHttpRequest(() => fetch(URL_RUN, {}))));
@@ -203,7 +212,10 @@ export const tetherParse: Contender = {
   description: "eventStream (readSse, ids) only (parse, no pipeline)",
   headline: false,
   async round(workload, chunkSize) {
-    const fetch = replayFetch(workload.runs.map((run) => run.bytes), chunkSize);
+    const fetch = replayFetch(
+      workload.runs.map((run) => run.bytes),
+      chunkSize,
+    );
     let events = 0;
     const started = performance.now();
     for (const _run of workload.runs) {

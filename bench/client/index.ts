@@ -82,10 +82,15 @@ async function main() {
   const started = performance.now();
   const workload = buildWorkload(MB * 1e6);
   const perType = [...workload.eventsByType].map(([type, n]) => `${type} ${n.toLocaleString("en-US")}`).join(", ");
-  console.log(`bench/client: ${(workload.bytes / 1e6).toFixed(2)} MB of SSE, ${workload.events.toLocaleString("en-US")} events in ${workload.runs.length} runs (one thread)`);
+  console.log(
+    `bench/client: ${(workload.bytes / 1e6).toFixed(2)} MB of SSE, ${workload.events.toLocaleString("en-US")} events in ${workload.runs.length} runs (one thread)`,
+  );
   console.log(`  ${perType}`);
   console.log(`  browser tool calls ${workload.browserCalls} (executed by the runner), server tool calls ${workload.serverCalls} (tracked only)`);
-  console.log(`rounds: ${WARMUP} warm-up + ${ROUNDS} measured, round-robin; ${CHUNK / 1024} KiB per read; in-memory fetch; node ${process.version}` + (process.env.NODE_ENV ? `; NODE_ENV=${process.env.NODE_ENV} (the reference apply clones and freezes per subscriber call in development/test)` : ""));
+  console.log(
+    `rounds: ${WARMUP} warm-up + ${ROUNDS} measured, round-robin; ${CHUNK / 1024} KiB per read; in-memory fetch; node ${process.version}` +
+      (process.env.NODE_ENV ? `; NODE_ENV=${process.env.NODE_ENV} (the reference apply clones and freezes per subscriber call in development/test)` : ""),
+  );
   console.log("");
 
   const contenders: Contender[] = [
@@ -94,7 +99,9 @@ async function main() {
     ...(DIAGNOSTICS ? [referenceParse, tetherParse] : []),
     ...(FULL_DIAGNOSTICS ? [tether({ runner: false })] : []),
   ];
-  const rows = new Map<string, Row>(contenders.map((contender) => [contender.name, { name: contender.name, ms: [], cpu: [], gc: [], events: workload.events, bytes: workload.bytes }]));
+  const rows = new Map<string, Row>(
+    contenders.map((contender) => [contender.name, { name: contender.name, ms: [], cpu: [], gc: [], events: workload.events, bytes: workload.bytes }]),
+  );
   const paired: number[] = [];
   const problems: string[] = [];
 
@@ -166,13 +173,18 @@ function check(workload: ReturnType<typeof buildWorkload>, results: Map<string, 
   for (const name of ["tether", "tether-agent"]) {
     const other = results.get(name);
     if (!other) continue;
-    if (other.messages!.length !== workload.runs.length) problems.push(`round ${round}: ${name} finished ${other.messages!.length} runs of ${workload.runs.length}`);
+    if (other.messages!.length !== workload.runs.length)
+      problems.push(`round ${round}: ${name} finished ${other.messages!.length} runs of ${workload.runs.length}`);
     workload.runs.forEach((run, index) => {
       const expected = digest(ref.messages![index]!);
       const actual = digest(other.messages![index] ?? []);
-      if (expected !== actual) problems.push(`round ${round}: run ${run.runId}: ${name}'s final messages differ from the reference's:\n    reference ${expected.slice(0, 300)}\n    ${name} ${actual.slice(0, 300)}`);
+      if (expected !== actual)
+        problems.push(
+          `round ${round}: run ${run.runId}: ${name}'s final messages differ from the reference's:\n    reference ${expected.slice(0, 300)}\n    ${name} ${actual.slice(0, 300)}`,
+        );
       // user + 2 assistant texts + tool results: never empty
-      if ((ref.messages![index] ?? []).length < 4) problems.push(`round ${round}: run ${run.runId}: the reference built only ${(ref.messages![index] ?? []).length} messages`);
+      if ((ref.messages![index] ?? []).length < 4)
+        problems.push(`round ${round}: run ${run.runId}: the reference built only ${(ref.messages![index] ?? []).length} messages`);
     });
   }
   const t = results.get("tether")!;
@@ -180,10 +192,14 @@ function check(workload: ReturnType<typeof buildWorkload>, results: Map<string, 
   const browser = t.activities!.filter((activity) => activity.location === "browser");
   const server = t.activities!.filter((activity) => activity.location === "server");
   if (browser.length !== workload.browserCalls || browser.some((activity) => activity.status !== "succeeded")) {
-    problems.push(`round ${round}: browser calls in the timeline: ${browser.length} (${[...new Set(browser.map((a) => a.status))].join(", ")}), expected ${workload.browserCalls} succeeded`);
+    problems.push(
+      `round ${round}: browser calls in the timeline: ${browser.length} (${[...new Set(browser.map((a) => a.status))].join(", ")}), expected ${workload.browserCalls} succeeded`,
+    );
   }
   if (server.length !== workload.serverCalls || server.some((activity) => activity.status !== "done")) {
-    problems.push(`round ${round}: server calls in the timeline: ${server.length} (${[...new Set(server.map((a) => a.status))].join(", ")}), expected ${workload.serverCalls} done`);
+    problems.push(
+      `round ${round}: server calls in the timeline: ${server.length} (${[...new Set(server.map((a) => a.status))].join(", ")}), expected ${workload.serverCalls} done`,
+    );
   }
   return problems;
 }

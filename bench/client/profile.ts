@@ -82,7 +82,9 @@ async function profileContender(session: Session, contender: Contender, workload
 }
 
 const workload = buildWorkload(MB * 1e6);
-console.log(`bench/client profile: ${(workload.bytes / 1e6).toFixed(2)} MB, ${workload.events.toLocaleString("en-US")} events; ${WARMUP} warm-up + ${ROUNDS} profiled rounds per contender`);
+console.log(
+  `bench/client profile: ${(workload.bytes / 1e6).toFixed(2)} MB, ${workload.events.toLocaleString("en-US")} events; ${WARMUP} warm-up + ${ROUNDS} profiled rounds per contender`,
+);
 const session = new Session();
 session.connect();
 await session.post("Profiler.enable");

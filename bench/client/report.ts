@@ -55,7 +55,8 @@ export function digest(messages: Message[]): string {
   return JSON.stringify(
     messages.map((message) => {
       const content = (message as { content?: unknown }).content;
-      const toolCalls = message.role === "assistant" ? (message.toolCalls ?? []).map((call) => [call.id, call.function.name, call.function.arguments.length]) : undefined;
+      const toolCalls =
+        message.role === "assistant" ? (message.toolCalls ?? []).map((call) => [call.id, call.function.name, call.function.arguments.length]) : undefined;
       return [
         message.id,
         message.role,

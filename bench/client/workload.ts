@@ -100,7 +100,7 @@ export function buildWorkload(targetBytes: number, seed = 42): Workload {
       const toolCallId = id("call");
       emit({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: name, parentMessageId });
       // Arguments arrive in small pieces, like a provider streams JSON.
-      for (let at = 0; at < args.length; ) {
+      for (let at = 0; at < args.length;) {
         const size = int(3, 12);
         emit({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: args.slice(at, at + size) });
         at += size;
@@ -117,9 +117,18 @@ export function buildWorkload(targetBytes: number, seed = 42): Workload {
     text(first, int(80, 300));
     for (let k = int(1, 2); k > 0; k--) {
       const name = pick(SERVER_TOOLS);
-      const args = JSON.stringify({ query: Array.from({ length: int(2, 6) }, () => pick(WORDS)).join(" "), status: pick(["open", "overdue", "closed"]), limit: int(5, 50) });
+      const args = JSON.stringify({
+        query: Array.from({ length: int(2, 6) }, () => pick(WORDS)).join(" "),
+        status: pick(["open", "overdue", "closed"]),
+        limit: int(5, 50),
+      });
       const toolCallId = toolCall(name, first, args);
-      const rows = Array.from({ length: int(3, 12) }, (_, row) => ({ id: `WR-${int(1000, 9999)}`, title: Array.from({ length: int(3, 8) }, () => pick(WORDS)).join(" "), status: pick(["open", "overdue"]), row }));
+      const rows = Array.from({ length: int(3, 12) }, (_, row) => ({
+        id: `WR-${int(1000, 9999)}`,
+        title: Array.from({ length: int(3, 8) }, () => pick(WORDS)).join(" "),
+        status: pick(["open", "overdue"]),
+        row,
+      }));
       emit({ type: EventType.TOOL_CALL_RESULT, messageId: id("msg"), toolCallId, role: "tool", content: JSON.stringify({ total: rows.length, rows }) });
       serverCalls++;
     }
@@ -131,7 +140,12 @@ export function buildWorkload(targetBytes: number, seed = 42): Workload {
       browserCalls.push(toolCall(BROWSER_TOOL, second, JSON.stringify({ screenId: `MNU-${int(1000, 9999)}`, reason: "the user asked for it" })));
       browserCallCount++;
     }
-    emit({ type: EventType.RUN_FINISHED, threadId, runId, outcome: browserCalls.length > 0 ? { type: "success", pendingToolCallIds: browserCalls } : { type: "success" } });
+    emit({
+      type: EventType.RUN_FINISHED,
+      threadId,
+      runId,
+      outcome: browserCalls.length > 0 ? { type: "success", pendingToolCallIds: browserCalls } : { type: "success" },
+    });
 
     const encoded = textEncoder.encode(body);
     runs.push({ runId, bytes: encoded, events: seq, browserCalls });

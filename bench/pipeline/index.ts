@@ -136,7 +136,9 @@ async function main() {
       `event log: ${tether.runIds.length} Tether runs, events stored per run: ${[...new Set(logCounts)].join(", ")} ` +
         `(expected ${EXPECTED_EVENTS}) — ${logComplete ? "complete" : "INCOMPLETE"}; run status: ${[...statuses].join(", ")}`,
     );
-    console.log(`bytes per run: tether ${capture.bytes.toLocaleString("en-US")} (bare replays the same), minimal ${m.runs[0]!.bytes.toLocaleString("en-US")} (no id: lines)`);
+    console.log(
+      `bytes per run: tether ${capture.bytes.toLocaleString("en-US")} (bare replays the same), minimal ${m.runs[0]!.bytes.toLocaleString("en-US")} (no id: lines)`,
+    );
     if (mismatches.length > 0) console.log(`WARNING: unexpected event counts: ${mismatches.join("; ")}`);
     console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
     if (!logComplete || mismatches.length > 0) process.exitCode = 1;

@@ -63,7 +63,9 @@ ServerResponse.prototype.write = function (this: ServerResponse, chunk: unknown,
 
 const tether = await startTether(DELTAS, { wrapStore: timed, yieldEvery: YIELD_EVERY });
 const client = await startWorkerClient();
-console.log(`tether only: ${DELTAS} deltas, event log ${EVENT_LOG ? "on" : "OFF"}, stub ${YIELD_EVERY > 0 ? `yields every ${YIELD_EVERY} parts` : "never yields"}`);
+console.log(
+  `tether only: ${DELTAS} deltas, event log ${EVENT_LOG ? "on" : "OFF"}, stub ${YIELD_EVERY > 0 ? `yields every ${YIELD_EVERY} parts` : "never yields"}`,
+);
 const session = new Session();
 try {
   for (let run = 0; run <= RUNS; run++) {
@@ -81,14 +83,18 @@ try {
     const largestWrite = writes.reduce((max, w) => (w.bytes > max.bytes ? w : max), writes[0]!);
     const firstStall = writes.findIndex((w) => !w.ok);
     const afterStall = firstStall >= 0 ? writes[firstStall + 1] : undefined;
-    console.log(`${run === 0 ? "warm-up" : `run ${run}`}: ${result.ms.toFixed(0)} ms, ${result.events} events, ${(result.events / result.ms * 1000).toFixed(0)} events/s`);
+    console.log(
+      `${run === 0 ? "warm-up" : `run ${run}`}: ${result.ms.toFixed(0)} ms, ${result.events} events, ${((result.events / result.ms) * 1000).toFixed(0)} events/s`,
+    );
     console.log(
       `  appendEvents ${appends.length}× ${appendMs.toFixed(0)} ms in total, largest batch ${Math.max(...appends.map((a) => a.events))} events` +
         (appends[0] ? `, first at ${since(appends[0].at)} (took ${appends[0].ms.toFixed(0)} ms)` : ""),
     );
     console.log(
       `  socket writes ${writes.length}, largest ${largestWrite.bytes} bytes at ${since(largestWrite.at)}` +
-        (firstStall >= 0 ? `; first backpressure after ${writes.slice(0, firstStall + 1).reduce((s, w) => s + w.bytes, 0)} bytes at ${since(writes[firstStall]!.at)}, next write at ${afterStall ? since(afterStall.at) : "-"}` : ""),
+        (firstStall >= 0
+          ? `; first backpressure after ${writes.slice(0, firstStall + 1).reduce((s, w) => s + w.bytes, 0)} bytes at ${since(writes[firstStall]!.at)}, next write at ${afterStall ? since(afterStall.at) : "-"}`
+          : ""),
     );
   }
   if (CPU_FILE) {

@@ -86,7 +86,10 @@ export async function readManifest(path: string): Promise<Tool[]> {
     throw new TetherError("invalid_json", `The manifest ${path} is not JSON (${(error as Error).message}).`);
   }
   if (!Array.isArray(manifest)) {
-    throw new TetherError("invalid_input", `The manifest ${path} must be a JSON array of tools ({ name, description, parameters? }), as sent in RunAgentInput.tools.`);
+    throw new TetherError(
+      "invalid_input",
+      `The manifest ${path} must be a JSON array of tools ({ name, description, parameters? }), as sent in RunAgentInput.tools.`,
+    );
   }
   const seen = new Set<string>();
   return manifest.map((entry, index) => {
@@ -124,7 +127,10 @@ async function getJson<T>(url: string, token: string | undefined, init: RequestI
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new TetherError("config_invalid", `Cannot reach ${url} (${cause?.code ?? cause?.message ?? (error as Error).message}). Is the server running, and is --url its base URL?`);
+    throw new TetherError(
+      "config_invalid",
+      `Cannot reach ${url} (${cause?.code ?? cause?.message ?? (error as Error).message}). Is the server running, and is --url its base URL?`,
+    );
   }
   const body = (await response.json().catch(() => undefined)) as { error?: { code?: unknown; message?: unknown } } | undefined;
   if (response.ok && body) return body as T;
@@ -132,7 +138,9 @@ async function getJson<T>(url: string, token: string | undefined, init: RequestI
   if (typeof serverError?.code === "string") {
     const hint = response.status === 401 ? " Pass --token, set TETHER_TOKEN, or use --demo-user on the demo server." : "";
     const code = isTetherErrorCode(serverError.code) ? serverError.code : "internal";
-    throw new TetherError(code, `${url} answered ${response.status}: ${String(serverError.message ?? "")}${hint}`, { details: { serverCode: serverError.code } });
+    throw new TetherError(code, `${url} answered ${response.status}: ${String(serverError.message ?? "")}${hint}`, {
+      details: { serverCode: serverError.code },
+    });
   }
   throw new TetherError("config_invalid", `${url} answered ${response.status} without a Tether JSON body; check --url and --api.`);
 }

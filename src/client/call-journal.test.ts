@@ -3,7 +3,6 @@ import type { ToolOutcome } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
 import { createMemoryStorage } from "../testing/index.ts";
 
-
 const KEY = "tether:journal:thread-1";
 const succeeded: ToolOutcome = { status: "succeeded", stage: "displayed" };
 const entry = { runId: "run-1", toolName: "navigateToScreen" };

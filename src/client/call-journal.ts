@@ -75,7 +75,9 @@ export function createCallJournal(threadId: string, storage: Storage | undefined
 
 function isSaved(value: unknown): value is Saved {
   const candidate = value as Partial<Saved> | null;
-  return typeof candidate === "object" && candidate !== null && typeof candidate.calls === "object" && candidate.calls !== null && Array.isArray(candidate.runs);
+  return (
+    typeof candidate === "object" && candidate !== null && typeof candidate.calls === "object" && candidate.calls !== null && Array.isArray(candidate.runs)
+  );
 }
 
 function defaultStorage(): Storage | undefined {

@@ -29,7 +29,8 @@ export interface SettlementInput {
 export function decideSettlement({ toolName, call, entry, handler }: SettlementInput): Settlement {
   if (entry?.state === "finished" && entry.outcome) return { kind: "journaled", outcome: entry.outcome };
   if (!handler) return { kind: "owed", outcome: { status: "failed", reason: "executor_failed", message: `This page has no executor for ${toolName}.` } };
-  if (call?.late) return { kind: "owed", outcome: { status: "cancelled", message: `The call to ${toolName} arrived after its run had ended, so it did not run.` } };
+  if (call?.late)
+    return { kind: "owed", outcome: { status: "cancelled", message: `The call to ${toolName} arrived after its run had ended, so it did not run.` } };
   // Held for approval, and now pending: the approval came.
   if (call?.awaiting && entry === undefined) return { kind: "execute", call, handler, again: false };
   if (call?.ended && handler.onReload === "run-again") return { kind: "execute", call, handler, again: true };

@@ -46,7 +46,10 @@ export function compareTools(declared: Tool[], allowList: Tool[]): DriftReport {
 }
 
 export function compareHandlers(handlers: BrowserToolHandler[], allowList: Tool[]): DriftReport {
-  return compareTools(handlers.map((handler) => toAgUiTool(handler.spec)), allowList);
+  return compareTools(
+    handlers.map((handler) => toAgUiTool(handler.spec)),
+    allowList,
+  );
 }
 
 /** One line per problem, naming each drifted tool. */

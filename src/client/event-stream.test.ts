@@ -55,12 +55,13 @@ function fakeServer(opened: () => Response | Promise<Response>, resumes: Array<(
 }
 
 const collect = (options: EventStreamOptions) => lastValueFrom(eventStream(options).pipe(toArray()));
-const failure = (options: EventStreamOptions) => collect(options).then(
-  () => {
-    throw new Error("the stream completed");
-  },
-  (error: unknown) => error,
-);
+const failure = (options: EventStreamOptions) =>
+  collect(options).then(
+    () => {
+      throw new Error("the stream completed");
+    },
+    (error: unknown) => error,
+  );
 
 const types = (events: BaseEvent[]) => events.map((event) => event.type);
 const ALL_TYPES = LOG.map((entry) => entry.event.type);
@@ -146,7 +147,12 @@ describe("eventStream", () => {
         toArray(),
       ),
     );
-    expect(seen).toEqual(events.flatMap((event) => [["onEvent", event.type], ["next", event.type]]));
+    expect(seen).toEqual(
+      events.flatMap((event) => [
+        ["onEvent", event.type],
+        ["next", event.type],
+      ]),
+    );
     expect(types(events)).toEqual(ALL_TYPES);
   });
 
@@ -206,7 +212,9 @@ describe("eventStream", () => {
     const server = fakeServer(() => sseResponse(LOG.slice(0, 2).map(frame), "drop"));
     server.resume.mockImplementation(() => Promise.reject(new TypeError("Failed to fetch")));
     const events: BaseEvent[] = [];
-    const error = await new Promise((resolve) => eventStream({ ...server.options, maxReconnects: 3 }).subscribe({ next: (event) => events.push(event), error: resolve }));
+    const error = await new Promise((resolve) =>
+      eventStream({ ...server.options, maxReconnects: 3 }).subscribe({ next: (event) => events.push(event), error: resolve }),
+    );
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(/3 reconnects failed/);
     expect(server.resume).toHaveBeenCalledTimes(3);

@@ -58,11 +58,11 @@ export function eventStream(options: EventStreamOptions): Observable<BaseEvent> 
       return delivered;
     };
 
-    (async () => {
+    void (async () => {
       try {
         await consume(await options.open(controller.signal));
         // `failures` counts tries since the last one that delivered events: the limit is per drop, not per stream.
-        for (let failures = 0; !ended && !controller.signal.aborted; ) {
+        for (let failures = 0; !ended && !controller.signal.aborted;) {
           if (failures === maxReconnects) throw new Error(`The event stream dropped and ${maxReconnects} reconnects failed.`);
           await new Promise((resolve) => setTimeout(resolve, Math.min(backoff * 2 ** failures, 4000)));
           let response: Response;

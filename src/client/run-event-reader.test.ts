@@ -8,12 +8,18 @@ function reader() {
   const p = page();
   const started: string[] = [];
   const ends: RunEnd[] = [];
-  const read = createRunEventReader({ journal: p.journal, runner: p.runner, onRunStarted: (runId) => started.push(runId), onRunEnded: (end) => ends.push(end) });
+  const read = createRunEventReader({
+    journal: p.journal,
+    runner: p.runner,
+    onRunStarted: (runId) => started.push(runId),
+    onRunEnded: (end) => ends.push(end),
+  });
   const feed = (events: Event[], live = true) => events.forEach((event) => read(event, live));
   return { ...p, started, ends, feed };
 }
 
-const finished = (outcome?: unknown, runId = RUN): Event => ({ type: EventType.RUN_FINISHED, threadId: THREAD, runId, ...(outcome ? { outcome } : {}) }) as Event;
+const finished = (outcome?: unknown, runId = RUN): Event =>
+  ({ type: EventType.RUN_FINISHED, threadId: THREAD, runId, ...(outcome ? { outcome } : {}) }) as Event;
 
 describe("createRunEventReader", () => {
   it("gives every event the id of the run it belongs to, and acts on a live run's browser calls at their END", () => {
@@ -56,7 +62,9 @@ describe("createRunEventReader", () => {
   it("ends a run with RUN_ERROR as a TetherError with the event's code", () => {
     const r = reader();
     r.feed([ev.runStarted(), { type: EventType.RUN_ERROR, message: "The model failed.", code: "model_error" } as Event]);
-    expect(r.ends).toEqual([{ runId: RUN, outcome: "error", pending: [], error: expect.objectContaining({ code: "model_error", message: "The model failed." }) }]);
+    expect(r.ends).toEqual([
+      { runId: RUN, outcome: "error", pending: [], error: expect.objectContaining({ code: "model_error", message: "The model failed." }) },
+    ]);
   });
 
   it("reads each event once: the runner sees it exactly as often as it arrives", () => {

@@ -40,7 +40,8 @@ export function createRunEventReader(options: RunEventReaderOptions): (event: Ba
     }
     runner.observe(event, { runId, live });
     if (event.type === EventType.RUN_FINISHED) options.onRunEnded?.(runFinished(runId, event as RunFinishedEvent, runner));
-    else if (event.type === EventType.RUN_ERROR) options.onRunEnded?.({ runId, outcome: "error", pending: [], error: errorFromRunError(event as RunErrorEvent) });
+    else if (event.type === EventType.RUN_ERROR)
+      options.onRunEnded?.({ runId, outcome: "error", pending: [], error: errorFromRunError(event as RunErrorEvent) });
   };
 }
 

@@ -23,4 +23,3 @@ export function sessionRoutes(options: SessionRouteOptions, threadId: string) {
     capabilities: api && agentId ? `${api}/agents/${agentId}/capabilities` : undefined,
   };
 }
-

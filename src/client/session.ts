@@ -60,7 +60,13 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       ? {
           onDispatch: (call: { toolCallId: string; toolName: string; runId: string }) => {
             if (endArrival?.toolCallId !== call.toolCallId) return; // dispatched later than its END (an approval came): not a dispatch latency
-            onToolDispatch({ toolCallId: call.toolCallId, toolName: call.toolName, runId: call.runId, endArrivedAt: endArrival.at, dispatchedAt: performance.now() });
+            onToolDispatch({
+              toolCallId: call.toolCallId,
+              toolName: call.toolName,
+              runId: call.runId,
+              endArrivedAt: endArrival.at,
+              dispatchedAt: performance.now(),
+            });
           },
         }
       : {}),
@@ -86,7 +92,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     },
   });
   const onWireEvent = (event: BaseEvent, live: boolean) => {
-    if (onToolDispatch && event.type === EventType.TOOL_CALL_END) endArrival = { toolCallId: (event as unknown as { toolCallId: string }).toolCallId, at: performance.now() };
+    if (onToolDispatch && event.type === EventType.TOOL_CALL_END)
+      endArrival = { toolCallId: (event as unknown as { toolCallId: string }).toolCallId, at: performance.now() };
     readEvent(event, live);
     endArrival = undefined;
   };
@@ -96,7 +103,14 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     runEnd = undefined;
     return end;
   };
-  const agent = new TetherHttpAgent({ url: routes.run, ...(routes.events ? { eventsUrl: routes.events } : {}), headers, threadId, fetch: doFetch, onEvent: onWireEvent });
+  const agent = new TetherHttpAgent({
+    url: routes.run,
+    ...(routes.events ? { eventsUrl: routes.events } : {}),
+    headers,
+    threadId,
+    fetch: doFetch,
+    onEvent: onWireEvent,
+  });
   const messagesSubscriber: AgentSubscriber = { onMessagesChanged: ({ messages }) => setState({ messages: [...messages] }) };
 
   const runOnce = async (trigger: Trigger, resume?: ResumeEntry[]): Promise<void> => {
@@ -143,7 +157,12 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   /** Sends the outcomes of a run's browser calls; follow-up tools continue the run at once. */
   const report = async (parentRunId: string, toolCallIds: string[], { continueRun = true } = {}): Promise<void> => {
     const settled = await runner.settle(toolCallIds);
-    const messages: ToolMessage[] = settled.map((call) => ({ id: randomUUID(), role: "tool", toolCallId: call.toolCallId, content: JSON.stringify(call.outcome) }));
+    const messages: ToolMessage[] = settled.map((call) => ({
+      id: randomUUID(),
+      role: "tool",
+      toolCallId: call.toolCallId,
+      content: JSON.stringify(call.outcome),
+    }));
     agent.addMessages(messages);
     journal.markReported(toolCallIds);
     for (const call of routes.api ? settled.filter((call) => call.kind === "render-only") : []) {
@@ -213,7 +232,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     async answer(interruptId, response) {
       if (state.running) throw new TetherError("run_in_progress", "Wait for the current answer before answering the approval.");
       const open = agent.pendingInterrupts;
-      if (!open.some((interrupt) => interrupt.id === interruptId)) throw new TetherError("interrupt_unknown", `Nothing is waiting for an answer to ${interruptId}.`);
+      if (!open.some((interrupt) => interrupt.id === interruptId))
+        throw new TetherError("interrupt_unknown", `Nothing is waiting for an answer to ${interruptId}.`);
       answers.set(interruptId, response === "cancel" ? { interruptId, status: "cancelled" } : { interruptId, status: "resolved", payload: response });
       if (open.some((interrupt) => !answers.has(interrupt.id))) return; // the rest are still open
       const resume = buildResumeArray(open, Object.fromEntries([...answers].map(([id, entry]) => [id, entry])));
@@ -234,14 +254,19 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       agent.addMessage({ id: randomUUID(), role: "user", content: text });
       // Moving on answers what is still open: cancelled, so nothing runs that nobody approved.
       const open = agent.pendingInterrupts;
-      const resume = open.length > 0 ? open.map((interrupt): ResumeEntry => answers.get(interrupt.id) ?? { interruptId: interrupt.id, status: "cancelled" }) : undefined;
+      const resume =
+        open.length > 0 ? open.map((interrupt): ResumeEntry => answers.get(interrupt.id) ?? { interruptId: interrupt.id, status: "cancelled" }) : undefined;
       await runOnce({ kind: "user-message" }, resume);
     },
 
     async cancel() {
       if (!state.runId || !state.running) return;
       if (!routes.api) return agent.abortRun(); // a plain server has no cancel route: stop listening
-      const response = await doFetch(`${routes.api}/runs/${encodeURIComponent(state.runId)}/cancel`, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: "{}" });
+      const response = await doFetch(`${routes.api}/runs/${encodeURIComponent(state.runId)}/cancel`, {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/json" },
+        body: "{}",
+      });
       if (!response.ok && response.status !== 409) setState({ error: errorJson(await errorFromResponse(response)) });
     },
 
@@ -265,7 +290,11 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         }
         // Calls this tab started before the reload are answered by this tab, and only by it.
         const owed = ((await loadThread())?.pendingToolCalls ?? []).filter((call) => journal.owns(call.runId));
-        if (owed.length > 0) await report(last?.runId ?? owed[0]!.runId, owed.map((call) => call.toolCallId));
+        if (owed.length > 0)
+          await report(
+            last?.runId ?? owed[0]!.runId,
+            owed.map((call) => call.toolCallId),
+          );
       } catch (error) {
         setState({ error: errorJson(error) });
       }

@@ -148,7 +148,7 @@ describe("readSse", () => {
 
 describe("readSse with CRLF line ends", () => {
   it("reads frames whose CRLF is split across chunks without inventing a frame", async () => {
-    const body = "id: r:1\r\ndata: {\"a\":1}\r\n\r\nid: r:2\r\ndata: {\"a\":2}\r\n\r\n";
+    const body = 'id: r:1\r\ndata: {"a":1}\r\n\r\nid: r:2\r\ndata: {"a":2}\r\n\r\n';
     for (let split = 1; split < body.length; split++) {
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {

@@ -71,7 +71,7 @@ export class TetherHttpAgent extends HttpAgent {
       try {
         const response = await this.fetch(this.url, { ...init, signal: anySignal(init.signal, signal) });
         // A proxy's 502/504 while the server restarts, or 503 while its storage is back in a moment: worth another try.
-        if (!PASSING.has(response.status) || !this.eventsUrl || attempt === OPEN_ATTEMPTS) {
+        if (!isPassing(response.status) || !this.eventsUrl || attempt === OPEN_ATTEMPTS) {
           this.repeatOf = response.headers.get("x-tether-repeat-of") ?? undefined;
           return response;
         }
@@ -105,7 +105,7 @@ export class TetherHttpAgent extends HttpAgent {
 }
 
 /** Statuses of a server that is restarting or briefly without storage, not of a refusal. */
-const PASSING = new Set([502, 503, 504]);
+const isPassing = (status: number) => status === 502 || status === 503 || status === 504;
 
 /** How often a run whose request got no answer is looked for or posted again: about 20 s, long enough for a server to restart. */
 const OPEN_ATTEMPTS = 8;

@@ -82,63 +82,72 @@ describe("createToolActivityTimeline", () => {
 
 // Through the runner: the statuses a call goes through as its events arrive.
 describe("createToolRunner, the timeline", () => {
-    it("shows server tools at the server, done or error from TOOL_CALL_RESULT", () => {
-      const p = page();
-      p.feed([
-        ev.runStarted(),
-        ...call("s1", { query: "requests" }, "lookupScreens"),
-        ...call("s2", { query: "nothing" }, "lookupScreens"),
-        ev.result("s1", JSON.stringify({ screens: [] })),
-        ev.result("s2", JSON.stringify({ error: { code: "not_found", message: "No such screen." } })),
-      ]);
-      expect(p.runner.activities()).toEqual([
-        { toolCallId: "s1", toolName: "lookupScreens", runId: RUN, location: "server", status: "done" },
-        { toolCallId: "s2", toolName: "lookupScreens", runId: RUN, location: "server", status: "error", message: "No such screen." },
-      ]);
-      expect(p.statuses("s1")).toEqual(["calling", "done"]);
-    });
-
-    it("shows a server tool as calling until its result arrives", () => {
-      const p = page();
-      p.feed(call("s1", {}, "lookupScreens"));
-      expect(p.runner.activities()).toMatchObject([{ toolCallId: "s1", location: "server", status: "calling" }]);
-    });
-
-    it("takes a browser call from calling to running to its outcome, with stage and reason", async () => {
-      let finish!: (outcome: ToolOutcome) => void;
-      const p = page({ execute: () => new Promise<ToolOutcome>((resolve) => (finish = resolve)) });
-      p.feed([ev.runStarted(), ev.start("a"), ev.args("a", '{"screenId":"MNU-1"}')]);
-      expect(p.runner.activities()).toEqual([{ toolCallId: "a", toolName: navigateToScreen.name, runId: RUN, location: "browser", status: "calling" }]);
-      p.feed([ev.end("a")]);
-      expect(p.runner.activities()).toMatchObject([{ toolCallId: "a", status: "running" }]);
-      finish({ status: "failed", stage: "switched", reason: "not_found", message: "No such record." });
-      await p.runner.settle(["a"]);
-      expect(p.runner.activities()).toEqual([
-        { toolCallId: "a", toolName: navigateToScreen.name, runId: RUN, location: "browser", status: "failed", stage: "switched", reason: "not_found", message: "No such record." },
-      ]);
-      expect(p.statuses("a")).toEqual(["calling", "running", "failed"]);
-    });
-
-    it("keeps a browser call's outcome when its tool message comes back as TOOL_CALL_RESULT", async () => {
-      const p = page();
-      p.feed([ev.runStarted(), ...call("a", { screenId: "MNU-1" })]);
-      await p.runner.settle(["a"]);
-      p.feed([ev.result("a", JSON.stringify({ error: { message: "not from the browser" } }))]);
-      expect(p.runner.activities()).toMatchObject([{ toolCallId: "a", location: "browser", status: "succeeded", stage: "displayed" }]);
-    });
-
-    it("shows a blocked call with its reason", async () => {
-      const p = page({ mode: "fullscreen", handler: { modes: ["side"] } });
-      p.feed(call("a", { screenId: "MNU-1" }));
-      await p.runner.settle(["a"]);
-      expect(p.statuses("a")).toEqual(["calling", "running", "blocked"]);
-      expect(p.runner.activities()).toMatchObject([{ status: "blocked", reason: "blocked_by_mode" }]);
-    });
-
-    it("shows a reloaded call with the outcome settle gave it", async () => {
-      const p = page().reload();
-      p.feed(call("a", { screenId: "MNU-1" }), { live: false });
-      await p.runner.settle(["a"]);
-      expect(p.runner.activities()).toMatchObject([{ toolCallId: "a", location: "browser", status: "cancelled", reason: "page_reloaded" }]);
-    });
+  it("shows server tools at the server, done or error from TOOL_CALL_RESULT", () => {
+    const p = page();
+    p.feed([
+      ev.runStarted(),
+      ...call("s1", { query: "requests" }, "lookupScreens"),
+      ...call("s2", { query: "nothing" }, "lookupScreens"),
+      ev.result("s1", JSON.stringify({ screens: [] })),
+      ev.result("s2", JSON.stringify({ error: { code: "not_found", message: "No such screen." } })),
+    ]);
+    expect(p.runner.activities()).toEqual([
+      { toolCallId: "s1", toolName: "lookupScreens", runId: RUN, location: "server", status: "done" },
+      { toolCallId: "s2", toolName: "lookupScreens", runId: RUN, location: "server", status: "error", message: "No such screen." },
+    ]);
+    expect(p.statuses("s1")).toEqual(["calling", "done"]);
   });
+
+  it("shows a server tool as calling until its result arrives", () => {
+    const p = page();
+    p.feed(call("s1", {}, "lookupScreens"));
+    expect(p.runner.activities()).toMatchObject([{ toolCallId: "s1", location: "server", status: "calling" }]);
+  });
+
+  it("takes a browser call from calling to running to its outcome, with stage and reason", async () => {
+    let finish!: (outcome: ToolOutcome) => void;
+    const p = page({ execute: () => new Promise<ToolOutcome>((resolve) => (finish = resolve)) });
+    p.feed([ev.runStarted(), ev.start("a"), ev.args("a", '{"screenId":"MNU-1"}')]);
+    expect(p.runner.activities()).toEqual([{ toolCallId: "a", toolName: navigateToScreen.name, runId: RUN, location: "browser", status: "calling" }]);
+    p.feed([ev.end("a")]);
+    expect(p.runner.activities()).toMatchObject([{ toolCallId: "a", status: "running" }]);
+    finish({ status: "failed", stage: "switched", reason: "not_found", message: "No such record." });
+    await p.runner.settle(["a"]);
+    expect(p.runner.activities()).toEqual([
+      {
+        toolCallId: "a",
+        toolName: navigateToScreen.name,
+        runId: RUN,
+        location: "browser",
+        status: "failed",
+        stage: "switched",
+        reason: "not_found",
+        message: "No such record.",
+      },
+    ]);
+    expect(p.statuses("a")).toEqual(["calling", "running", "failed"]);
+  });
+
+  it("keeps a browser call's outcome when its tool message comes back as TOOL_CALL_RESULT", async () => {
+    const p = page();
+    p.feed([ev.runStarted(), ...call("a", { screenId: "MNU-1" })]);
+    await p.runner.settle(["a"]);
+    p.feed([ev.result("a", JSON.stringify({ error: { message: "not from the browser" } }))]);
+    expect(p.runner.activities()).toMatchObject([{ toolCallId: "a", location: "browser", status: "succeeded", stage: "displayed" }]);
+  });
+
+  it("shows a blocked call with its reason", async () => {
+    const p = page({ mode: "fullscreen", handler: { modes: ["side"] } });
+    p.feed(call("a", { screenId: "MNU-1" }));
+    await p.runner.settle(["a"]);
+    expect(p.statuses("a")).toEqual(["calling", "running", "blocked"]);
+    expect(p.runner.activities()).toMatchObject([{ status: "blocked", reason: "blocked_by_mode" }]);
+  });
+
+  it("shows a reloaded call with the outcome settle gave it", async () => {
+    const p = page().reload();
+    p.feed(call("a", { screenId: "MNU-1" }), { live: false });
+    await p.runner.settle(["a"]);
+    expect(p.runner.activities()).toMatchObject([{ toolCallId: "a", location: "browser", status: "cancelled", reason: "page_reloaded" }]);
+  });
+});

@@ -23,7 +23,12 @@ function executor(options: Options = {}) {
   let mode: PanelMode = options.mode ?? "side";
   const hooks = { onRunning: vi.fn(), onOutcome: vi.fn(), onDispatch: vi.fn() };
   const instance = createToolCallExecutor({ registry, journal, threadId: THREAD, mode: () => mode, ...hooks });
-  const call = (args: unknown, toolCallId = "a"): CallToExecute => ({ toolCallId, toolName: navigateToScreen.name, runId: RUN, args: typeof args === "string" ? args : JSON.stringify(args) });
+  const call = (args: unknown, toolCallId = "a"): CallToExecute => ({
+    toolCallId,
+    toolName: navigateToScreen.name,
+    runId: RUN,
+    args: typeof args === "string" ? args : JSON.stringify(args),
+  });
   return { executor: instance, execute, handler, journal, hooks, call, setMode: (next: PanelMode) => (mode = next) };
 }
 
@@ -139,13 +144,21 @@ describe("createToolCallExecutor", () => {
   describe("panel modes", () => {
     it("blocks a call in a mode its tool does not allow, without running it", async () => {
       const x = executor({ mode: "fullscreen", handler: { modes: ["side"] } });
-      expect(await x.executor.execute(x.call({ screenId: "MNU-1" }), x.handler)).toMatchObject({ status: "blocked", reason: "blocked_by_mode", message: expect.stringMatching(/full screen/) });
+      expect(await x.executor.execute(x.call({ screenId: "MNU-1" }), x.handler)).toMatchObject({
+        status: "blocked",
+        reason: "blocked_by_mode",
+        message: expect.stringMatching(/full screen/),
+      });
       expect(x.execute).not.toHaveBeenCalled();
     });
 
     it("blocks before the arguments are validated", async () => {
       const x = executor({ mode: "modal", handler: { modes: ["side"] } });
-      expect(await x.executor.execute(x.call("{not json"), x.handler)).toMatchObject({ status: "blocked", reason: "blocked_by_mode", message: expect.stringMatching(/window over the screen/) });
+      expect(await x.executor.execute(x.call("{not json"), x.handler)).toMatchObject({
+        status: "blocked",
+        reason: "blocked_by_mode",
+        message: expect.stringMatching(/window over the screen/),
+      });
       expect(x.execute).not.toHaveBeenCalled();
     });
 
@@ -177,12 +190,20 @@ describe("createToolCallExecutor", () => {
           throw new Error("router is gone");
         },
       });
-      expect(await x.executor.execute(x.call({ screenId: "MNU-1" }), x.handler)).toEqual({ status: "failed", reason: "executor_failed", message: "navigateToScreen failed: router is gone" });
+      expect(await x.executor.execute(x.call({ screenId: "MNU-1" }), x.handler)).toEqual({
+        status: "failed",
+        reason: "executor_failed",
+        message: "navigateToScreen failed: router is gone",
+      });
     });
 
     it("settles a rejecting tool as failed / executor_failed", async () => {
       const x = executor({ execute: () => Promise.reject(new Error("timed out")) });
-      expect(await x.executor.execute(x.call({ screenId: "MNU-1" }), x.handler)).toMatchObject({ status: "failed", reason: "executor_failed", message: expect.stringMatching(/timed out/) });
+      expect(await x.executor.execute(x.call({ screenId: "MNU-1" }), x.handler)).toMatchObject({
+        status: "failed",
+        reason: "executor_failed",
+        message: expect.stringMatching(/timed out/),
+      });
     });
 
     it("settles a tool that returns something other than an outcome as unknown", async () => {

@@ -15,13 +15,32 @@ describe("createToolCallTracker", () => {
     const tracker = createToolCallTracker();
     const changes = feed(tracker, [ev.runStarted(), ev.start("a"), ev.args("a", '{"screen'), ev.args("a", 'Id":"MNU-3'), ev.args("a", '120"}'), ev.end("a")]);
     expect(changes.map((change) => change.kind)).toEqual(["started", "ended"]);
-    expect(tracker.get("a")).toEqual({ toolCallId: "a", toolName: "navigateToScreen", runId: RUN, args: '{"screenId":"MNU-3120"}', ended: true, late: false, awaiting: false, closedByServer: false });
+    expect(tracker.get("a")).toEqual({
+      toolCallId: "a",
+      toolName: "navigateToScreen",
+      runId: RUN,
+      args: '{"screenId":"MNU-3120"}',
+      ended: true,
+      late: false,
+      awaiting: false,
+      closedByServer: false,
+    });
   });
 
   it("pairs interleaved parallel calls by id, never by order", () => {
     const tracker = createToolCallTracker();
-    const changes = feed(tracker, [ev.start("a"), ev.start("b"), ev.args("b", '{"screenId":"MNU-2"}'), ev.args("a", '{"screenId":'), ev.args("a", '"MNU-1"}'), ev.end("b"), ev.end("a")]);
-    expect(changes.filter((change) => change.kind === "ended").map((change) => (change.kind === "ended" ? [change.call.toolCallId, change.call.args] : []))).toEqual([
+    const changes = feed(tracker, [
+      ev.start("a"),
+      ev.start("b"),
+      ev.args("b", '{"screenId":"MNU-2"}'),
+      ev.args("a", '{"screenId":'),
+      ev.args("a", '"MNU-1"}'),
+      ev.end("b"),
+      ev.end("a"),
+    ]);
+    expect(
+      changes.filter((change) => change.kind === "ended").map((change) => (change.kind === "ended" ? [change.call.toolCallId, change.call.args] : [])),
+    ).toEqual([
       ["b", '{"screenId":"MNU-2"}'],
       ["a", '{"screenId":"MNU-1"}'],
     ]);

@@ -115,14 +115,24 @@ describe("createToolRunner", () => {
   describe("calls the server closed or holds", () => {
     it("never runs a call whose TOOL_CALL_END says the server closed it (a cancel cut its arguments off)", () => {
       const p = page();
-      p.feed([ev.runStarted(), ev.start("c1"), ev.args("c1", '{"screenId":"MNU-3120"}'), { type: EventType.TOOL_CALL_END, toolCallId: "c1", metadata: { tether: { doNotRun: "cancelled" } } } as Event]);
+      p.feed([
+        ev.runStarted(),
+        ev.start("c1"),
+        ev.args("c1", '{"screenId":"MNU-3120"}'),
+        { type: EventType.TOOL_CALL_END, toolCallId: "c1", metadata: { tether: { doNotRun: "cancelled" } } } as Event,
+      ]);
       expect(p.execute).not.toHaveBeenCalled();
       expect(p.runner.activities()).toEqual([expect.objectContaining({ toolCallId: "c1", status: "cancelled" })]);
     });
 
     it("holds a call awaiting approval, and runs it once when it comes back pending", async () => {
       const p = page();
-      p.feed([ev.runStarted(), ev.start("c1"), ev.args("c1", '{"screenId":"MNU-3120"}'), { type: EventType.TOOL_CALL_END, toolCallId: "c1", metadata: { tether: { awaitsApproval: true } } } as Event]);
+      p.feed([
+        ev.runStarted(),
+        ev.start("c1"),
+        ev.args("c1", '{"screenId":"MNU-3120"}'),
+        { type: EventType.TOOL_CALL_END, toolCallId: "c1", metadata: { tether: { awaitsApproval: true } } } as Event,
+      ]);
       expect(p.execute).not.toHaveBeenCalled();
       expect(p.runner.activities()).toEqual([expect.objectContaining({ toolCallId: "c1", status: "awaiting" })]);
       const [settled] = await p.runner.settle(["c1"]);
@@ -266,7 +276,9 @@ describe("createToolRunner", () => {
       expect(settled).toBe(false);
       expect(p.journal.get("a")?.state).toBe("started");
       finish({ status: "succeeded", stage: "switched" });
-      expect(await pending).toEqual([{ toolCallId: "a", toolName: navigateToScreen.name, kind: "follow-up", outcome: { status: "succeeded", stage: "switched" } }]);
+      expect(await pending).toEqual([
+        { toolCallId: "a", toolName: navigateToScreen.name, kind: "follow-up", outcome: { status: "succeeded", stage: "switched" } },
+      ]);
       expect(p.execute).toHaveBeenCalledTimes(1);
     });
 
@@ -319,7 +331,12 @@ describe("createToolRunner", () => {
       const p = page();
       p.journal.start("x", { runId: RUN, toolName: "gone" });
       expect(await p.runner.settle(["x"])).toEqual([
-        { toolCallId: "x", toolName: "gone", kind: "follow-up", outcome: { status: "failed", reason: "executor_failed", message: "This page has no executor for gone." } },
+        {
+          toolCallId: "x",
+          toolName: "gone",
+          kind: "follow-up",
+          outcome: { status: "failed", reason: "executor_failed", message: "This page has no executor for gone." },
+        },
       ]);
     });
   });

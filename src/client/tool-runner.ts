@@ -7,7 +7,6 @@ import { createToolCallExecutor, type CallToExecute } from "./tool-call-executor
 import { createToolCallTracker } from "./tool-call-tracker.ts";
 import type { PanelMode, ToolRegistry } from "./tool-registry.ts";
 
-
 /** A browser call's final outcome, ready to go back to the server. */
 export interface SettledCall {
   toolCallId: string;
@@ -127,7 +126,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     performedWithoutResult: (runId) =>
       tracker
         .callsOf(runId)
-        .filter((call) => !call.answered && executor.outcomeOf(call.toolCallId))
+        .filter((call) => !call.answered && executor.outcomeOf(call.toolCallId) !== undefined)
         .map((call) => call.toolCallId),
 
     unanswered: (runId) =>

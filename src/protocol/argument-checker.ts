@@ -51,7 +51,9 @@ export function createArgumentChecker(): ArgumentChecker {
       const problems = (validate.errors ?? []).map((error) => `${error.instancePath || "(arguments)"} ${error.message}`);
       return {
         ok: false,
-        error: new TetherError("invalid_arguments", `The arguments for ${toolName} do not match its schema: ${problems.join("; ")}.`, { details: validate.errors }),
+        error: new TetherError("invalid_arguments", `The arguments for ${toolName} do not match its schema: ${problems.join("; ")}.`, {
+          details: validate.errors,
+        }),
       };
     },
   };

@@ -14,7 +14,10 @@ export const TOOL_OUTCOME_REASONS = ["invalid_arguments", "blocked_by_mode", "pa
 export type ToolOutcomeReason = (typeof TOOL_OUTCOME_REASONS)[number];
 
 /** An app's own word for a stage or a reason: lowercase snake_case, as error codes are. */
-const APP_WORD = z.string().regex(/^[a-z][a-z0-9_]*$/, "lowercase snake_case").max(64);
+const APP_WORD = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]*$/, "lowercase snake_case")
+  .max(64);
 
 export const ToolOutcomeSchema = z.object({
   status: z.enum(TOOL_OUTCOME_STATUSES),

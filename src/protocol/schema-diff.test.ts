@@ -71,11 +71,12 @@ describe("diffSchemas", () => {
   });
 
   it("reports a changed property type with the path to the type keyword", () => {
-    const actual = { ...navigateSchema, properties: { ...navigateSchema.properties, screenId: { type: "number", description: "The screen to open, like MNU-3120." } } };
+    const actual = {
+      ...navigateSchema,
+      properties: { ...navigateSchema.properties, screenId: { type: "number", description: "The screen to open, like MNU-3120." } },
+    };
 
-    expect(diffSchemas(navigateSchema, actual)).toEqual([
-      { path: "properties.screenId.type", kind: "changed", expected: "string", actual: "number" },
-    ]);
+    expect(diffSchemas(navigateSchema, actual)).toEqual([{ path: "properties.screenId.type", kind: "changed", expected: "string", actual: "number" }]);
   });
 
   it("reports a property the actual schema lacks as missing", () => {
@@ -129,7 +130,10 @@ describe("diffSchemas", () => {
 
 describe("formatSchemaDiff", () => {
   it("says what was expected and what arrived for a changed type", () => {
-    const actual = { ...navigateSchema, properties: { ...navigateSchema.properties, screenId: { type: "number", description: "The screen to open, like MNU-3120." } } };
+    const actual = {
+      ...navigateSchema,
+      properties: { ...navigateSchema.properties, screenId: { type: "number", description: "The screen to open, like MNU-3120." } },
+    };
 
     expect(formatSchemaDiff(diffSchemas(navigateSchema, actual))).toBe('properties.screenId.type: expected "string", got "number"');
   });

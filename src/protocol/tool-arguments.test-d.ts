@@ -8,22 +8,26 @@ import { defineTool, type ToolContext } from "../server/index.ts";
 import type { BrowserToolHandler } from "../client/index.ts";
 import { defineBrowserTool, jsonSchema, type BrowserToolArguments } from "./index.ts";
 
-const showCards = defineBrowserTool({
+const _showCards = defineBrowserTool({
   name: "showCards",
   description: "Shows recipe cards.",
   parameters: z.object({ ids: z.array(z.string()), reason: z.string().optional() }),
 });
-expectTypeOf<BrowserToolArguments<typeof showCards>>().toEqualTypeOf<{ ids: string[]; reason?: string | undefined }>();
+expectTypeOf<BrowserToolArguments<typeof _showCards>>().toEqualTypeOf<{ ids: string[]; reason?: string | undefined }>();
 
 const startTimer = defineBrowserTool({
   name: "startTimer",
   description: "Starts a countdown.",
-  parameters: jsonSchema<{ seconds: number; label?: string }>({ type: "object", properties: { seconds: { type: "integer" }, label: { type: "string" } }, required: ["seconds"] }),
+  parameters: jsonSchema<{ seconds: number; label?: string }>({
+    type: "object",
+    properties: { seconds: { type: "integer" }, label: { type: "string" } },
+    required: ["seconds"],
+  }),
 });
 expectTypeOf<BrowserToolArguments<typeof startTimer>>().toEqualTypeOf<{ seconds: number; label?: string }>();
 
-const untyped = defineBrowserTool({ name: "anything", description: "Anything.", parameters: { type: "object" } });
-expectTypeOf<BrowserToolArguments<typeof untyped>>().toEqualTypeOf<Record<string, unknown>>();
+const _untyped = defineBrowserTool({ name: "anything", description: "Anything.", parameters: { type: "object" } });
+expectTypeOf<BrowserToolArguments<typeof _untyped>>().toEqualTypeOf<Record<string, unknown>>();
 
 // A browser handler gets the typed arguments…
 const handler: BrowserToolHandler<BrowserToolArguments<typeof startTimer>> = {

@@ -53,7 +53,10 @@ export function ApprovalCard({ interrupt, onAnswer, disabled = false }: Approval
           {fields.map((field, index) => (
             <label key={field.name} className="tether-approval__field">
               {field.label}
-              <input value={field.value} onChange={(event) => setFields(fields.map((other, at) => (at === index ? { ...other, value: event.target.value } : other)))} />
+              <input
+                value={field.value}
+                onChange={(event) => setFields(fields.map((other, at) => (at === index ? { ...other, value: event.target.value } : other)))}
+              />
             </label>
           ))}
           <label className="tether-approval__field">
@@ -105,6 +108,9 @@ function formatRemaining(ms: number): string {
 }
 
 function humanize(name: string): string {
-  const words = name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+  const words = name
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -45,7 +45,11 @@ describe("approvals over the unmodified HttpAgent", () => {
       reason: "tool_approval",
       toolCallId: start.toolCallId,
       message: 'Close R-1042 "Replace broken badge reader at Gate 3" as "fixed"?',
-      responseSchema: { type: "object", required: ["approved"], properties: { approved: { type: "boolean" }, comment: { type: "string" }, resolution: { type: "string" } } },
+      responseSchema: {
+        type: "object",
+        required: ["approved"],
+        properties: { approved: { type: "boolean" }, comment: { type: "string" }, resolution: { type: "string" } },
+      },
       metadata: { tether: { toolName: "closeWorkRequest", arguments: { requestId: "R-1042", resolution: "fixed" } } },
     });
     const minutes = (Date.parse(interrupt.expiresAt!) - Date.now()) / 60_000;
@@ -61,9 +65,13 @@ describe("approvals over the unmodified HttpAgent", () => {
 
   it("approve: the call executes once, its result on the original call id, and the request reads closed", async () => {
     const { agent, interrupt } = await askToClose("approve-1");
-    const events = await run(agent, { resume: buildResumeArray(agent.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true } } }) });
+    const events = await run(agent, {
+      resume: buildResumeArray(agent.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true } } }),
+    });
     // No new start/args/end: the result answers the call the person approved.
-    expect(events.filter((event) => event.type === EventType.TOOL_CALL_START).map((event) => (event as unknown as { toolCallName: string }).toolCallName)).not.toContain("closeWorkRequest");
+    expect(
+      events.filter((event) => event.type === EventType.TOOL_CALL_START).map((event) => (event as unknown as { toolCallName: string }).toolCallName),
+    ).not.toContain("closeWorkRequest");
     const result = events.find((event) => event.type === EventType.TOOL_CALL_RESULT) as BaseEvent & { toolCallId: string; content: string };
     expect(result.toolCallId).toBe(interrupt.toolCallId);
     expect(JSON.parse(result.content)).toMatchObject({ closed: true, requestId: "R-1042", resolution: "fixed" });
@@ -78,14 +86,18 @@ describe("approvals over the unmodified HttpAgent", () => {
 
   it("approve with an edited resolution: the edited value is what runs", async () => {
     const { agent, interrupt } = await askToClose("approve-2", "close R-1014 as replaced");
-    await run(agent, { resume: buildResumeArray(agent.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true, resolution: "bulbs replaced" } } }) });
+    await run(agent, {
+      resume: buildResumeArray(agent.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true, resolution: "bulbs replaced" } } }),
+    });
     expect(await request("lee", "R-1014")).toMatchObject({ status: "closed", resolution: "bulbs replaced" });
   });
 
   it("reject: nothing runs, the request is unchanged, and the agent says so", async () => {
     const { agent, interrupt } = await askToClose("reject-1", "close R-1005 as fixed");
     const before = await request("lee", "R-1005");
-    const events = await run(agent, { resume: buildResumeArray(agent.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: false, comment: "not yet" } } }) });
+    const events = await run(agent, {
+      resume: buildResumeArray(agent.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: false, comment: "not yet" } } }),
+    });
     const result = events.find((event) => event.type === EventType.TOOL_CALL_RESULT) as BaseEvent & { content: string };
     expect(JSON.parse(result.content)).toMatchObject({ status: "rejected", comment: "not yet" });
     expect(await request("lee", "R-1005")).toEqual(before);

@@ -17,10 +17,16 @@ describe("approvals under duplicate, late and conflicting answers", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 3 }),
-        fc.array(fc.record({ answers: fc.array(fc.constantFrom<Answer | null>("approve", "reject", "cancel", null), { minLength: 3, maxLength: 3 }), reconnectFirst: fc.boolean() }), {
-          minLength: 1,
-          maxLength: 8,
-        }),
+        fc.array(
+          fc.record({
+            answers: fc.array(fc.constantFrom<Answer | null>("approve", "reject", "cancel", null), { minLength: 3, maxLength: 3 }),
+            reconnectFirst: fc.boolean(),
+          }),
+          {
+            minLength: 1,
+            maxLength: 8,
+          },
+        ),
         async (calls, attempts: Attempt[]) => {
           const executed = new Map<number, number>();
           const tool = defineTool({

@@ -6,7 +6,11 @@ import { z } from "zod";
 import { createScriptedApp, types } from "../helpers/scripted-app.ts";
 
 const user = (id: string, content: string) => ({ id, role: "user" as const, content });
-const approve = (interruptId: string, extra: Record<string, unknown> = {}): ResumeEntry => ({ interruptId, status: "resolved", payload: { approved: true, ...extra } });
+const approve = (interruptId: string, extra: Record<string, unknown> = {}): ResumeEntry => ({
+  interruptId,
+  status: "resolved",
+  payload: { approved: true, ...extra },
+});
 const reject = (interruptId: string): ResumeEntry => ({ interruptId, status: "resolved", payload: { approved: false, comment: "no" } });
 
 /** A thread whose first run asked to approve two transfers at once. */
@@ -24,7 +28,16 @@ async function twoApprovals() {
     },
   });
   const app = await createScriptedApp(
-    [{ toolCalls: [{ toolName: "transfer", input: { amount: 10 } }, { toolName: "transfer", input: { amount: 20 } }] }, { text: "Done." }, { text: "Again." }],
+    [
+      {
+        toolCalls: [
+          { toolName: "transfer", input: { amount: 10 } },
+          { toolName: "transfer", input: { amount: 20 } },
+        ],
+      },
+      { text: "Done." },
+      { text: "Again." },
+    ],
     { tools: [transfer] },
   );
   const first = await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "pay both")] });

@@ -9,7 +9,10 @@ const SECRET = "stateless-test-secret";
 const approve = (interruptId: string): ResumeEntry => ({ interruptId, status: "resolved", payload: { approved: true } });
 
 /** An agent in client (stateless) history mode whose tool needs approval, with a counter of real executions. */
-async function statelessApp(executed: number[], steps: Parameters<typeof createScriptedApp>[0] = [{ toolCalls: [{ toolName: "pay", input: { amount: 10 } }] }, { text: "Paid." }]) {
+async function statelessApp(
+  executed: number[],
+  steps: Parameters<typeof createScriptedApp>[0] = [{ toolCalls: [{ toolName: "pay", input: { amount: 10 } }] }, { text: "Paid." }],
+) {
   const pay = defineTool({
     name: "pay",
     description: "Pays an amount.",

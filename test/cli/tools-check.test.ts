@@ -30,7 +30,10 @@ function writeManifest(name: string, content: unknown): string {
  */
 async function tether(args: string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["bin/tether.mjs", ...args], { encoding: "utf8", env: { ...process.env, TETHER_TOKEN: "", ...env } });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["bin/tether.mjs", ...args], {
+      encoding: "utf8",
+      env: { ...process.env, TETHER_TOKEN: "", ...env },
+    });
     return { status: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: unknown; stdout: string; stderr: string };
@@ -83,7 +86,17 @@ describe("tether tools check", () => {
   });
 
   it("exits 2 with agent_not_found for an unknown agent", async () => {
-    const result = await tether(["tools", "check", "--url", server.url, "--agent", "nobody", "--manifest", writeManifest("for-nobody.json", [navigate]), ...asKim()]);
+    const result = await tether([
+      "tools",
+      "check",
+      "--url",
+      server.url,
+      "--agent",
+      "nobody",
+      "--manifest",
+      writeManifest("for-nobody.json", [navigate]),
+      ...asKim(),
+    ]);
     expect(result).toMatchObject({ status: 2, stdout: "" });
     expect(result.stderr).toMatch(/agent_not_found: .*404.*There is no agent "nobody"/);
   });

@@ -48,7 +48,8 @@ const carriesSucceededOutcome = (input: AGUIRunAgentInput) => {
   return last?.role === "tool" && typeof last.content === "string" && JSON.parse(last.content).status === "succeeded";
 };
 
-const lastAssistantText = (messages: Message[]) => messages.filter((message) => message.role === "assistant" && typeof message.content === "string" && message.content).at(-1)?.content;
+const lastAssistantText = (messages: Message[]) =>
+  messages.filter((message) => message.role === "assistant" && typeof message.content === "string" && message.content).at(-1)?.content;
 
 describe("the browser client against a third-party AG-UI server (@copilotkit/aimock)", () => {
   const mock = new AGUIMock({ port: 0 });

@@ -22,7 +22,9 @@ async function served(app: Awaited<ReturnType<typeof createScriptedApp>>) {
 
 describe("browser tool kinds in a session", () => {
   it("keeps a render-only tool's outcome as bookkeeping for the next run, and reports it, without a continuation", async () => {
-    const app = await createScriptedApp([{ toolCalls: [{ toolName: "showCards", input: { ids: ["r-204"] } }] }, { text: "Enjoy." }], { browserTools: [showCards] });
+    const app = await createScriptedApp([{ toolCalls: [{ toolName: "showCards", input: { ids: ["r-204"] } }] }, { text: "Enjoy." }], {
+      browserTools: [showCards],
+    });
     const { server, session } = await served(app);
     try {
       const execute = vi.fn<BrowserToolHandler["execute"]>(() => ({ status: "succeeded", stage: "displayed", message: "Rendered 1 card." }));
@@ -33,9 +35,16 @@ describe("browser tool kinds in a session", () => {
       expect(app.model.calls).toHaveLength(1); // no continuation run: the cards are the answer
       const runs = await app.store.listRuns("render-1");
       expect(runs).toHaveLength(1);
-      await expect.poll(async () => (await app.store.listReports(runs[0]!.runId)).map((entry) => entry.report)).toEqual([
-        { kind: "tool-outcome", toolCallId: expect.any(String), toolName: "showCards", outcome: { status: "succeeded", stage: "displayed", message: "Rendered 1 card." } },
-      ]);
+      await expect
+        .poll(async () => (await app.store.listReports(runs[0]!.runId)).map((entry) => entry.report))
+        .toEqual([
+          {
+            kind: "tool-outcome",
+            toolCallId: expect.any(String),
+            toolName: "showCards",
+            outcome: { status: "succeeded", stage: "displayed", message: "Rendered 1 card." },
+          },
+        ]);
       // The next run carries the tool message, and the server accepts it as the call's answer.
       await s.send("thanks");
       expect(s.getState().error).toBeUndefined();

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
 
-const lastAssistant = (messages: Array<{ role: string; content?: unknown }>) => messages.filter((message) => message.role === "assistant" && message.content).at(-1)?.content;
+const lastAssistant = (messages: Array<{ role: string; content?: unknown }>) =>
+  messages.filter((message) => message.role === "assistant" && message.content).at(-1)?.content;
 
 describe("the browser session against the demo server", () => {
   let server: DemoServer;
@@ -92,7 +93,15 @@ describe("the browser session against the demo server", () => {
     s.registerTool({ spec: navigateToScreen, execute: () => ((calledAt = performance.now()), { status: "succeeded", stage: "displayed" }) });
     await s.send("open the work request list");
     const navigate = s.getState().activities.find((activity) => activity.toolName === "navigateToScreen")!;
-    expect(timings).toEqual([{ toolCallId: navigate.toolCallId, toolName: "navigateToScreen", runId: navigate.runId, endArrivedAt: expect.any(Number), dispatchedAt: expect.any(Number) }]);
+    expect(timings).toEqual([
+      {
+        toolCallId: navigate.toolCallId,
+        toolName: "navigateToScreen",
+        runId: navigate.runId,
+        endArrivedAt: expect.any(Number),
+        dispatchedAt: expect.any(Number),
+      },
+    ]);
     const [timing] = timings as Array<{ endArrivedAt: number; dispatchedAt: number }>;
     expect(timing!.endArrivedAt).toBeLessThanOrEqual(timing!.dispatchedAt);
     expect(timing!.dispatchedAt).toBeLessThanOrEqual(calledAt);

@@ -119,7 +119,9 @@ describe("the Workdesk story over a standard AG-UI HttpAgent", () => {
       toolCallId,
       content: JSON.stringify({ status: "failed", stage: "requested", reason: "access_denied" }),
     });
-    const second = await run(agent, { forwardedProps: { tether: { trigger: { kind: "tool-result", parentRunId: first.finished!.runId, toolCallIds: [toolCallId] } } } });
+    const second = await run(agent, {
+      forwardedProps: { tether: { trigger: { kind: "tool-result", parentRunId: first.finished!.runId, toolCallIds: [toolCallId] } } },
+    });
     expect(second.failed).toBeUndefined();
     const said = lastAssistantText(agent.messages);
     expect(said).toMatch(/couldn't open Work request list/);
@@ -140,7 +142,9 @@ describe("the Workdesk story over a standard AG-UI HttpAgent", () => {
     agent.addMessage({ id: "story-5-u1", role: "user", content: "find badge reader requests" });
     const result = await run(agent);
     expect(result.failed).toBeUndefined();
-    expect(lastAssistantText(agent.messages)).toMatch(/I found 1 work request in ORG-01 matching "badge reader": R-1042 "Replace broken badge reader at Gate 3"/);
+    expect(lastAssistantText(agent.messages)).toMatch(
+      /I found 1 work request in ORG-01 matching "badge reader": R-1042 "Replace broken badge reader at Gate 3"/,
+    );
   });
 
   it("answers off-playbook questions honestly, as the scripted model it is", async () => {

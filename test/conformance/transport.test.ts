@@ -141,6 +141,8 @@ describe("transport", () => {
     const frames = parseSseFrames(await (await post(input("past-1", "past-1-r1"))).text());
     const response = await get("/api/threads/past-1/events", { "Last-Event-ID": `past-1-r1:${frames.length + 1}` });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { code: "invalid_last_event_id", message: expect.stringContaining(`events up to ${frames.length}`) } });
+    expect(await response.json()).toMatchObject({
+      error: { code: "invalid_last_event_id", message: expect.stringContaining(`events up to ${frames.length}`) },
+    });
   });
 });

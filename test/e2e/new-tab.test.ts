@@ -8,7 +8,8 @@ const VIEWPORT = { width: 1400, height: 860 };
 const ASK_FOR_A_NEW_TAB = "open the work request list in a new tab";
 
 /** The continuation run that carries the browser's outcome of a tool call. */
-const carriesToolOutcome = (request: Request) => request.method() === "POST" && request.url().endsWith("/run") && (request.postData() ?? "").includes('"tool-result"');
+const carriesToolOutcome = (request: Request) =>
+  request.method() === "POST" && request.url().endsWith("/run") && (request.postData() ?? "").includes('"tool-result"');
 
 describe("opening a screen in a new tab, in Chromium", () => {
   const suite = browserSuite();

@@ -33,7 +33,9 @@ export async function ask(page: Page, text: string): Promise<void> {
 /** Waits until the assistant is done and its last words match. */
 export async function lastReply(page: Page, expected: RegExp, timeout = 20_000): Promise<string> {
   const log = page.getByRole("log", { name: "Conversation" });
-  await expect.poll(async () => (await log.getAttribute("aria-busy")) === "false" && expected.test(await lastAssistantText(page)), { timeout, interval: 100 }).toBe(true);
+  await expect
+    .poll(async () => (await log.getAttribute("aria-busy")) === "false" && expected.test(await lastAssistantText(page)), { timeout, interval: 100 })
+    .toBe(true);
   return lastAssistantText(page);
 }
 

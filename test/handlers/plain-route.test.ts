@@ -13,10 +13,15 @@ describe("createAgentHandlers in a plain Hono app", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "tether-handlers-"));
   let chat: AgentHandlers;
   let server: Awaited<ReturnType<typeof listen>>;
-  const authenticate = (request: Request) => (request.headers.get("authorization") === "Bearer kim-token" ? { id: "kim", orgScope: "ORG-01", roles: [] } : undefined);
+  const authenticate = (request: Request) =>
+    request.headers.get("authorization") === "Bearer kim-token" ? { id: "kim", orgScope: "ORG-01", roles: [] } : undefined;
 
   beforeAll(async () => {
-    const agent = defineAgent({ id: "helper", model: createScriptedModel([{ text: "Hello from a plain route." }, { text: "Still here." }]), instructions: "Be brief." });
+    const agent = defineAgent({
+      id: "helper",
+      model: createScriptedModel([{ text: "Hello from a plain route." }, { text: "Still here." }]),
+      instructions: "Be brief.",
+    });
     chat = await createAgentHandlers({ agent, authenticate, dataDir, logger: silentLogger });
     const app = new Hono();
     app.post("/chat", (c) => chat.run(c.req.raw));
@@ -41,7 +46,11 @@ describe("createAgentHandlers in a plain Hono app", () => {
     const whole = parseSseFrames(await (await fetch(`${server.url}/chat/events?threadId=plain-1`, { headers: { Authorization: "Bearer kim-token" } })).text());
     expect(whole[0]!.data).toMatchObject({ type: "RUN_STARTED", runId: "plain-1-r1" });
     expect(whole.at(-1)!.data.type).toBe("RUN_FINISHED");
-    const rest = parseSseFrames(await (await fetch(`${server.url}/chat/events?threadId=plain-1`, { headers: { Authorization: "Bearer kim-token", "Last-Event-ID": whole.at(-3)!.id! } })).text());
+    const rest = parseSseFrames(
+      await (
+        await fetch(`${server.url}/chat/events?threadId=plain-1`, { headers: { Authorization: "Bearer kim-token", "Last-Event-ID": whole.at(-3)!.id! } })
+      ).text(),
+    );
     expect(rest).toEqual(whole.slice(-2));
   });
 
@@ -54,9 +63,17 @@ describe("createAgentHandlers in a plain Hono app", () => {
     const anonymous = await fetch(`${server.url}/chat`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ error: { code: "unauthenticated" } });
-    const plain = await fetch(`${server.url}/chat`, { method: "POST", headers: { Authorization: "Bearer kim-token", "Content-Type": "text/plain" }, body: "{}" });
+    const plain = await fetch(`${server.url}/chat`, {
+      method: "POST",
+      headers: { Authorization: "Bearer kim-token", "Content-Type": "text/plain" },
+      body: "{}",
+    });
     expect(plain.status).toBe(415);
-    const invalid = await fetch(`${server.url}/chat`, { method: "POST", headers: { Authorization: "Bearer kim-token", "Content-Type": "application/json" }, body: JSON.stringify({ threadId: "x" }) });
+    const invalid = await fetch(`${server.url}/chat`, {
+      method: "POST",
+      headers: { Authorization: "Bearer kim-token", "Content-Type": "application/json" },
+      body: JSON.stringify({ threadId: "x" }),
+    });
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ error: { code: "invalid_input" } });
   });

@@ -21,10 +21,11 @@ try {
   });
   const server = await listen(demo.app, { port: Number(process.env.PORT ?? 0), host: "127.0.0.1" });
   console.log(`listening ${server.url}`);
-  process.once("SIGTERM", async () => {
-    await server.close();
-    await demo.tether.close();
-    process.exit(0);
+  process.once("SIGTERM", () => {
+    void server
+      .close()
+      .then(() => demo.close())
+      .finally(() => process.exit(0));
   });
 } catch (error) {
   console.error(isTetherError(error) ? `${error.code}: ${error.message}` : error);

@@ -28,8 +28,7 @@ export async function startDemoServer(options: DemoOptions = {}): Promise<DemoSe
     demo,
     dataDir,
     token,
-    agent: (user, threadId) =>
-      new HttpAgent({ url: `${server.url}/api/agents/workdesk/run`, headers: { Authorization: `Bearer ${token(user)}` }, threadId }),
+    agent: (user, threadId) => new HttpAgent({ url: `${server.url}/api/agents/workdesk/run`, headers: { Authorization: `Bearer ${token(user)}` }, threadId }),
     async close() {
       await server.close();
       await demo.close();

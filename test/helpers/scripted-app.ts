@@ -36,7 +36,15 @@ export interface ScriptedApp {
 /** A Tether app in-process with one agent ("test") on a scripted model, a memory store and counting ids. */
 export async function createScriptedApp(
   steps: ScriptedStep[],
-  options: { tools?: ServerTool[]; browserTools?: BrowserToolSpec[]; agent?: Partial<AgentDefinition>; chunkDelayMs?: number; store?: RunStore; secret?: string; api?: ApiOptions } = {},
+  options: {
+    tools?: ServerTool[];
+    browserTools?: BrowserToolSpec[];
+    agent?: Partial<AgentDefinition>;
+    chunkDelayMs?: number;
+    store?: RunStore;
+    secret?: string;
+    api?: ApiOptions;
+  } = {},
 ): Promise<ScriptedApp> {
   const model = createScriptedModel(steps, { chunkDelayMs: options.chunkDelayMs ?? 0 });
   const store = options.store ?? createMemoryRunStore();

@@ -70,7 +70,9 @@ describe.each(PROVIDER_WIRES)("cancelling a run over $name", (wire) => {
     // A run that ends without streaming lets the test go on to fail on what it finds, rather than wait forever.
     void running.finally(streaming);
     await begun;
-    const exchange = tap.exchanges.findLast((candidate) => candidate.body.includes(ask) && (candidate.path + candidate.body).includes(wire.modelId)) as TappedExchange;
+    const exchange = tap.exchanges.findLast(
+      (candidate) => candidate.body.includes(ask) && (candidate.path + candidate.body).includes(wire.modelId),
+    ) as TappedExchange;
     return { agent, runId, running, exchange };
   }
 

@@ -1,4 +1,11 @@
-import { EventType, type Message, type TextMessageContentEvent, type ToolCallArgsEvent, type ToolCallResultEvent, type ToolCallStartEvent } from "@ag-ui/client";
+import {
+  EventType,
+  type Message,
+  type TextMessageContentEvent,
+  type ToolCallArgsEvent,
+  type ToolCallResultEvent,
+  type ToolCallStartEvent,
+} from "@ag-ui/client";
 import { LLMock } from "@copilotkit/aimock";
 import type { RunLogEntry } from "tether/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,9 +49,16 @@ const PROVIDER_OVERLOADED = "The server is overloaded right now; please retry in
 function addFaultFixtures(mock: LLMock, wire: ProviderWire) {
   const model = wire.modelId;
   const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
-  mock.addFixture({ match: { model, userMessage: exactly(ASK.awkward), hasToolResult: false }, response: { toolCalls: [toolCall(wire, "navigateToScreen", AWKWARD_ARGUMENTS)] }, chunkSize: 1 });
+  mock.addFixture({
+    match: { model, userMessage: exactly(ASK.awkward), hasToolResult: false },
+    response: { toolCalls: [toolCall(wire, "navigateToScreen", AWKWARD_ARGUMENTS)] },
+    chunkSize: 1,
+  });
 
-  mock.addFixture({ match: { model, userMessage: exactly(ASK.parallel), hasToolResult: true }, response: { content: "R-1042 is about the badge reader; the list has the rest." } });
+  mock.addFixture({
+    match: { model, userMessage: exactly(ASK.parallel), hasToolResult: true },
+    response: { content: "R-1042 is about the badge reader; the list has the rest." },
+  });
   mock.addFixture({
     match: { model, userMessage: exactly(ASK.parallel), hasToolResult: false },
     response: { toolCalls: [toolCall(wire, "searchWorkRequests", { query: "badge reader" }), toolCall(wire, "lookupScreens", { query: "work request list" })] },
@@ -52,7 +66,10 @@ function addFaultFixtures(mock: LLMock, wire: ProviderWire) {
   });
 
   // A server tool and a browser tool in one step: Tether runs one, the browser the other, and both answers go back together.
-  mock.addFixture({ match: { model, userMessage: exactly(ASK.mixed), hasToolResult: true, toolResultContains: '"displayed"' }, response: { content: "It is open." } });
+  mock.addFixture({
+    match: { model, userMessage: exactly(ASK.mixed), hasToolResult: true, toolResultContains: '"displayed"' },
+    response: { content: "It is open." },
+  });
   mock.addFixture({
     match: { model, userMessage: exactly(ASK.mixed), hasToolResult: false },
     response: { toolCalls: [toolCall(wire, "lookupScreens", { query: "work request list" }), toolCall(wire, "navigateToScreen", { screenId: "MNU-3120" })] },
@@ -71,9 +88,19 @@ function addFaultFixtures(mock: LLMock, wire: ProviderWire) {
 
   mock.addFixture({ match: { model, userMessage: exactly(ASK.errorMidStream) }, response: { content: SUMMARY }, chunkSize: 8 });
   // A pause between chunks lets the first ones reach the client before the drop (aimock writes a paceless stream in one go).
-  mock.addFixture({ match: { model, userMessage: exactly(ASK.dropMidStream) }, response: { content: SUMMARY }, chunkSize: 8, truncateAfterChunks: 4, latency: 2 });
+  mock.addFixture({
+    match: { model, userMessage: exactly(ASK.dropMidStream) },
+    response: { content: SUMMARY },
+    chunkSize: 8,
+    truncateAfterChunks: 4,
+    latency: 2,
+  });
   // The first attempt's connection is dropped before any answer (aimock's chaos `disconnect`); the second is answered.
-  mock.addFixture({ match: { model, userMessage: exactly(ASK.dropBeforeAnswer), sequenceIndex: 0 }, response: { content: "R-1046 is closed." }, chaos: { disconnectRate: 1 } });
+  mock.addFixture({
+    match: { model, userMessage: exactly(ASK.dropBeforeAnswer), sequenceIndex: 0 },
+    response: { content: "R-1046 is closed." },
+    chaos: { disconnectRate: 1 },
+  });
   mock.addFixture({ match: { model, userMessage: exactly(ASK.dropBeforeAnswer), sequenceIndex: 1 }, response: { content: "R-1046 is closed." } });
   mock.addFixture({ match: { model, userMessage: exactly(ASK.rateLimitedOnce) }, response: { content: "R-1042 is waiting for approval." } });
   mock.addFixture({
@@ -115,7 +142,8 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
     return { result, messages: agent.messages };
   }
   const requestsSince = (count: number) => providerRequests(mock, wire).slice(count);
-  const log = async (result: RunResult) => (await stack.record(result.events[0]!.runId as string)).log.filter((entry: RunLogEntry) => entry.code === "model_retry");
+  const log = async (result: RunResult) =>
+    (await stack.record(result.events[0]!.runId as string)).log.filter((entry: RunLogEntry) => entry.code === "model_retry");
 
   it("passes tool arguments on as the provider streams them, down to one character at a time through quotes, escapes and non-ASCII text", async () => {
     const { result, messages } = await ask("awkward", ASK.awkward);
@@ -130,7 +158,9 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
     } else {
       expect(deltas).toEqual([sent]);
     }
-    const call = messages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : [])).find((candidate) => candidate.id === start.toolCallId);
+    const call = messages
+      .flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : []))
+      .find((candidate) => candidate.id === start.toolCallId);
     expect(JSON.parse(call!.function.arguments)).toEqual(AWKWARD_ARGUMENTS);
     // The arguments passed the browser tool's schema: the call waits for the browser.
     expect(result.finished!.outcome).toEqual({ type: "success", pendingToolCallIds: [start.toolCallId] });
@@ -147,7 +177,8 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
     const [search, lookup] = starts as [ToolCallStartEvent, ToolCallStartEvent];
     expect(search.toolCallId).not.toBe(lookup.toolCallId);
     expect(search.parentMessageId).toBe(lookup.parentMessageId);
-    if (wire.toolCallId("lookupScreens")) expect([search.toolCallId, lookup.toolCallId]).toEqual([wire.toolCallId("searchWorkRequests"), wire.toolCallId("lookupScreens")]);
+    if (wire.toolCallId("lookupScreens"))
+      expect([search.toolCallId, lookup.toolCallId]).toEqual([wire.toolCallId("searchWorkRequests"), wire.toolCallId("lookupScreens")]);
 
     // Each call's streamed arguments went to that call.
     const argumentsOf = (toolCallId: string) =>
@@ -194,7 +225,12 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
     expect(first.finished!.outcome).toEqual({ type: "success", pendingToolCallIds: [navigate.toolCallId] });
 
     const before = providerRequests(mock, wire).length;
-    agent.addMessage({ id: `${threadId}-outcome`, role: "tool", toolCallId: navigate.toolCallId, content: JSON.stringify({ status: "succeeded", stage: "displayed" }) });
+    agent.addMessage({
+      id: `${threadId}-outcome`,
+      role: "tool",
+      toolCallId: navigate.toolCallId,
+      content: JSON.stringify({ status: "succeeded", stage: "displayed" }),
+    });
     const parentRunId = first.finished!.runId;
     const second = await runAgent(agent, { forwardedProps: { tether: { trigger: { kind: "tool-result", parentRunId, toolCallIds: [navigate.toolCallId] } } } });
     expect(second.failed).toBeUndefined();
@@ -245,7 +281,9 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
     const record = await stack.record(result.events[0]!.runId as string);
     expect(record).toMatchObject({ status: "error", error: { code: "model_error" } });
     // What the model said before the error stays in the thread, as the client saw it.
-    const said = ofType<TextMessageContentEvent>(result, EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta).join("");
+    const said = ofType<TextMessageContentEvent>(result, EventType.TEXT_MESSAGE_CONTENT)
+      .map((event) => event.delta)
+      .join("");
     expect(SUMMARY.startsWith(said)).toBe(true);
     const thread = await (await stack.api(`/threads/error-mid-stream-${wire.name}`)).json();
     expect(thread.messages.at(-1)).toMatchObject({ role: "assistant", content: said });

@@ -59,7 +59,9 @@ describe.each(PROVIDER_WIRES)("the Workdesk story over $name", (wire) => {
     // Two model calls: the lookup, then (with its result) the navigation.
     const requests = providerRequests(mock, wire).slice(before);
     expect(requests.map((request) => request.status)).toEqual([200, 200]);
-    expect(requests[0]!.body.tools?.map((tool) => tool.function.name)).toEqual(expect.arrayContaining(["lookupScreens", "navigateToScreen", "searchWorkRequests"]));
+    expect(requests[0]!.body.tools?.map((tool) => tool.function.name)).toEqual(
+      expect.arrayContaining(["lookupScreens", "navigateToScreen", "searchWorkRequests"]),
+    );
 
     const starts = ofType<ToolCallStartEvent>(first, EventType.TOOL_CALL_START);
     expect(starts.map((event) => event.toolCallName)).toEqual(["lookupScreens", "navigateToScreen"]);
@@ -98,13 +100,17 @@ describe.each(PROVIDER_WIRES)("the Workdesk story over $name", (wire) => {
     } else {
       expect(deltas).toHaveLength(1); // Gemini sends a function call whole
     }
-    const call = agent.messages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : [])).find((candidate) => candidate.id === navigate.toolCallId);
+    const call = agent.messages
+      .flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : []))
+      .find((candidate) => candidate.id === navigate.toolCallId);
     expect(JSON.parse(call!.function.arguments)).toEqual(STORY.navigateArguments);
 
     // Pending for the browser: no result for it, and the run says so.
     expect(first.finished!.outcome).toEqual({ type: "success", pendingToolCallIds: [navigate.toolCallId] });
     expect(first.pendingToolCallIds).toEqual([navigate.toolCallId]);
-    expect(first.events.some((event) => event.type === EventType.TOOL_CALL_RESULT && (event as ToolCallResultEvent).toolCallId === navigate.toolCallId)).toBe(false);
+    expect(first.events.some((event) => event.type === EventType.TOOL_CALL_RESULT && (event as ToolCallResultEvent).toolCallId === navigate.toolCallId)).toBe(
+      false,
+    );
     expect(lastAssistantText(agent.messages)).toBe(STORY.opening);
 
     // Who served the run is on RUN_FINISHED whatever the provider reports about tokens.
@@ -125,7 +131,9 @@ describe.each(PROVIDER_WIRES)("the Workdesk story over $name", (wire) => {
     expect(requests).toHaveLength(1);
     expect(requests[0]!.body.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "tool"]);
     const outcome = requests[0]!.body.messages.at(-1)!;
-    expect(JSON.parse(textOf(outcome))).toMatchObject(wire.name === "google" ? { content: { status: "succeeded", stage: "displayed" } } : { status: "succeeded", stage: "displayed" });
+    expect(JSON.parse(textOf(outcome))).toMatchObject(
+      wire.name === "google" ? { content: { status: "succeeded", stage: "displayed" } } : { status: "succeeded", stage: "displayed" },
+    );
     if (wire.toolCallId("navigateToScreen")) expect(outcome.tool_call_id).toBe(first.pendingToolCallIds[0]);
   });
 
@@ -136,7 +144,13 @@ describe.each(PROVIDER_WIRES)("the Workdesk story over $name", (wire) => {
     const inputTokens = lookup.input_tokens + navigate.input_tokens;
     const outputTokens = lookup.output_tokens + navigate.output_tokens;
     expect(first.finished!.usage).toHaveLength(1);
-    expect(first.finished!.usage![0]).toMatchObject({ provider: wire.sdkProvider, model: wire.modelId, inputTokens, outputTokens, totalTokens: inputTokens + outputTokens });
+    expect(first.finished!.usage![0]).toMatchObject({
+      provider: wire.sdkProvider,
+      model: wire.modelId,
+      inputTokens,
+      outputTokens,
+      totalTokens: inputTokens + outputTokens,
+    });
   });
 
   it("says the screen could not be opened when the browser reports access_denied", async () => {

@@ -2,7 +2,13 @@ import { EventType, HttpAgent, type AgentSubscriber, type BaseEvent, type RunErr
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { toAgUiTool } from "tether/protocol";
 import { createCountingIds, createMemoryRunStore, createTetherApp, silentLogger, type RetryPolicy, type RunRecord, type TetherApp } from "tether/server";
-import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent, navigateToScreen, type WorkdeskUser } from "../../apps/workdesk/agent/index.ts";
+import {
+  WORKDESK_USERS,
+  createSqliteWorkRequestRepository,
+  createWorkdeskAgent,
+  navigateToScreen,
+  type WorkdeskUser,
+} from "../../apps/workdesk/agent/index.ts";
 import { listen, type Listening } from "../../src/server/listen.ts";
 
 /** The browser tool the Workdesk page declares on every run. */

@@ -142,5 +142,8 @@ export async function startUpstreamTap(upstream: string): Promise<UpstreamTap> {
 }
 
 function passOn(headers: IncomingHttpHeaders): Parameters<ServerResponse["writeHead"]>[1] {
-  return Object.fromEntries(Object.entries(headers).filter(([name, value]) => value !== undefined && !HOP_BY_HOP.has(name))) as Record<string, string | string[]>;
+  return Object.fromEntries(Object.entries(headers).filter(([name, value]) => value !== undefined && !HOP_BY_HOP.has(name))) as Record<
+    string,
+    string | string[]
+  >;
 }

@@ -44,7 +44,6 @@ async function search(args: { query?: string; status?: string }, user: WorkdeskU
   return (await tool("searchWorkRequests").execute(args, context(user))) as SearchOutput;
 }
 
-
 describe("createWorkdeskAgent", () => {
   it("is the workdesk agent, with server history and a strict browser-tool allow-list", () => {
     const agent = workdesk();
@@ -123,7 +122,11 @@ describe("the searchWorkRequests tool", () => {
     expect(found.total).toBe(19);
     expect(found.requests).toHaveLength(10);
     expect(found.requests.some((request) => request.id === "R-1042")).toBe(false);
-    const org02 = new Set(seedWorkRequests().filter((request) => request.orgScope === "ORG-02").map((request) => request.id));
+    const org02 = new Set(
+      seedWorkRequests()
+        .filter((request) => request.orgScope === "ORG-02")
+        .map((request) => request.id),
+    );
     expect(found.requests.every((request) => org02.has(request.id))).toBe(true);
   });
 
@@ -150,7 +153,13 @@ describe("the searchWorkRequests tool", () => {
 
 describe("from what the user typed to what they are told", () => {
   async function ask(said: string, user: WorkdeskUser): Promise<string> {
-    const first = workdeskPlaybook.respond({ userText: said, results: [], sinceUser: [], tools: ["lookupScreens", "searchWorkRequests", "navigateToScreen"], turnsSinceUser: 0 });
+    const first = workdeskPlaybook.respond({
+      userText: said,
+      results: [],
+      sinceUser: [],
+      tools: ["lookupScreens", "searchWorkRequests", "navigateToScreen"],
+      turnsSinceUser: 0,
+    });
     const call = first.toolCalls?.[0];
     if (call?.toolName !== "searchWorkRequests") throw new Error(`"${said}" did not start a search.`);
     const output = await tool("searchWorkRequests").execute(call.input, context(user));
@@ -165,7 +174,9 @@ describe("from what the user typed to what they are told", () => {
   }
 
   it("answers 'find open badge reader requests' with R-1042 for kim", async () => {
-    expect(await ask("find open badge reader requests", kim)).toMatch(/^I found 1 open work request in ORG-01 matching "badge reader": R-1042 "Replace broken badge reader at Gate 3"/);
+    expect(await ask("find open badge reader requests", kim)).toMatch(
+      /^I found 1 open work request in ORG-01 matching "badge reader": R-1042 "Replace broken badge reader at Gate 3"/,
+    );
   });
 
   it("answers a search with more results than it shows with how many more there are", async () => {

@@ -8,12 +8,19 @@ import type { WorkdeskUser } from "./users.ts";
 
 const user = (userId: string) => WORKDESK_USERS.find((candidate) => candidate.id === userId)!;
 const [kim, lee, park] = [user("kim"), user("lee"), user("park")];
-const context = (who: WorkdeskUser): ToolContext => ({ user: who, threadId: "thread-1", runId: "run-1", toolCallId: "call_1", signal: new AbortController().signal });
+const context = (who: WorkdeskUser): ToolContext => ({
+  user: who,
+  threadId: "thread-1",
+  runId: "run-1",
+  toolCallId: "call_1",
+  signal: new AbortController().signal,
+});
 
 describe("closeWorkRequestTool", () => {
   let requests: SqliteWorkRequestRepository;
   let tool: ReturnType<typeof closeWorkRequestTool>;
-  const needsApproval = (args: { requestId: string; resolution: string }, who: WorkdeskUser) => (tool.needsApproval as (a: typeof args, u: WorkdeskUser) => boolean)(args, who);
+  const needsApproval = (args: { requestId: string; resolution: string }, who: WorkdeskUser) =>
+    (tool.needsApproval as (a: typeof args, u: WorkdeskUser) => boolean)(args, who);
 
   beforeEach(async () => {
     requests = await createSqliteWorkRequestRepository({ filename: ":memory:" });

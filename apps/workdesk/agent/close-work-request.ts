@@ -32,11 +32,14 @@ export function closeWorkRequestTool(requests: WorkRequestRepository) {
   return defineTool({
     name: "closeWorkRequest",
     description:
-      "Closes a work request of the user's organisation with a resolution (such as \"fixed\"). A person approves every call first: " +
+      'Closes a work request of the user\'s organisation with a resolution (such as "fixed"). A person approves every call first: ' +
       "say you are asking for approval, and only say the request is closed once the result says so. If the result says alreadyClosed, " +
       "it was closed before (with the resolution and time given) and nothing changed. High-priority requests can only be closed by managers.",
     parameters: z.object({
-      requestId: z.string().regex(/^R-\d{4}$/).describe("The request's id, such as R-1042."),
+      requestId: z
+        .string()
+        .regex(/^R-\d{4}$/)
+        .describe("The request's id, such as R-1042."),
       resolution: z.string().min(1).max(200).describe("How it was resolved, in a few words."),
     }),
     needsApproval: ({ requestId }, user) => requests.getSync(user.orgScope, requestId)?.status !== "closed",
@@ -46,7 +49,8 @@ export function closeWorkRequestTool(requests: WorkRequestRepository) {
       return `Close ${requestId}${request ? ` "${request.title}"` : ""} as "${resolution}"?`;
     },
     approvalFields: { properties: { resolution: { type: "string", minLength: 1, maxLength: 200, description: "Change the resolution before approving." } } },
-    applyApproval: (args, answer) => (typeof answer.resolution === "string" && answer.resolution.trim() ? { ...args, resolution: answer.resolution.trim() } : args),
+    applyApproval: (args, answer) =>
+      typeof answer.resolution === "string" && answer.resolution.trim() ? { ...args, resolution: answer.resolution.trim() } : args,
     execute: async ({ requestId, resolution }, { user }) => {
       const result = await requests.close(user.orgScope, requestId, resolution);
       switch (result.outcome) {

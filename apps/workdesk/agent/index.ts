@@ -41,7 +41,11 @@ export function createWorkdeskAgent(options: WorkdeskAgentOptions): Agent {
 export { WORKDESK_USERS, type WorkdeskUser } from "./users.ts";
 export { SCREENS, breadcrumb, screenById, screensFor, type Screen } from "./screens.ts";
 export type { CloseWorkRequestResult, WorkRequestQuery, WorkRequestRepository } from "./work-request-repository.ts";
-export { createSqliteWorkRequestRepository, type SqliteWorkRequestRepository, type SqliteWorkRequestRepositoryOptions } from "./sqlite-work-request-repository.ts";
+export {
+  createSqliteWorkRequestRepository,
+  type SqliteWorkRequestRepository,
+  type SqliteWorkRequestRepositoryOptions,
+} from "./sqlite-work-request-repository.ts";
 export { seedWorkRequests, type WorkRequest, type WorkRequestStatus } from "./work-requests.ts";
 export { navigateToScreen, type NavigateToScreenArgs } from "./navigate-to-screen.ts";
 export { NAVIGATION_REASONS, NAVIGATION_STAGES, type NavigationOutcome, type NavigationReason, type NavigationStage } from "./navigation-outcome.ts";

@@ -59,7 +59,7 @@ export function readIntent(text: string): Intent {
   let said = normalize(text);
   if (!said) return { kind: "unknown" };
   const greeted = COURTESY.test(said) && /^(hi|hello|hey|good )/.test(said);
-  for (let previous = ""; previous !== said; ) {
+  for (let previous = ""; previous !== said;) {
     previous = said;
     said = said.replace(COURTESY, "");
   }
@@ -126,7 +126,7 @@ function navigate(rest: string): Intent {
 
 function stripTrailing(text: string): string {
   let result = text.trim();
-  for (let previous = ""; previous !== result; ) {
+  for (let previous = ""; previous !== result;) {
     previous = result;
     result = result.replace(TRAILING, "").trim();
   }

@@ -21,9 +21,12 @@ afterAll(() => requests.closeDatabase());
 const ids = async (query: string, who: WorkdeskUser) => (await lookupScreens(query, who, requests)).candidates.map((candidate) => candidate.screenId);
 
 describe("lookupScreens", () => {
-  it.each(["work request list", "requests", "ticket list", "Work Request List", "my requests"])("finds the work request list first when kim asks for %j", async (query) => {
-    expect((await ids(query, kim))[0]).toBe("MNU-3120");
-  });
+  it.each(["work request list", "requests", "ticket list", "Work Request List", "my requests"])(
+    "finds the work request list first when kim asks for %j",
+    async (query) => {
+      expect((await ids(query, kim))[0]).toBe("MNU-3120");
+    },
+  );
 
   it("gives the list its route and menu path, so the user can also go there by hand", async () => {
     const [best] = (await lookupScreens("work request list", kim, requests)).candidates;
@@ -47,7 +50,12 @@ describe("lookupScreens", () => {
   it("leads kim from R-1042 to its detail screen first, with the record in the payload and the route filled in, then to the list", async () => {
     const lookup = await lookupScreens("R-1042", kim, requests);
     expect(lookup.candidates.map((candidate) => candidate.screenId)).toEqual(["MNU-3130", "MNU-3120"]);
-    expect(lookup.candidates[0]).toMatchObject({ name: "Work request detail", route: "/work-requests/R-1042", payload: { requestId: "R-1042" }, matchedOn: "record" });
+    expect(lookup.candidates[0]).toMatchObject({
+      name: "Work request detail",
+      route: "/work-requests/R-1042",
+      payload: { requestId: "R-1042" },
+      matchedOn: "record",
+    });
     expect(lookup.candidates[1]?.payload).toBeUndefined();
     expect(lookup.available).toBeUndefined();
   });

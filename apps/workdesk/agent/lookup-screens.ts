@@ -25,7 +25,31 @@ export interface ScreenLookup {
 }
 
 const RECORD_ID = /\bR-?(\d{4})\b/i;
-const STOP_WORDS = new Set(["the", "a", "an", "my", "our", "of", "for", "to", "screen", "page", "please", "me", "see", "where", "is", "can", "i", "find", "with", "things", "like", "place", "you"]);
+const STOP_WORDS = new Set([
+  "the",
+  "a",
+  "an",
+  "my",
+  "our",
+  "of",
+  "for",
+  "to",
+  "screen",
+  "page",
+  "please",
+  "me",
+  "see",
+  "where",
+  "is",
+  "can",
+  "i",
+  "find",
+  "with",
+  "things",
+  "like",
+  "place",
+  "you",
+]);
 
 /**
  * Finds screens by name, synonyms, description and by what they show (a record
@@ -55,13 +79,22 @@ export async function lookupScreens(query: string, user: WorkdeskUser, requests:
   candidates.sort((a, b) => b.score - a.score);
   const result: ScreenLookup = { query, orgScope: user.orgScope, candidates: candidates.slice(0, 5).map(({ score: _score, ...rest }) => rest) };
   if (record && !request) result.recordNotFound = `R-${record[1]}`;
-  if (candidates.length === 0) result.available = visible.filter((screen) => !screen.route?.includes(":")).map((screen) => ({ screenId: screen.id, name: screen.name }));
+  if (candidates.length === 0)
+    result.available = visible.filter((screen) => !screen.route?.includes(":")).map((screen) => ({ screenId: screen.id, name: screen.name }));
   return result;
 }
 
 function candidate(screen: Screen, matchedOn: ScreenCandidate["matchedOn"], payload?: Record<string, unknown>): ScreenCandidate {
   const route = payload?.requestId ? screen.route!.replace(":requestId", String(payload.requestId)) : screen.route!;
-  return { screenId: screen.id, name: screen.name, route, path: breadcrumb(screen), description: screen.description, matchedOn, ...(payload ? { payload } : {}) };
+  return {
+    screenId: screen.id,
+    name: screen.name,
+    route,
+    path: breadcrumb(screen),
+    description: screen.description,
+    matchedOn,
+    ...(payload ? { payload } : {}),
+  };
 }
 
 function score(query: string, screen: Screen): { score: number; on: ScreenCandidate["matchedOn"] } | undefined {
@@ -83,7 +116,11 @@ function score(query: string, screen: Screen): { score: number; on: ScreenCandid
 }
 
 function normalize(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9 ]+/g, " ").replace(/\s+/g, " ").trim();
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 // Enough stemming for menu names: "requests" and "request" are the same word.

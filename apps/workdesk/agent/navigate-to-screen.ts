@@ -24,7 +24,9 @@ export const navigateToScreen = defineBrowserTool({
     target: z
       .enum(["content", "new-tab"])
       .optional()
-      .describe("Where to open it: the content area (the default) or a new browser tab, only when the user asked for a new tab. The browser may block a new tab."),
+      .describe(
+        "Where to open it: the content area (the default) or a new browser tab, only when the user asked for a new tab. The browser may block a new tab.",
+      ),
   }),
 });
 

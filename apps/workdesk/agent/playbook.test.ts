@@ -31,7 +31,9 @@ function result(toolName: string, input: unknown, output: unknown, isError = fal
 }
 
 function afterLookup(lookup: ScreenLookup, tools = ALL_TOOLS): ScriptedTurn {
-  return workdeskPlaybook.respond(conversation({ userText: "open it", tools, turnsSinceUser: 1, results: [result("lookupScreens", { query: lookup.query }, lookup)] }));
+  return workdeskPlaybook.respond(
+    conversation({ userText: "open it", tools, turnsSinceUser: 1, results: [result("lookupScreens", { query: lookup.query }, lookup)] }),
+  );
 }
 
 const listArgs = { screenId: "MNU-3120", screenName: "Work request list", routeHint: "/work-requests", orgScope: "ORG-01" };
@@ -73,7 +75,11 @@ describe("workdeskPlaybook", () => {
     it("asks for a new tab when the user did, and says so", async () => {
       const lookup = await lookupScreens("work request list", kim, requests);
       const turn = workdeskPlaybook.respond(
-        conversation({ userText: "open the work request list in a new tab", turnsSinceUser: 1, results: [result("lookupScreens", { query: lookup.query }, lookup)] }),
+        conversation({
+          userText: "open the work request list in a new tab",
+          turnsSinceUser: 1,
+          results: [result("lookupScreens", { query: lookup.query }, lookup)],
+        }),
       );
       expect(turn.text).toBe("Opening Work request list in a new tab…");
       expect(turn.toolCalls).toEqual([{ toolName: "navigateToScreen", input: { ...listArgs, target: "new-tab" } }]);
@@ -84,7 +90,13 @@ describe("workdeskPlaybook", () => {
       expect(turn.toolCalls).toEqual([
         {
           toolName: "navigateToScreen",
-          input: { screenId: "MNU-3130", screenName: "Work request detail", routeHint: "/work-requests/R-1042", orgScope: "ORG-01", payload: { requestId: "R-1042" } },
+          input: {
+            screenId: "MNU-3130",
+            screenName: "Work request detail",
+            routeHint: "/work-requests/R-1042",
+            orgScope: "ORG-01",
+            payload: { requestId: "R-1042" },
+          },
         },
       ]);
     });
@@ -112,7 +124,10 @@ describe("workdeskPlaybook", () => {
 
     it("passes on the tool's error message when the lookup failed", () => {
       const turn = workdeskPlaybook.respond(
-        conversation({ turnsSinceUser: 1, results: [result("lookupScreens", { query: "x" }, { error: { message: "The screen catalog is unavailable." } }, true)] }),
+        conversation({
+          turnsSinceUser: 1,
+          results: [result("lookupScreens", { query: "x" }, { error: { message: "The screen catalog is unavailable." } }, true)],
+        }),
       );
       expect(turn.text).toContain("The screen catalog is unavailable.");
       expect(turn.toolCalls ?? []).toEqual([]);
@@ -140,13 +155,19 @@ describe("workdeskPlaybook", () => {
     });
 
     it("says it opened a new tab, with the route, only when the browser reported the tab opened", () => {
-      const text = afterNavigation(outcome({ status: "succeeded", stage: "requested", data: { route: "/work-requests" } }), { ...listArgs, target: "new-tab" }).text;
+      const text = afterNavigation(outcome({ status: "succeeded", stage: "requested", data: { route: "/work-requests" } }), {
+        ...listArgs,
+        target: "new-tab",
+      }).text;
       expect(text).toBe("I've opened a new tab for Work request list (/work-requests).");
       expect(text).not.toMatch(CLAIMS_OPEN);
     });
 
     it("says a blocked new tab was blocked and gives the route to follow by hand", () => {
-      const text = afterNavigation(outcome({ status: "blocked", reason: "popup_blocked", message: "The browser blocked the new tab." }), { ...listArgs, target: "new-tab" }).text;
+      const text = afterNavigation(outcome({ status: "blocked", reason: "popup_blocked", message: "The browser blocked the new tab." }), {
+        ...listArgs,
+        target: "new-tab",
+      }).text;
       expect(text).toMatch(/was blocked: The browser blocked the new tab\./);
       expect(text).toContain("/work-requests");
       expect(text).not.toMatch(/opened a new tab/);
@@ -269,7 +290,13 @@ describe("workdeskPlaybook", () => {
 
   describe("after a close", () => {
     const afterClose = (output: unknown) =>
-      workdeskPlaybook.respond(conversation({ userText: "close R-1042 as fixed", turnsSinceUser: 1, results: [result("closeWorkRequest", { requestId: "R-1042", resolution: "fixed" }, output)] })).text;
+      workdeskPlaybook.respond(
+        conversation({
+          userText: "close R-1042 as fixed",
+          turnsSinceUser: 1,
+          results: [result("closeWorkRequest", { requestId: "R-1042", resolution: "fixed" }, output)],
+        }),
+      ).text;
 
     it("says the request is closed only when the result says so", () => {
       expect(afterClose({ closed: true, requestId: "R-1042", resolution: "fixed" })).toBe("R-1042 is closed (resolution: fixed).");
@@ -281,7 +308,9 @@ describe("workdeskPlaybook", () => {
     });
 
     it("says it was already closed even when the records do not say how", () => {
-      expect(afterClose({ closed: false, alreadyClosed: true, requestId: "R-1042", status: "closed" })).toBe("R-1042 was already closed, so I didn't close it again.");
+      expect(afterClose({ closed: false, alreadyClosed: true, requestId: "R-1042", status: "closed" })).toBe(
+        "R-1042 was already closed, so I didn't close it again.",
+      );
     });
   });
 
@@ -396,7 +425,14 @@ describe("the playbook model", () => {
       ...navigation,
       {
         role: "tool",
-        content: [{ type: "tool-result", toolCallId: "call_2", toolName: "navigateToScreen", output: { type: "text", value: JSON.stringify({ status: "failed", reason: "access_denied" }) } }],
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "call_2",
+            toolName: "navigateToScreen",
+            output: { type: "text", value: JSON.stringify({ status: "failed", reason: "access_denied" }) },
+          },
+        ],
       },
     ];
     const { text, toolCalls } = await reply(answered);
@@ -409,7 +445,14 @@ describe("the playbook model", () => {
       ...navigation,
       {
         role: "tool",
-        content: [{ type: "tool-result", toolCallId: "call_2", toolName: "navigateToScreen", output: { type: "json", value: { status: "succeeded", stage: "displayed" } } }],
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "call_2",
+            toolName: "navigateToScreen",
+            output: { type: "json", value: { status: "succeeded", stage: "displayed" } },
+          },
+        ],
       },
     ];
     expect((await reply(answered)).text).toBe("Work request list is open now.");

@@ -4,8 +4,7 @@ import type { Playbook, PlaybookResult, ScriptedTurn } from "tether/server";
 import { readIntent } from "./intents.ts";
 import type { ScreenCandidate, ScreenLookup } from "./lookup-screens.ts";
 
-const REAL_MODEL_HINT =
-  "To talk with a real model instead, set TETHER_MODEL (for example openai:gpt-4o-mini with OPENAI_API_KEY) and restart the server.";
+const REAL_MODEL_HINT = "To talk with a real model instead, set TETHER_MODEL (for example openai:gpt-4o-mini with OPENAI_API_KEY) and restart the server.";
 const CAN_DO =
   'I can open Workdesk screens for you ("open the work request list", "take me to R-1042"), find work requests ("find badge reader requests") and close one once you approve ("close R-1042 as fixed").';
 
@@ -40,7 +39,12 @@ export const workdeskPlaybook: Playbook = {
       case "search":
         return {
           text: "Searching your organisation's work requests…",
-          toolCalls: [{ toolName: "searchWorkRequests", input: { ...(intent.query ? { query: intent.query } : {}), ...(intent.status ? { status: intent.status } : {}) } }],
+          toolCalls: [
+            {
+              toolName: "searchWorkRequests",
+              input: { ...(intent.query ? { query: intent.query } : {}), ...(intent.status ? { status: intent.status } : {}) },
+            },
+          ],
         };
       case "greet":
         return { text: `Hello! ${CAN_DO}` };
@@ -60,7 +64,11 @@ function afterResult(result: PlaybookResult, tools: string[], sinceUser: Playboo
     case "lookupScreens":
       return afterLookup(result.output as ScreenLookup, tools, target);
     case "navigateToScreen":
-      return afterNavigation(result.input as NavigateToScreenArgs, parseToolOutcome(result.output), lookedUp(sinceUser, (result.input as NavigateToScreenArgs | undefined)?.screenId));
+      return afterNavigation(
+        result.input as NavigateToScreenArgs,
+        parseToolOutcome(result.output),
+        lookedUp(sinceUser, (result.input as NavigateToScreenArgs | undefined)?.screenId),
+      );
     case "searchWorkRequests":
       return afterSearch(result.output as SearchResult);
     case "closeWorkRequest":
@@ -112,7 +120,8 @@ function afterNavigation(args: NavigateToScreenArgs | undefined, outcome: ToolOu
   const route = typeof outcome?.data?.route === "string" ? outcome.data.route : (args?.routeHint ?? candidate?.route);
   const path = typeof outcome?.data?.path === "string" ? outcome.data.path : candidate?.path;
   const byHand = route ? ` To get there yourself, go to ${path ? `${path} (${route})` : route}.` : "";
-  if (!outcome) return { text: `I asked the browser to open ${name}, but it didn't report back in a form I understand, so I can't say whether it opened.${byHand}` };
+  if (!outcome)
+    return { text: `I asked the browser to open ${name}, but it didn't report back in a form I understand, so I can't say whether it opened.${byHand}` };
   switch (outcome.status) {
     case "succeeded":
       // A new tab opened with the screen's route; whether the screen shows there, this page cannot see.
@@ -122,19 +131,25 @@ function afterNavigation(args: NavigateToScreenArgs | undefined, outcome: ToolOu
       if (outcome.stage === "switched") return { text: `${name} is showing; its data is still loading.` };
       return { text: `I've asked the browser to open ${name}; it hasn't confirmed the screen is showing yet.${byHand}` };
     case "failed":
-      if (outcome.reason === "access_denied") return { text: `I couldn't open ${name}: your account doesn't have access to it. If you need it, ask an administrator.` };
+      if (outcome.reason === "access_denied")
+        return { text: `I couldn't open ${name}: your account doesn't have access to it. If you need it, ask an administrator.` };
       if (outcome.reason === "not_found") return { text: `I couldn't open ${name}: it isn't in your menu.` };
       return { text: `I couldn't open ${name}${outcome.message ? `: ${outcome.message}` : "."}${byHand}` };
     case "blocked":
       if (outcome.reason === "blocked_by_mode") {
-        return { text: `I can't change the screen while the assistant is covering it (full-screen or as a window).${byHand || ` Look for ${name} in the menu.`}` };
+        return {
+          text: `I can't change the screen while the assistant is covering it (full-screen or as a window).${byHand || ` Look for ${name} in the menu.`}`,
+        };
       }
-      if (outcome.reason === "org_scope_mismatch") return { text: `I didn't open ${name}: it was requested for another organisation than the one you're signed in to.` };
+      if (outcome.reason === "org_scope_mismatch")
+        return { text: `I didn't open ${name}: it was requested for another organisation than the one you're signed in to.` };
       return { text: `Opening ${name} was blocked${outcome.message ? `: ${outcome.message}` : "."}${byHand}` };
     case "cancelled":
       return { text: `Opening ${name} was cancelled.` };
     case "unknown":
-      return { text: `I asked to open ${name}, but I can't tell whether it opened${outcome.reason === "page_reloaded" ? " because the page was reloaded" : ""}.${byHand}` };
+      return {
+        text: `I asked to open ${name}, but I can't tell whether it opened${outcome.reason === "page_reloaded" ? " because the page was reloaded" : ""}.${byHand}`,
+      };
   }
 }
 
@@ -150,7 +165,9 @@ function afterSearch(result: SearchResult): ScriptedTurn {
   const kind = `${result.status ? `${result.status.replace("_", " ")} ` : ""}work request`;
   const matching = result.query ? ` matching "${result.query}"` : "";
   if (result.total === 0) return { text: `There are no ${kind}s in ${result.orgScope}${matching}.` };
-  const lines = result.requests.map((request) => `${request.id} "${request.title}" (${request.status.replace("_", " ")}, ${request.priority} priority, ${request.requester})`);
+  const lines = result.requests.map(
+    (request) => `${request.id} "${request.title}" (${request.status.replace("_", " ")}, ${request.priority} priority, ${request.requester})`,
+  );
   const more = result.total > result.requests.length ? ` …and ${result.total - result.requests.length} more.` : "";
   return { text: `I found ${result.total} ${kind}${result.total === 1 ? "" : "s"} in ${result.orgScope}${matching}: ${lines.join("; ")}.${more}` };
 }
@@ -161,10 +178,13 @@ function afterClose(args: { requestId?: string } | undefined, output: unknown): 
   const result = output as { closed?: boolean; alreadyClosed?: boolean; resolution?: string; closedAt?: string; status?: string; comment?: string } | undefined;
   if (result?.closed) return { text: `${requestId} is closed (resolution: ${result.resolution}).` };
   if (result?.alreadyClosed) {
-    const how = [result.resolution ? `resolution: ${result.resolution}` : "", result.closedAt ? `closed ${result.closedAt.slice(0, 10)}` : ""].filter(Boolean).join(", ");
+    const how = [result.resolution ? `resolution: ${result.resolution}` : "", result.closedAt ? `closed ${result.closedAt.slice(0, 10)}` : ""]
+      .filter(Boolean)
+      .join(", ");
     return { text: `${requestId} was already closed${how ? ` (${how})` : ""}, so I didn't close it again.` };
   }
-  if (result?.status === "rejected") return { text: `I didn't close ${requestId}: the approval was rejected${result.comment ? ` ("${result.comment}")` : ""}.` };
+  if (result?.status === "rejected")
+    return { text: `I didn't close ${requestId}: the approval was rejected${result.comment ? ` ("${result.comment}")` : ""}.` };
   if (result?.status === "cancelled") return { text: `I left ${requestId} open: the approval was cancelled.` };
   return { text: `I can't tell whether ${requestId} was closed.` };
 }

@@ -96,7 +96,18 @@ describe("createSqliteWorkRequestRepository: reading", () => {
   it("serves the records it was given instead of the seed", async () => {
     const own = await createSqliteWorkRequestRepository({
       filename: ":memory:",
-      seed: [{ id: "R-2001", orgScope: "ORG-09", title: "Fix the lift", status: "open", priority: "low", requester: "sam", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" }],
+      seed: [
+        {
+          id: "R-2001",
+          orgScope: "ORG-09",
+          title: "Fix the lift",
+          status: "open",
+          priority: "low",
+          requester: "sam",
+          createdAt: "2026-01-01T00:00:00.000Z",
+          updatedAt: "2026-01-01T00:00:00.000Z",
+        },
+      ],
     });
     try {
       expect((await own.list("ORG-09")).map((request) => request.id)).toEqual(["R-2001"]);

@@ -66,7 +66,8 @@ interface RequestRow {
  */
 export async function createSqliteWorkRequestRepository(options: SqliteWorkRequestRepositoryOptions): Promise<SqliteWorkRequestRepository> {
   const db = openSqliteDatabase(options.filename);
-  const attempt = <T>(what: string, operation: () => T) => sqliteAttempt(operation, { what, ...(options.waitMs !== undefined ? { waitMs: options.waitMs } : {}) });
+  const attempt = <T>(what: string, operation: () => T) =>
+    sqliteAttempt(operation, { what, ...(options.waitMs !== undefined ? { waitMs: options.waitMs } : {}) });
 
   const seedIfEmpty = db.transaction((seed: WorkRequest[]) => {
     db.exec(SCHEMA);

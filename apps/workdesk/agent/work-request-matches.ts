@@ -11,5 +11,8 @@ export function workRequestMatches(request: WorkRequest, query: string): boolean
 }
 
 function searchWords(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9-]+/).filter((word) => word.length > 0);
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9-]+/)
+    .filter((word) => word.length > 0);
 }

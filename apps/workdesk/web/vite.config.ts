@@ -10,7 +10,15 @@ function toolManifest(): Plugin {
   return {
     name: "tether-tool-manifest",
     generateBundle() {
-      this.emitFile({ type: "asset", fileName: "tools.manifest.json", source: `${JSON.stringify(workdeskBrowserTools.map((spec) => toAgUiTool(spec)), null, 2)}\n` });
+      this.emitFile({
+        type: "asset",
+        fileName: "tools.manifest.json",
+        source: `${JSON.stringify(
+          workdeskBrowserTools.map((spec) => toAgUiTool(spec)),
+          null,
+          2,
+        )}\n`,
+      });
     },
   };
 }

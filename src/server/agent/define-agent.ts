@@ -59,7 +59,10 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
   for (const tool of [...tools, ...browserTools]) {
     assertToolName(tool.name);
     if (seen.has(tool.name)) {
-      throw new TetherError("config_invalid", `Agent "${definition.id}" declares the tool "${tool.name}" twice (server and browser tools share one namespace).`);
+      throw new TetherError(
+        "config_invalid",
+        `Agent "${definition.id}" declares the tool "${tool.name}" twice (server and browser tools share one namespace).`,
+      );
     }
     seen.add(tool.name);
     checker.compile(tool.parameters, `tool "${tool.name}" of agent "${definition.id}"`);

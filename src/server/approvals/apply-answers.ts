@@ -49,7 +49,8 @@ async function resultFor(
     return JSON.stringify(refusal);
   }
   const tool = options.tools.get(stored.toolName);
-  if (!tool?.approval) return errorContent(new TetherError("tool_unknown", `${stored.toolName} is no longer available to this user, so the approval could not be acted on.`));
+  if (!tool?.approval)
+    return errorContent(new TetherError("tool_unknown", `${stored.toolName} is no longer available to this user, so the approval could not be acted on.`));
   const original = options.checker.check(tool.name, tool.parameters, stored.arguments);
   if (!original.ok) return errorContent(original.error);
   // The person may have edited a value; what runs must still satisfy the tool's schema.

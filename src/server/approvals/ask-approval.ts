@@ -32,7 +32,14 @@ export function askApproval(request: ApprovalRequest): StoredInterrupt {
   const id =
     request.mode === "client"
       ? signInterruptId(
-          { threadId: request.threadId, toolCallId: request.toolCallId, toolName: tool.name, argumentsHash: hashArguments(request.argumentsText), userId: user.id, expiresAt },
+          {
+            threadId: request.threadId,
+            toolCallId: request.toolCallId,
+            toolName: tool.name,
+            argumentsHash: hashArguments(request.argumentsText),
+            userId: user.id,
+            expiresAt,
+          },
           request.secret,
         )
       : request.newId();

@@ -86,14 +86,20 @@ async function findInterrupt(interruptId: string, context: ResumeContext): Promi
   }
   const claims = verifyInterruptId(interruptId, context.secret);
   if (!claims) throw new TetherError("interrupt_unknown", `Interrupt ${short(interruptId)} is not one this server signed, or it was altered.`);
-  const call = context.messages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : [])).find((candidate) => candidate.id === claims.toolCallId);
+  const call = context.messages
+    .flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : []))
+    .find((candidate) => candidate.id === claims.toolCallId);
   if (!call || call.function.name !== claims.toolName || hashArguments(call.function.arguments) !== claims.argumentsHash) {
-    throw new TetherError("resume_invalid", `The history does not hold the call interrupt ${short(interruptId)} asked about, with the same arguments; an approval applies to exactly what was shown.`);
+    throw new TetherError(
+      "resume_invalid",
+      `The history does not hold the call interrupt ${short(interruptId)} asked about, with the same arguments; an approval applies to exactly what was shown.`,
+    );
   }
   if (stored) return stored;
   // Not in the store (a restart without it): rebuild what was asked from the signed claims.
   const tool = context.toolSet.tools.get(claims.toolName);
-  if (!tool?.approval) throw new TetherError("interrupt_unknown", `Interrupt ${short(interruptId)} is about ${claims.toolName}, which needs no approval in this run.`);
+  if (!tool?.approval)
+    throw new TetherError("interrupt_unknown", `Interrupt ${short(interruptId)} is about ${claims.toolName}, which needs no approval in this run.`);
   let args: unknown = {};
   try {
     args = JSON.parse(call.function.arguments);
@@ -125,9 +131,11 @@ function sameAnswer(a: ResumeEntry, b: ResumeEntry): boolean {
 
 /** JSON with keys sorted: the same answer compares equal whatever order its fields came in. */
 function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === "object" && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b))) : inner,
-  ) ?? "null";
+  return (
+    JSON.stringify(value, (_key, inner: unknown) =>
+      inner && typeof inner === "object" && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b))) : inner,
+    ) ?? "null"
+  );
 }
 
 function short(id: string): string {

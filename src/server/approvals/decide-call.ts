@@ -32,7 +32,10 @@ export type DecideCall = ReturnType<typeof createCallDecisions>;
 function decideOnce(call: ToolCall, tools: Map<string, RunTool>, user: TetherUser, checker: ArgumentChecker): CallDecision {
   const tool = tools.get(call.toolName);
   if (!tool) {
-    return { kind: "refused", error: new TetherError("tool_unknown", `There is no tool named ${call.toolName} in this run; use one of: ${[...tools.keys()].join(", ")}.`) };
+    return {
+      kind: "refused",
+      error: new TetherError("tool_unknown", `There is no tool named ${call.toolName} in this run; use one of: ${[...tools.keys()].join(", ")}.`),
+    };
   }
   const check = checker.check(tool.name, tool.parameters, call.argumentsText);
   if (!check.ok) return { kind: "refused", error: check.error };

@@ -27,7 +27,6 @@ function reconcile(options: { stored?: Message[]; pending?: PendingToolCall[]; i
   });
 }
 
-
 describe("reconcileServerHistory", () => {
   it("accepts the whole stored history followed by a new user message", () => {
     const next = userMessage("m5", "thanks");
@@ -236,7 +235,11 @@ describe("reconcileServerHistory and the order of results", () => {
     const { reconcileServerHistory: reconcile } = await import("./reconcile.ts");
     const stored = [
       { id: "u1", role: "user" as const, content: "go" },
-      { id: "a1", role: "assistant" as const, toolCalls: [1, 2].map((n) => ({ id: `c${n}`, type: "function" as const, function: { name: "t", arguments: "{}" } })) },
+      {
+        id: "a1",
+        role: "assistant" as const,
+        toolCalls: [1, 2].map((n) => ({ id: `c${n}`, type: "function" as const, function: { name: "t", arguments: "{}" } })),
+      },
       { id: "r1", role: "tool" as const, toolCallId: "c1", content: "1" },
       { id: "r2", role: "tool" as const, toolCallId: "c2", content: "2" },
       { id: "a2", role: "assistant" as const, content: "done" },

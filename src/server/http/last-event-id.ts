@@ -7,7 +7,10 @@ const LAST_EVENT_ID = /^(.+):(0|[1-9][0-9]{0,14})$/;
 export function parseLastEventId(value: string): { runId: string; seq: number } {
   const match = LAST_EVENT_ID.exec(value);
   if (!match) {
-    throw new TetherError("invalid_last_event_id", `Last-Event-ID "${value.slice(0, 80)}" is not an event id; expected <runId>:<seq>, the seq in digits, as the stream sent it.`);
+    throw new TetherError(
+      "invalid_last_event_id",
+      `Last-Event-ID "${value.slice(0, 80)}" is not an event id; expected <runId>:<seq>, the seq in digits, as the stream sent it.`,
+    );
   }
   return { runId: match[1]!, seq: Number(match[2]) };
 }

@@ -70,7 +70,10 @@ describe("readRecordQuery", () => {
     expect(readRecordQuery(query({ limit: "99999" }), limits).limit).toBe(1000);
   });
 
-  it.each([{ afterSeq: "-1" }, { afterSeq: "1e3" }, { afterReport: "x" }, { limit: "0" }, { limit: "" }, { afterSeq: "9".repeat(20) }])("refuses %o with invalid_input", (values) => {
-    expect(() => readRecordQuery(query(values), limits)).toThrow(expect.objectContaining({ code: "invalid_input" }));
-  });
+  it.each([{ afterSeq: "-1" }, { afterSeq: "1e3" }, { afterReport: "x" }, { limit: "0" }, { limit: "" }, { afterSeq: "9".repeat(20) }])(
+    "refuses %o with invalid_input",
+    (values) => {
+      expect(() => readRecordQuery(query(values), limits)).toThrow(expect.objectContaining({ code: "invalid_input" }));
+    },
+  );
 });

@@ -51,7 +51,13 @@ export function readRecordQuery(query: (name: string) => string | undefined, lim
  * `cursor.afterSeq`; `readReports` reads all of the run's reports, and is
  * called only once the events are done.
  */
-export async function pageRecord(events: StoredEvent[], readReports: () => Promise<RunReport[]>, cursor: RecordCursor, limit: number, maxBytes: number): Promise<RecordPage> {
+export async function pageRecord(
+  events: StoredEvent[],
+  readReports: () => Promise<RunReport[]>,
+  cursor: RecordCursor,
+  limit: number,
+  maxBytes: number,
+): Promise<RecordPage> {
   let items = 0;
   let bytes = 0;
   // The first item always fits, so every page moves forward.
@@ -77,7 +83,8 @@ export async function pageRecord(events: StoredEvent[], readReports: () => Promi
     if (!fits(report)) break;
     pageReports.push(report);
   }
-  if (pageReports.length < remaining.length) return { events: pageEvents, reports: pageReports, next: { afterSeq, afterReport: cursor.afterReport + pageReports.length } };
+  if (pageReports.length < remaining.length)
+    return { events: pageEvents, reports: pageReports, next: { afterSeq, afterReport: cursor.afterReport + pageReports.length } };
   return { events: pageEvents, reports: pageReports };
 }
 

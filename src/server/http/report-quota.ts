@@ -21,11 +21,17 @@ export function createReportQuota(store: RunStore, limits: ReportLimits): Report
   const admit = async (runId: string, report: unknown) => {
     const size = jsonBytes(report);
     if (size > limits.maxReportBytes) {
-      throw new TetherError("report_too_large", `A report may have at most ${limits.maxReportBytes} bytes of JSON; this one has ${size}. Send a shorter message or fewer details.`);
+      throw new TetherError(
+        "report_too_large",
+        `A report may have at most ${limits.maxReportBytes} bytes of JSON; this one has ${size}. Send a shorter message or fewer details.`,
+      );
     }
     const stored = await store.listReports(runId);
     if (stored.length >= limits.maxReportsPerRun) {
-      throw new TetherError("report_limit_exceeded", `Run ${runId} already has ${stored.length} reports, the most one run keeps. Stop reporting on this run; report on the next one.`);
+      throw new TetherError(
+        "report_limit_exceeded",
+        `Run ${runId} already has ${stored.length} reports, the most one run keeps. Stop reporting on this run; report on the next one.`,
+      );
     }
     const used = stored.reduce((total, entry) => total + jsonBytes(entry.report), 0);
     if (used + size > limits.maxReportBytesPerRun) {

@@ -28,7 +28,13 @@ function slowPages(store: RunStore) {
 
 async function begin(store: RunStore, runId: string): Promise<SequencedEvent[]> {
   const first = sequenceEvents([started(runId)], 1);
-  await store.beginRun({ thread: { threadId: "t1", agentId: "a", ownerId: "kim" }, run: { runId, userId: "kim", input: {}, log: [] }, events: first, messages: [], resolvedToolCallIds: [] });
+  await store.beginRun({
+    thread: { threadId: "t1", agentId: "a", ownerId: "kim" },
+    run: { runId, userId: "kim", input: {}, log: [] },
+    events: first,
+    messages: [],
+    resolvedToolCallIds: [],
+  });
   return first;
 }
 

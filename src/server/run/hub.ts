@@ -264,7 +264,10 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
           if (!(await storeEnd(run))) {
             // Nobody has seen the terminal event yet, so its number is still free: the client is told
             // the truth instead (the run could not be saved), and that is the end the store will get.
-            const error = new TetherError("store_unavailable", "The run's end could not be saved, so it ended with an error; what earlier steps saved is kept. Try again in a moment.");
+            const error = new TetherError(
+              "store_unavailable",
+              "The run's end could not be saved, so it ended with an error; what earlier steps saved is kept. Try again in a moment.",
+            );
             const replacement: BaseEvent = {
               type: EventType.RUN_ERROR,
               code: error.code,

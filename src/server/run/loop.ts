@@ -1,11 +1,4 @@
-import {
-  EventType,
-  aggregateTokenUsage,
-  type Message,
-  type RunFinishedOutcome,
-  type TokenUsage,
-  type ToolMessage,
-} from "@ag-ui/core";
+import { EventType, aggregateTokenUsage, type Message, type RunFinishedOutcome, type TokenUsage, type ToolMessage } from "@ag-ui/core";
 import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
 import { TetherError, toTetherError } from "../../protocol/index.ts";
 import { applyAnswers } from "../approvals/apply-answers.ts";
@@ -94,7 +87,13 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
         retry: agent.retry,
         onRetry: (error, attempt, delayMs) =>
           void store
-            .appendLog(run.runId, [{ level: "warn", code: "model_retry", message: `The model provider refused the call (${toModelError(error).message}); attempt ${attempt + 1} in ${delayMs} ms.` }])
+            .appendLog(run.runId, [
+              {
+                level: "warn",
+                code: "model_retry",
+                message: `The model provider refused the call (${toModelError(error).message}); attempt ${attempt + 1} in ${delayMs} ms.`,
+              },
+            ])
             .catch(() => {}),
       });
       if (result.usage) usage.push(result.usage);
@@ -111,7 +110,13 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
         decide,
         tools: run.toolSet.tools,
         emit,
-        approvals: { mode: agent.history, expiresInMs: agent.approvalTimeoutMs, secret: services.approvals.secret, newId: services.ids.interrupt, now: services.approvals.now },
+        approvals: {
+          mode: agent.history,
+          expiresInMs: agent.approvalTimeoutMs,
+          secret: services.approvals.secret,
+          newId: services.ids.interrupt,
+          now: services.approvals.now,
+        },
       });
       if (services.signal.aborted) {
         // Cancelled before the questions went out: nobody will answer them, so they are answered now.
@@ -198,7 +203,14 @@ function cancelledAnswer(toolCallId: string, services: RunServices): ToolMessage
 
 /** Who and where, for tools that act in this run. */
 function contextFor(run: NewRun, services: RunServices) {
-  return { user: run.user, threadId: run.threadId, runId: run.runId, signal: services.signal, newMessageId: services.ids.message, checker: run.toolSet.checker };
+  return {
+    user: run.user,
+    threadId: run.threadId,
+    runId: run.runId,
+    signal: services.signal,
+    newMessageId: services.ids.message,
+    checker: run.toolSet.checker,
+  };
 }
 
 function toPending(call: ToolCall, runId: string): PendingToolCall {

@@ -176,7 +176,13 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
       role: "assistant",
       ...(text ? { content: text } : {}),
       ...(calls.length > 0
-        ? { toolCalls: calls.map((call) => ({ id: call.toolCallId, type: "function" as const, function: { name: call.toolName, arguments: call.argumentsText } })) }
+        ? {
+            toolCalls: calls.map((call) => ({
+              id: call.toolCallId,
+              type: "function" as const,
+              function: { name: call.toolName, arguments: call.argumentsText },
+            })),
+          }
         : {}),
     };
   }

@@ -95,7 +95,12 @@ export async function prepareRun(options: {
   }
   const reconciled =
     agent.history === "server"
-      ? reconcileServerHistory({ stored, pending: thread ? await store.getPendingToolCalls(thread.threadId) : [], incoming: input.messages, newMessageId: ids.message })
+      ? reconcileServerHistory({
+          stored,
+          pending: thread ? await store.getPendingToolCalls(thread.threadId) : [],
+          incoming: input.messages,
+          newMessageId: ids.message,
+        })
       : prepareClientHistory(input.messages);
   // A retried browser outcome and nothing else (the same message again, or the same content under a
   // new id): the run that took it in is its result, not a new turn of the model.
@@ -142,7 +147,6 @@ export async function prepareRun(options: {
     answers: resume.answers,
   };
 }
-
 
 function checkIds(input: RunAgentInput): void {
   const ids: Array<[string, unknown]> = [

@@ -48,11 +48,15 @@ describe("toModelPrompt", () => {
   });
 
   it("turns assistant tool calls into tool-call parts with parsed input", () => {
-    const prompt = toModelPrompt("", [], [
-      userMessage("m1", "open the work request list"),
-      assistantMessage("m2", "Opening it.", [toolCall("call_1", "navigate", { screenId: "MNU-3120" })]),
-      toolMessage("m3", "call_1", outcome),
-    ]);
+    const prompt = toModelPrompt(
+      "",
+      [],
+      [
+        userMessage("m1", "open the work request list"),
+        assistantMessage("m2", "Opening it.", [toolCall("call_1", "navigate", { screenId: "MNU-3120" })]),
+        toolMessage("m3", "call_1", outcome),
+      ],
+    );
 
     expect(prompt[1]).toEqual({
       role: "assistant",
@@ -64,11 +68,15 @@ describe("toModelPrompt", () => {
   });
 
   it("passes empty arguments as an empty object and malformed ones as invalidArguments", () => {
-    const prompt = toModelPrompt("", [], [
-      assistantMessage("m1", undefined, [toolCall("call_1", "listScreens", ""), toolCall("call_2", "navigate", '{"screenId":')]),
-      toolMessage("m2", "call_1", "[]"),
-      toolMessage("m3", "call_2", { error: { code: "invalid_arguments", message: "not JSON" } }),
-    ]);
+    const prompt = toModelPrompt(
+      "",
+      [],
+      [
+        assistantMessage("m1", undefined, [toolCall("call_1", "listScreens", ""), toolCall("call_2", "navigate", '{"screenId":')]),
+        toolMessage("m2", "call_1", "[]"),
+        toolMessage("m3", "call_2", { error: { code: "invalid_arguments", message: "not JSON" } }),
+      ],
+    );
 
     expect(prompt[0]).toEqual({
       role: "assistant",
@@ -80,11 +88,15 @@ describe("toModelPrompt", () => {
   });
 
   it("turns tool messages into tool-result parts of one tool message", () => {
-    const prompt = toModelPrompt("", [], [
-      assistantMessage("m1", "", [toolCall("call_1", "findScreen", { query: "work requests" }), toolCall("call_2", "navigate", { screenId: "MNU-3120" })]),
-      toolMessage("m2", "call_1", { screenId: "MNU-3120" }),
-      toolMessage("m3", "call_2", outcome),
-    ]);
+    const prompt = toModelPrompt(
+      "",
+      [],
+      [
+        assistantMessage("m1", "", [toolCall("call_1", "findScreen", { query: "work requests" }), toolCall("call_2", "navigate", { screenId: "MNU-3120" })]),
+        toolMessage("m2", "call_1", { screenId: "MNU-3120" }),
+        toolMessage("m3", "call_2", outcome),
+      ],
+    );
 
     expect(prompt[1]).toEqual({
       role: "tool",
@@ -113,11 +125,15 @@ describe("toModelPrompt", () => {
   });
 
   it("gives a call without a result a synthetic no_result_reported result before the next message", () => {
-    const prompt = toModelPrompt("", [], [
-      userMessage("m1", "open the work request list"),
-      assistantMessage("m2", "", [toolCall("call_1", "navigate", { screenId: "MNU-3120" })]),
-      userMessage("m3", "never mind"),
-    ]);
+    const prompt = toModelPrompt(
+      "",
+      [],
+      [
+        userMessage("m1", "open the work request list"),
+        assistantMessage("m2", "", [toolCall("call_1", "navigate", { screenId: "MNU-3120" })]),
+        userMessage("m3", "never mind"),
+      ],
+    );
 
     expect(prompt).toEqual([
       { role: "user", content: [{ type: "text", text: "open the work request list" }] },
@@ -140,13 +156,17 @@ describe("toModelPrompt", () => {
   });
 
   it("gives every call exactly one result, dropping answers to calls that are not open", () => {
-    const prompt = toModelPrompt("", [], [
-      assistantMessage("m1", "", [toolCall("call_1", "findScreen"), toolCall("call_2", "navigate", { screenId: "MNU-3120" })]),
-      toolMessage("m2", "call_2", outcome),
-      toolMessage("m3", "call_2", outcome),
-      toolMessage("m4", "call_404", outcome),
-      userMessage("m5", "well?"),
-    ]);
+    const prompt = toModelPrompt(
+      "",
+      [],
+      [
+        assistantMessage("m1", "", [toolCall("call_1", "findScreen"), toolCall("call_2", "navigate", { screenId: "MNU-3120" })]),
+        toolMessage("m2", "call_2", outcome),
+        toolMessage("m3", "call_2", outcome),
+        toolMessage("m4", "call_404", outcome),
+        userMessage("m5", "well?"),
+      ],
+    );
 
     expect(Object.fromEntries(resultsPerCall(prompt))).toEqual({ call_1: 1, call_2: 1 });
   });
@@ -167,11 +187,11 @@ describe("toModelPrompt", () => {
   // nothing, so the model is told the action may not have happened when it did. Not reachable
   // through the runner today (history/reconcile.ts filters activity messages out first).
   it("keeps the real result of a call when an activity message sits between the call and its result", () => {
-    const prompt = toModelPrompt("", [], [
-      assistantMessage("m1", "", [toolCall("call_1", "showRecipeCards", { recipeIds: ["r1"] })]),
-      activityMessage("a1"),
-      toolMessage("m2", "call_1", outcome),
-    ]);
+    const prompt = toModelPrompt(
+      "",
+      [],
+      [assistantMessage("m1", "", [toolCall("call_1", "showRecipeCards", { recipeIds: ["r1"] })]), activityMessage("a1"), toolMessage("m2", "call_1", outcome)],
+    );
 
     expect(prompt.at(-1)).toEqual({
       role: "tool",
@@ -180,26 +200,27 @@ describe("toModelPrompt", () => {
   });
 
   it("keeps system and developer messages of the history as system messages", () => {
-    const prompt = toModelPrompt("Be brief.", [], [
-      { id: "s1", role: "developer", content: "Answer in English." },
-      userMessage("m1", "hi"),
-    ]);
+    const prompt = toModelPrompt("Be brief.", [], [{ id: "s1", role: "developer", content: "Answer in English." }, userMessage("m1", "hi")]);
 
     expect(prompt.map((message) => message.role)).toEqual(["system", "system", "user"]);
     expect(prompt[1]).toEqual({ role: "system", content: "Answer in English." });
   });
 
   it("flattens multi-part user content into text, naming attachments it leaves out", () => {
-    const prompt = toModelPrompt("", [], [
-      {
-        id: "m1",
-        role: "user",
-        content: [
-          { type: "text", text: "what is on this screenshot?" },
-          { type: "image", source: { type: "url", value: "https://example.test/screen.png" } },
-        ],
-      },
-    ]);
+    const prompt = toModelPrompt(
+      "",
+      [],
+      [
+        {
+          id: "m1",
+          role: "user",
+          content: [
+            { type: "text", text: "what is on this screenshot?" },
+            { type: "image", source: { type: "url", value: "https://example.test/screen.png" } },
+          ],
+        },
+      ],
+    );
 
     expect(prompt).toEqual([{ role: "user", content: [{ type: "text", text: "what is on this screenshot?\n[image attachment omitted]" }] }]);
   });

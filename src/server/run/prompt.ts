@@ -32,7 +32,8 @@ export function toModelPrompt(instructions: string, context: Context[], messages
         const content: Extract<LanguageModelV3Message, { role: "assistant" }>["content"] = [];
         const calls = message.toolCalls ?? [];
         if (message.content) content.push({ type: "text", text: message.content });
-        for (const call of calls) content.push({ type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: parseInput(call.function.arguments) });
+        for (const call of calls)
+          content.push({ type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: parseInput(call.function.arguments) });
         if (content.length > 0) prompt.push({ role: "assistant", content });
         if (calls.length > 0) {
           prompt.push({
@@ -41,7 +42,9 @@ export function toModelPrompt(instructions: string, context: Context[], messages
               type: "tool-result" as const,
               toolCallId: call.id,
               toolName: call.function.name,
-              output: results.has(call.id) ? toolOutput(results.get(call.id)) : { type: "text" as const, value: JSON.stringify(noResultOutcome(call.function.name)) },
+              output: results.has(call.id)
+                ? toolOutput(results.get(call.id))
+                : { type: "text" as const, value: JSON.stringify(noResultOutcome(call.function.name)) },
             })),
           });
         }

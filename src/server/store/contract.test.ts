@@ -28,7 +28,9 @@ const pendingCalls: PendingToolCall[] = [
   { toolCallId: "call_2", toolName: "showHint", runId: "run_1", arguments: "{}" },
 ];
 
-function begin(overrides: { threadId?: string; runId?: string; ownerId?: string; messages?: Message[]; resolvedToolCallIds?: string[]; events?: StoredEvent[] } = {}): BeginRun {
+function begin(
+  overrides: { threadId?: string; runId?: string; ownerId?: string; messages?: Message[]; resolvedToolCallIds?: string[]; events?: StoredEvent[] } = {},
+): BeginRun {
   const threadId = overrides.threadId ?? "thread_1";
   const runId = overrides.runId ?? "run_1";
   const ownerId = overrides.ownerId ?? "kim";
@@ -196,9 +198,7 @@ function runStoreContract(adapter: StoreAdapter) {
       expect(await rejection(store.beginRun(begin({ runId: "run_2", messages: [answer], resolvedToolCallIds: ["call_1"] })))).toBe("run_in_progress");
       await store.finishRun({ runId: "run_1", status: "finished" });
       const finished = await snapshot(store, "thread_1");
-      expect(await rejection(store.beginRun(begin({ runId: "run_2", ownerId: "lee", messages: [answer], resolvedToolCallIds: ["call_1"] })))).toBe(
-        "forbidden",
-      );
+      expect(await rejection(store.beginRun(begin({ runId: "run_2", ownerId: "lee", messages: [answer], resolvedToolCallIds: ["call_1"] })))).toBe("forbidden");
 
       expect(finished.messages).toEqual(before.messages);
       expect(finished.pending).toEqual(before.pending);
@@ -291,7 +291,10 @@ function runStoreContract(adapter: StoreAdapter) {
     });
 
     it.each([
-      ["finishRun with an error", (store: RunStore) => store.finishRun({ runId: "run_1", status: "error", error: { code: "store_unavailable", message: "Not saved." } })],
+      [
+        "finishRun with an error",
+        (store: RunStore) => store.finishRun({ runId: "run_1", status: "error", error: { code: "store_unavailable", message: "Not saved." } }),
+      ],
       ["endLostRun", (store: RunStore) => store.endLostRun("run_1", { code: "instance_lost", status: "error", message: "The server stopped." })],
     ])("closes the approvals a run asked for when it ends by %s, answering their calls, so nobody waits on a question never seen", async (_name, end) => {
       const store = await openStore();
@@ -540,7 +543,9 @@ describe("createSqliteRunStore with a file", () => {
     const filename = await temporaryDatabase();
     const first = createSqliteRunStore({ filename });
     try {
-      expect(() => createSqliteRunStore({ filename })).toThrow(expect.objectContaining({ code: "data_dir_in_use", message: expect.stringContaining(`pid ${process.pid}`) }));
+      expect(() => createSqliteRunStore({ filename })).toThrow(
+        expect.objectContaining({ code: "data_dir_in_use", message: expect.stringContaining(`pid ${process.pid}`) }),
+      );
       expect(() => createSqliteRunStore({ filename })).toThrow(expect.objectContaining({ message: expect.stringContaining(join(filename, "..")) }));
     } finally {
       await first.close();

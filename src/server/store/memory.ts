@@ -40,8 +40,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       messages.set(run.threadId, [...(messages.get(run.threadId) ?? []), { runId: run.runId, message: result }]);
     }
   };
-  const activeRun = (threadId: string) =>
-    (runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!).find((run) => run.status === "running");
+  const activeRun = (threadId: string) => (runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!).find((run) => run.status === "running");
 
   return {
     async getThread(threadId) {

@@ -31,5 +31,9 @@ export function cannotOpen(filename: string, error: unknown): unknown {
   if (isTetherError(error)) return error;
   const code = (error as { code?: unknown } | null)?.code;
   const why = typeof code === "string" ? `${(error as Error).message} (${code})` : String((error as Error)?.message ?? error);
-  return new TetherError("store_unavailable", `Could not open the database ${filename}: ${why}. Point TETHER_DATA_DIR at a folder this process can write, with free space.`, { cause: error });
+  return new TetherError(
+    "store_unavailable",
+    `Could not open the database ${filename}: ${why}. Point TETHER_DATA_DIR at a folder this process can write, with free space.`,
+    { cause: error },
+  );
 }

@@ -100,7 +100,9 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     listReports: db.prepare<[string], { received_at: string; body: string }>("SELECT received_at, body FROM reports WHERE run_id = ? ORDER BY rowid"),
     runningRuns: db.prepare<[], { run_id: string }>("SELECT run_id FROM runs WHERE status = 'running'"),
     lastSeq: db.prepare<[string], { last: number }>("SELECT COALESCE(MAX(last_seq), 0) AS last FROM event_pages WHERE run_id = ?"),
-    lastPage: db.prepare<[string], { first_seq: number; body: Buffer }>("SELECT first_seq, body FROM event_pages WHERE run_id = ? ORDER BY first_seq DESC LIMIT 1"),
+    lastPage: db.prepare<[string], { first_seq: number; body: Buffer }>(
+      "SELECT first_seq, body FROM event_pages WHERE run_id = ? ORDER BY first_seq DESC LIMIT 1",
+    ),
     allMessages: db.prepare<[string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? ORDER BY position"),
   };
 
@@ -192,7 +194,11 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     const row = statements.getRun.get(runId)!;
     const closed = closeUnaskedApprovals(runId, statements.getPendingInterrupts.all(row.thread_id).map(toInterrupt));
     for (const { interruptId, answer } of closed) statements.resolveInterrupt.run("cancelled", JSON.stringify(answer), runId, interruptId);
-    appendMessages(row.thread_id, runId, closed.map(({ result }) => result));
+    appendMessages(
+      row.thread_id,
+      runId,
+      closed.map(({ result }) => result),
+    );
   };
 
   const endLostRun = db.transaction((runId: string, ending: LostRunEnding): StoredEvent[] | undefined => {
@@ -224,32 +230,36 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
   const read = <T>(query: () => T) => sqliteAttempt(query, { ...startWait, what: "read from the database" });
 
   return {
-    getThread: (threadId) => read(() => {
-      const row = statements.getThread.get(threadId);
-      return row && toThread(row);
-    }),
+    getThread: (threadId) =>
+      read(() => {
+        const row = statements.getThread.get(threadId);
+        return row && toThread(row);
+      }),
     getMessages: (threadId, options = {}) =>
       read(() => statements.getMessages.all(threadId, options.excludeRunId ?? "").map((row) => JSON.parse(row.body) as Message)),
     getMessageRun: (threadId, messageId) => read(() => statements.getMessageRun.get(threadId, messageId)?.run_id),
     getPendingToolCalls: (threadId) =>
       read(() =>
-        statements.getPending.all(threadId).map(
-          (row): PendingToolCall => ({ toolCallId: row.tool_call_id, toolName: row.tool_name, runId: row.run_id, arguments: row.arguments }),
-        ),
+        statements.getPending
+          .all(threadId)
+          .map((row): PendingToolCall => ({ toolCallId: row.tool_call_id, toolName: row.tool_name, runId: row.run_id, arguments: row.arguments })),
       ),
-    getInterrupt: (interruptId) => read(() => {
-      const row = statements.getInterrupt.get(interruptId);
-      return row && toInterrupt(row);
-    }),
+    getInterrupt: (interruptId) =>
+      read(() => {
+        const row = statements.getInterrupt.get(interruptId);
+        return row && toInterrupt(row);
+      }),
     getPendingInterrupts: (threadId) => read(() => statements.getPendingInterrupts.all(threadId).map(toInterrupt)),
-    getRun: (runId) => read(() => {
-      const row = statements.getRun.get(runId);
-      return row && toRun(row);
-    }),
-    getActiveRun: (threadId) => read(() => {
-      const row = statements.getActiveRun.get(threadId);
-      return row && toRun(row);
-    }),
+    getRun: (runId) =>
+      read(() => {
+        const row = statements.getRun.get(runId);
+        return row && toRun(row);
+      }),
+    getActiveRun: (threadId) =>
+      read(() => {
+        const row = statements.getActiveRun.get(threadId);
+        return row && toRun(row);
+      }),
     listRuns: (threadId) => read(() => statements.listRuns.all(threadId).map(toRun)),
     async beginRun(begin) {
       await sqliteAttempt(() => beginRun.immediate(begin), { ...startWait, what: "start the run" });
@@ -301,4 +311,3 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     },
   };
 }
-

@@ -22,7 +22,6 @@ const declarations: ToolDeclaration[] = [
 
 const context: ToolContext = { user: KIM, threadId: "t1", runId: "r1", toolCallId: "call_1", signal: new AbortController().signal };
 
-
 describe("loadToolCatalog", () => {
   it("binds each declaration to the executor named by its key", () => {
     const tools = loadToolCatalog(declarations, {

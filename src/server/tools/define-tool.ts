@@ -73,7 +73,9 @@ export interface ToolDefinition<P extends ToolParameters, User extends TetherUse
  *   execute: ({ query }, { user }) => search(user.orgScope, query),
  * });
  */
-export function defineTool<P extends ToolParameters, User extends TetherUser = TetherUser>(definition: ToolDefinition<P, User>): ServerTool<ParametersOf<P>, User> {
+export function defineTool<P extends ToolParameters, User extends TetherUser = TetherUser>(
+  definition: ToolDefinition<P, User>,
+): ServerTool<ParametersOf<P>, User> {
   assertToolName(definition.name);
   const schema = definition.parameters;
   return {

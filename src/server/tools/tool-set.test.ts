@@ -58,7 +58,6 @@ const navigateWithNumberId: Tool = {
   parameters: { ...navigate.parameters, properties: { screenId: { type: "number" } } },
 };
 
-
 describe("buildToolSet", () => {
   it("offers the visible server tools and the allow-listed browser tools the client declared", () => {
     const { tools, log } = buildToolSet(workdeskAgent("strict"), KIM, [declaredNavigate]);

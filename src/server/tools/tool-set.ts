@@ -63,7 +63,14 @@ export function buildToolSet(agent: ToolSource, user: TetherUser, declared: Tool
   for (const tool of agent.tools) {
     if (tool.visibleTo && !tool.visibleTo(user)) continue;
     const approval = serverApproval(tool);
-    tools.set(tool.name, { location: "server", name: tool.name, description: tool.description, parameters: tool.parameters, server: tool, ...(approval ? { approval } : {}) });
+    tools.set(tool.name, {
+      location: "server",
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      server: tool,
+      ...(approval ? { approval } : {}),
+    });
   }
 
   const serverNames = new Set(agent.tools.map((tool) => tool.name));
@@ -84,7 +91,12 @@ export function buildToolSet(agent: ToolSource, user: TetherUser, declared: Tool
       const differences = diffSchemas(spec.parameters, tool.parameters ?? {});
       if (differences.length > 0) {
         const diff = formatSchemaDiff(differences);
-        refusals.push({ code: "tool_schema_mismatch", tool: tool.name, message: `The parameters of "${tool.name}" differ from the allow-listed schema:\n${diff}`, diff });
+        refusals.push({
+          code: "tool_schema_mismatch",
+          tool: tool.name,
+          message: `The parameters of "${tool.name}" differ from the allow-listed schema:\n${diff}`,
+          diff,
+        });
       } else {
         tools.set(tool.name, {
           location: "browser",
@@ -103,9 +115,12 @@ export function buildToolSet(agent: ToolSource, user: TetherUser, declared: Tool
     const message = refusals.length === 1 ? first.message : `${refusals.map((refusal) => refusal.message).join("\n")}`;
     throw new TetherError(first.code, message, { details: { refused: refusals } });
   }
-  const log = refusals.map(
-    (refusal): RunLogEntry => ({ level: "warn", code: "tool_dropped", message: refusal.message, details: { tool: refusal.tool, reason: refusal.code } }),
-  );
+  const log = refusals.map((refusal): RunLogEntry => ({
+    level: "warn",
+    code: "tool_dropped",
+    message: refusal.message,
+    details: { tool: refusal.tool, reason: refusal.code },
+  }));
   return { tools, log, checker: agent.checker };
 }
 

@@ -42,7 +42,13 @@ function fakeWindow() {
 const kim: User = { id: "kim", orgScope: "ORG-01", roles: ["requester"] };
 const screens: Screen[] = [
   { id: "MNU-3120", name: "Work request list", description: "", route: "/work-requests", path: "Work management › Work request list" },
-  { id: "MNU-3130", name: "Work request detail", description: "", route: "/work-requests/:requestId", path: "Work management › Work request list › Work request detail" },
+  {
+    id: "MNU-3130",
+    name: "Work request detail",
+    description: "",
+    route: "/work-requests/:requestId",
+    path: "Work management › Work request list › Work request detail",
+  },
 ];
 
 describe("the Workdesk navigation function", () => {
@@ -131,4 +137,3 @@ describe("the Workdesk navigation function", () => {
     expect(await navigate("MNU-3120", { target: "new-tab" })).toMatchObject({ status: "blocked", reason: "popup_blocked" });
   });
 });
-

@@ -21,10 +21,16 @@ export function createNavigator(options: { user: User; screens: () => Screen[]; 
     // Not in this user's screen tree: no permission, or no such screen; they look the same.
     if (!screen?.route) return { status: "failed", stage: "requested", reason: "access_denied", message: `${screenId} is not among the screens you can open.` };
     if (request.orgScope && request.orgScope !== options.user.orgScope) {
-      return { status: "blocked", stage: "requested", reason: "org_scope_mismatch", message: `Requested for ${request.orgScope}, but you are signed in to ${options.user.orgScope}.` };
+      return {
+        status: "blocked",
+        stage: "requested",
+        reason: "org_scope_mismatch",
+        message: `Requested for ${request.orgScope}, but you are signed in to ${options.user.orgScope}.`,
+      };
     }
     const route = fillRoute(screen.route, request.payload);
-    if (!route) return { status: "failed", stage: "requested", reason: "not_found", message: `${screen.name} needs a record to show.`, data: { path: screen.path } };
+    if (!route)
+      return { status: "failed", stage: "requested", reason: "not_found", message: `${screen.name} needs a record to show.`, data: { path: screen.path } };
     const data = { route, path: screen.path };
     if (request.target === "new-tab") {
       return openInNewTab(route)

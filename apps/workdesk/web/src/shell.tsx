@@ -27,10 +27,19 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
     void session.restore();
   }, [session]);
   useEffect(() => {
-    getJson<{ custom?: { model?: { provider: string; modelId: string } } }>("/api/agents/workdesk/capabilities").then(({ custom }) => {
-      const answering = custom?.model;
-      setModel(answering?.provider === "tether.playbook" ? "Offline playbook model: scripted, not a language model" : answering ? `${answering.provider} · ${answering.modelId}` : undefined);
-    }, () => setModel(undefined));
+    getJson<{ custom?: { model?: { provider: string; modelId: string } } }>("/api/agents/workdesk/capabilities").then(
+      ({ custom }) => {
+        const answering = custom?.model;
+        setModel(
+          answering?.provider === "tether.playbook"
+            ? "Offline playbook model: scripted, not a language model"
+            : answering
+              ? `${answering.provider} · ${answering.modelId}`
+              : undefined,
+        );
+      },
+      () => setModel(undefined),
+    );
   }, []);
   useBrowserTool(session, {
     spec: navigateToScreen,
@@ -80,7 +89,14 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
         )}
       </main>
       {mode === "modal" ? <div className="backdrop" aria-hidden="true" /> : null}
-      <AssistantPanel key={session.threadId} session={session} title="Assistant" subtitle={model} onModeChange={setMode} placeholder="Ask me to open a screen or find a request…" />
+      <AssistantPanel
+        key={session.threadId}
+        session={session}
+        title="Assistant"
+        subtitle={model}
+        onModeChange={setMode}
+        placeholder="Ask me to open a screen or find a request…"
+      />
     </div>
   );
 }

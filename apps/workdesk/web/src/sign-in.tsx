@@ -6,10 +6,17 @@ export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
   const [users, setUsers] = useState<User[]>([]);
   const [error, setError] = useState<string>();
   useEffect(() => {
-    getJson<{ users: User[] }>("/api/demo/users").then((body) => setUsers(body.users), (failure: Error) => setError(failure.message));
+    getJson<{ users: User[] }>("/api/demo/users").then(
+      (body) => setUsers(body.users),
+      (failure: Error) => setError(failure.message),
+    );
   }, []);
   const signIn = async (userId: string) => {
-    const response = await fetch("/api/demo/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: userId }) });
+    const response = await fetch("/api/demo/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ user: userId }),
+    });
     if (response.ok) onSignedIn();
     else setError(((await response.json()) as { error: { message: string } }).error.message);
   };

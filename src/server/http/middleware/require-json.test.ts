@@ -16,13 +16,22 @@ function appWithHandler(seen: string[]) {
 }
 
 describe("isJsonContentType", () => {
-  it.each(["application/json", "application/json; charset=utf-8", "APPLICATION/JSON;charset=UTF-8", "application/merge-patch+json", "application/vnd.api+json "])("accepts %s", (type) => {
+  it.each([
+    "application/json",
+    "application/json; charset=utf-8",
+    "APPLICATION/JSON;charset=UTF-8",
+    "application/merge-patch+json",
+    "application/vnd.api+json ",
+  ])("accepts %s", (type) => {
     expect(isJsonContentType(type)).toBe(true);
   });
 
-  it.each(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json-seq", "text/json", "", undefined])("refuses %s", (type) => {
-    expect(isJsonContentType(type)).toBe(false);
-  });
+  it.each(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json-seq", "text/json", "", undefined])(
+    "refuses %s",
+    (type) => {
+      expect(isJsonContentType(type)).toBe(false);
+    },
+  );
 });
 
 describe("requireJson", () => {

@@ -23,7 +23,10 @@ export function requireJson() {
   return createMiddleware(async (c, next) => {
     if (isMutatingMethod(c.req.method) && !isJsonContentType(c.req.header("content-type"))) {
       const type = c.req.header("content-type");
-      throw new TetherError("unsupported_media_type", `Send ${c.req.method} ${c.req.path} with Content-Type: application/json (got ${type ? `"${type}"` : "no Content-Type"}).`);
+      throw new TetherError(
+        "unsupported_media_type",
+        `Send ${c.req.method} ${c.req.path} with Content-Type: application/json (got ${type ? `"${type}"` : "no Content-Type"}).`,
+      );
     }
     await next();
   });

@@ -27,7 +27,10 @@ describe("sameOrigin", () => {
   });
 
   it.each(["GET", "HEAD", "OPTIONS"])("lets a cross-site %s through: it changes nothing", async (method) => {
-    const response = await appWith().request("http://tether.test/thing", { method, headers: { "Sec-Fetch-Site": "cross-site", Origin: "http://evil.example" } });
+    const response = await appWith().request("http://tether.test/thing", {
+      method,
+      headers: { "Sec-Fetch-Site": "cross-site", Origin: "http://evil.example" },
+    });
     expect(response.status).toBe(200);
   });
 

@@ -28,48 +28,57 @@ export function runRoutes(store: RunStore, runner: Runner, hub: RunHub, options:
   const reportLimits = { ...DEFAULT_REPORT_LIMITS, ...options.reportLimits };
   const recordPage = { ...DEFAULT_RECORD_PAGE_LIMITS, ...options.recordPage };
   const quota = createReportQuota(store, reportLimits);
-  return new Hono<AuthEnv>()
-    /**
-     * Stops a running run: it ends with outcome `cancelled`. A run the store
-     * says is running but no loop here runs is ended at once: one whose end
-     * waits for the store gets it stored, one whose process is gone is ended
-     * as cancelled, so a cancel always frees the thread.
-     */
-    .post("/runs/:runId/cancel", async (c) => {
-      const run = await ownedRun(store, c.req.param("runId"), c.var.user);
-      if (run.status === "running" && runner.cancel(run.runId)) return c.json({ runId: run.runId, status: "cancelling" }, 202);
-      if (run.status === "running" && hub.isEnding(run.runId)) {
-        await hub.settleThread(run.threadId);
-        const ended = await store.getRun(run.runId);
-        throw new TetherError("run_not_active", `Run ${run.runId} had already ended (status ${ended?.status}).`);
-      }
-      if (run.status === "running" && !hub.isLive(run.runId)) {
-        const ending = await store.endLostRun(run.runId, { code: "run_cancelled", status: "cancelled", message: "The run was cancelled; the server that ran it had stopped." });
-        if (ending) return c.json({ runId: run.runId, status: "cancelled" }, 202);
-      }
-      const now = await store.getRun(run.runId);
-      throw new TetherError("run_not_active", `Run ${run.runId} is not running (status ${now?.status ?? run.status}).`);
-    })
-    .get("/runs/:runId/record", async (c) => {
-      const run = await ownedRun(store, c.req.param("runId"), c.var.user);
-      const { cursor, limit } = readRecordQuery((name) => c.req.query(name), recordPage);
-      const events = await store.readEvents(run.runId, cursor.afterSeq);
-      return c.json({ run, ...(await pageRecord(events, () => store.listReports(run.runId), cursor, limit, recordPage.maxBytes)) });
-    })
-    .post(
-      "/runs/:runId/reports",
-      // Refuses an oversized report as it arrives, before it is read whole.
-      bodyLimit({
-        maxSize: reportLimits.maxReportBytes,
-        onError: () => {
-          throw new TetherError("report_too_large", `A report may have at most ${reportLimits.maxReportBytes} bytes. Send a shorter message or fewer details.`);
-        },
-      }),
-      async (c) => {
+  return (
+    new Hono<AuthEnv>()
+      /**
+       * Stops a running run: it ends with outcome `cancelled`. A run the store
+       * says is running but no loop here runs is ended at once: one whose end
+       * waits for the store gets it stored, one whose process is gone is ended
+       * as cancelled, so a cancel always frees the thread.
+       */
+      .post("/runs/:runId/cancel", async (c) => {
         const run = await ownedRun(store, c.req.param("runId"), c.var.user);
-        const report = await readJsonBody(c, ReportSchema, "The report");
-        await quota.add(run.runId, report);
-        return c.json({ accepted: true }, 202);
-      },
-    );
+        if (run.status === "running" && runner.cancel(run.runId)) return c.json({ runId: run.runId, status: "cancelling" }, 202);
+        if (run.status === "running" && hub.isEnding(run.runId)) {
+          await hub.settleThread(run.threadId);
+          const ended = await store.getRun(run.runId);
+          throw new TetherError("run_not_active", `Run ${run.runId} had already ended (status ${ended?.status}).`);
+        }
+        if (run.status === "running" && !hub.isLive(run.runId)) {
+          const ending = await store.endLostRun(run.runId, {
+            code: "run_cancelled",
+            status: "cancelled",
+            message: "The run was cancelled; the server that ran it had stopped.",
+          });
+          if (ending) return c.json({ runId: run.runId, status: "cancelled" }, 202);
+        }
+        const now = await store.getRun(run.runId);
+        throw new TetherError("run_not_active", `Run ${run.runId} is not running (status ${now?.status ?? run.status}).`);
+      })
+      .get("/runs/:runId/record", async (c) => {
+        const run = await ownedRun(store, c.req.param("runId"), c.var.user);
+        const { cursor, limit } = readRecordQuery((name) => c.req.query(name), recordPage);
+        const events = await store.readEvents(run.runId, cursor.afterSeq);
+        return c.json({ run, ...(await pageRecord(events, () => store.listReports(run.runId), cursor, limit, recordPage.maxBytes)) });
+      })
+      .post(
+        "/runs/:runId/reports",
+        // Refuses an oversized report as it arrives, before it is read whole.
+        bodyLimit({
+          maxSize: reportLimits.maxReportBytes,
+          onError: () => {
+            throw new TetherError(
+              "report_too_large",
+              `A report may have at most ${reportLimits.maxReportBytes} bytes. Send a shorter message or fewer details.`,
+            );
+          },
+        }),
+        async (c) => {
+          const run = await ownedRun(store, c.req.param("runId"), c.var.user);
+          const report = await readJsonBody(c, ReportSchema, "The report");
+          await quota.add(run.runId, report);
+          return c.json({ accepted: true }, 202);
+        },
+      )
+  );
 }

@@ -11,7 +11,13 @@ export function ApprovalsScreen({ path, navigate }: ScreenProps) {
     <>
       <h1>Approvals</h1>
       {error ? <p role="alert">{error}</p> : null}
-      {data ? <RequestTable requests={data.requests} caption={`${data.requests.length} requests waiting for your approval`} onOpen={(id) => void navigate("MNU-3130", { payload: { requestId: id } })} /> : null}
+      {data ? (
+        <RequestTable
+          requests={data.requests}
+          caption={`${data.requests.length} requests waiting for your approval`}
+          onOpen={(id) => void navigate("MNU-3130", { payload: { requestId: id } })}
+        />
+      ) : null}
     </>
   );
 }

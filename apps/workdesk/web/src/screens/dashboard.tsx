@@ -20,12 +20,24 @@ export function DashboardScreen({ path, navigate }: ScreenProps) {
       {data ? (
         <>
           <ul className="tiles" aria-label="Work requests by status">
-            <li className="tile"><strong>{data.counts.open}</strong> open</li>
-            <li className="tile"><strong>{data.counts.in_progress}</strong> in progress</li>
-            <li className="tile"><strong>{data.counts.waiting_approval}</strong> waiting approval</li>
-            <li className="tile"><strong>{data.counts.closed}</strong> closed</li>
+            <li className="tile">
+              <strong>{data.counts.open}</strong> open
+            </li>
+            <li className="tile">
+              <strong>{data.counts.in_progress}</strong> in progress
+            </li>
+            <li className="tile">
+              <strong>{data.counts.waiting_approval}</strong> waiting approval
+            </li>
+            <li className="tile">
+              <strong>{data.counts.closed}</strong> closed
+            </li>
           </ul>
-          <RequestTable requests={data.highPriorityOpen} caption={`High priority, not closed, in ${data.orgScope}`} onOpen={(id) => void navigate("MNU-3130", { payload: { requestId: id } })} />
+          <RequestTable
+            requests={data.highPriorityOpen}
+            caption={`High priority, not closed, in ${data.orgScope}`}
+            onOpen={(id) => void navigate("MNU-3130", { payload: { requestId: id } })}
+          />
         </>
       ) : null}
     </>

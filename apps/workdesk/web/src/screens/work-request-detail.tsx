@@ -24,9 +24,13 @@ export function WorkRequestDetailScreen({ path, params, navigate }: ScreenProps)
           </h2>
           <dl>
             <dt>Status</dt>
-            <dd><StatusBadge status={request.status} /></dd>
+            <dd>
+              <StatusBadge status={request.status} />
+            </dd>
             <dt>Priority</dt>
-            <dd><PriorityBadge priority={request.priority} /></dd>
+            <dd>
+              <PriorityBadge priority={request.priority} />
+            </dd>
             <dt>Requester</dt>
             <dd>{request.requester}</dd>
             <dt>Organisation</dt>

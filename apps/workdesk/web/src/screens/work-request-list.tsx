@@ -23,7 +23,15 @@ export function WorkRequestListScreen({ path, navigate }: ScreenProps) {
         </select>
       </label>
       {error ? <p role="alert">{error}</p> : null}
-      {data ? <RequestTable requests={data.requests} caption={`${data.requests.length} work requests`} onOpen={(id) => void navigate("MNU-3130", { payload: { requestId: id } })} /> : <p>Loading…</p>}
+      {data ? (
+        <RequestTable
+          requests={data.requests}
+          caption={`${data.requests.length} work requests`}
+          onOpen={(id) => void navigate("MNU-3130", { payload: { requestId: id } })}
+        />
+      ) : (
+        <p>Loading…</p>
+      )}
     </>
   );
 }
