@@ -1,7 +1,3 @@
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { TetherError } from "tether/protocol";
 
@@ -41,9 +37,11 @@ export function parseModelSpec(value: string): ModelSpec {
 
 /**
  * The AI SDK model a spec names, configured from each provider's usual
- * environment variables. A missing key is a start-up error naming it.
+ * environment variables. A missing key is a start-up error naming it. Only
+ * the named provider's package is loaded: the others cost start-up time
+ * for nothing.
  */
-export function createModel(spec: ModelSpec, env: Record<string, string | undefined> = process.env): LanguageModelV3 {
+export async function createModel(spec: ModelSpec, env: Record<string, string | undefined> = process.env): Promise<LanguageModelV3> {
   const required = (name: string) => {
     const value = env[name];
     if (!value) throw new TetherError("model_config_missing", `TETHER_MODEL uses ${spec.provider}, so set ${name} (the provider's API key).`);
@@ -51,14 +49,21 @@ export function createModel(spec: ModelSpec, env: Record<string, string | undefi
   };
   const optional = (name: string) => env[name] || undefined;
   switch (spec.provider) {
-    case "openai":
+    case "openai": {
+      const { createOpenAI } = await import("@ai-sdk/openai");
       // Chat Completions: the wire protocol OpenAI and most gateways speak.
       return createOpenAI({ apiKey: required("OPENAI_API_KEY"), baseURL: optional("OPENAI_BASE_URL") }).chat(spec.modelId);
-    case "anthropic":
+    }
+    case "anthropic": {
+      const { createAnthropic } = await import("@ai-sdk/anthropic");
       return createAnthropic({ apiKey: required("ANTHROPIC_API_KEY"), baseURL: optional("ANTHROPIC_BASE_URL") })(spec.modelId);
-    case "google":
+    }
+    case "google": {
+      const { createGoogleGenerativeAI } = await import("@ai-sdk/google");
       return createGoogleGenerativeAI({ apiKey: required("GOOGLE_GENERATIVE_AI_API_KEY"), baseURL: optional("GOOGLE_GENERATIVE_AI_BASE_URL") })(spec.modelId);
-    case "openai-compatible":
+    }
+    case "openai-compatible": {
+      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
       // includeUsage: without it the server never streams token counts.
       return createOpenAICompatible({
         name: "openai-compatible",
@@ -66,11 +71,12 @@ export function createModel(spec: ModelSpec, env: Record<string, string | undefi
         apiKey: optional("OPENAI_COMPATIBLE_API_KEY"),
         includeUsage: true,
       }).chatModel(spec.modelId);
+    }
   }
 }
 
 /** The model `TETHER_MODEL` asks for, or undefined when it is not set (the demos then use their playbook). */
-export function modelFromEnvironment(env: Record<string, string | undefined> = process.env): LanguageModelV3 | undefined {
+export async function modelFromEnvironment(env: Record<string, string | undefined> = process.env): Promise<LanguageModelV3 | undefined> {
   const value = env.TETHER_MODEL?.trim();
   return value ? createModel(parseModelSpec(value), env) : undefined;
 }

@@ -42,7 +42,7 @@ export interface DemoOptions {
 
 export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   const env = options.env ?? process.env;
-  const model = modelFromEnvironment(env);
+  const model = await modelFromEnvironment(env);
   // Origins besides the server's own whose pages may post with the sign-in cookie (a proxy that rewrites Host, say).
   const trustedOrigins = (env.TETHER_TRUSTED_ORIGINS ?? "")
     .split(",")

@@ -50,7 +50,7 @@ afterAll(async () => {
 describe.each(PROVIDER_WIRES)("cancelling a run over $name", (wire) => {
   let stack: TetherStack;
   beforeAll(async () => {
-    stack = await startTetherStack(wire.model(tap.url));
+    stack = await startTetherStack(await wire.model(tap.url));
   });
   afterAll(async () => {
     await stack.close();

@@ -129,7 +129,7 @@ afterAll(async () => {
 describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
   let stack: TetherStack;
   beforeAll(async () => {
-    stack = await startTetherStack(wire.model(tap.url), { retry: RETRY });
+    stack = await startTetherStack(await wire.model(tap.url), { retry: RETRY });
   });
   afterAll(async () => {
     await stack.close();

@@ -19,7 +19,7 @@ export interface ProviderWire {
   /** Tool call ids as this provider mints them; undefined when the wire carries none and the AI SDK makes them up (Gemini 2.x). */
   toolCallId(name: string): string | undefined;
   /** The model as `TETHER_MODEL` and the provider's usual environment variables configure it, talking to `origin`. */
-  model(origin: string): LanguageModelV3;
+  model(origin: string): Promise<LanguageModelV3>;
   /** The error event this provider sends in the middle of a stream, in its own format. */
   errorFrame(message: string): string;
 }

@@ -27,7 +27,7 @@ const lastAssistantText = (messages: Message[]) =>
 describe.each(PROVIDER_WIRES)("the Workdesk story over $name", (wire) => {
   let stack: TetherStack;
   beforeAll(async () => {
-    stack = await startTetherStack(wire.model(mock.url));
+    stack = await startTetherStack(await wire.model(mock.url));
   });
   afterAll(async () => {
     await stack.close();
