@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
-import type { AgentSession, PanelMode } from "../client/index.ts";
+import type { AgentSession } from "../client/index.ts";
+import type { PanelMode } from "./panel-mode.ts";
 import { ApprovalCard } from "./approval-card.tsx";
 import { MessageList } from "./message-list.tsx";
 import { useAgentSession } from "./use-agent-session.ts";
