@@ -2,7 +2,7 @@ import type { HttpAgentFetchFn } from "@ag-ui/client";
 import type { Interrupt, Message } from "@ag-ui/core";
 import type { ApprovalResponse } from "../protocol/index.ts";
 import type { DriftReport } from "./drift.ts";
-import type { BrowserToolHandler, PanelMode, ToolRegistry } from "./tool-registry.ts";
+import type { BrowserToolHandler, ToolRegistry } from "./tool-registry.ts";
 import type { ToolActivity } from "./tool-activity-timeline.ts";
 
 export interface AgentSessionOptions {
@@ -23,7 +23,11 @@ export interface AgentSessionOptions {
   fetch?: HttpAgentFetchFn;
   /** Where executed calls are remembered; `sessionStorage` by default. */
   storage?: Storage;
-  mode?: PanelMode;
+  /**
+   * The mode the session starts in: a string the app defines, matched against
+   * each tool's `modes`. `"side"` by default, the default of tether/react's panel.
+   */
+  mode?: string;
   /** When this page's tools and the server's allow-list disagree: `warn` (default), `throw` (tests) or `ignore`. */
   drift?: "warn" | "throw" | "ignore";
   /**
@@ -61,7 +65,8 @@ export interface SessionState {
   observing: boolean;
   runId?: string;
   error?: { code: string; message: string };
-  mode: PanelMode;
+  /** The mode the app set (see `AgentSessionOptions.mode`). */
+  mode: string;
   /** Questions the agent is waiting on (approvals); the thread goes on once each has an answer. */
   interrupts: Interrupt[];
 }
@@ -72,7 +77,8 @@ export interface AgentSession {
   getState(): SessionState;
   subscribe(listener: () => void): () => void;
   registerTool(handler: BrowserToolHandler): () => void;
-  setMode(mode: PanelMode): void;
+  /** Sets the mode tools are checked against (their `modes`); the app defines the words. */
+  setMode(mode: string): void;
   /**
    * Sends a user message and runs the agent, continuing after browser tools
    * until the agent is done. Open approvals are answered `cancelled`: the

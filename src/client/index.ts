@@ -6,7 +6,8 @@
  */
 export { createAgentSession } from "./session.ts";
 export type { AgentSession, AgentSessionOptions, SessionState, ToolDispatchTiming } from "./agent-session.ts";
-export { createToolRegistry, type BrowserToolHandler, type PanelMode, type ToolExecution, type ToolRegistry } from "./tool-registry.ts";
+export { sessionStatus, type SessionStatus } from "./session-status.ts";
+export { createToolRegistry, type BrowserToolHandler, type ToolExecution, type ToolRegistry } from "./tool-registry.ts";
 export { createToolRunner, type SettledCall, type ToolRunner } from "./tool-runner.ts";
 export type { ToolActivity } from "./tool-activity-timeline.ts";
 export { createCallJournal, type CallJournal, type JournalEntry } from "./call-journal.ts";

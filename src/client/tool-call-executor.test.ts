@@ -2,12 +2,12 @@ import { describe, expect, it, vi } from "vitest";
 import type { ToolOutcome } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
 import { createToolCallExecutor, type CallToExecute } from "./tool-call-executor.ts";
-import { createToolRegistry, type BrowserToolHandler, type PanelMode } from "./tool-registry.ts";
+import { createToolRegistry, type BrowserToolHandler } from "./tool-registry.ts";
 import { createMemoryStorage } from "../testing/index.ts";
 import { RUN, THREAD, navigateToScreen, succeeded } from "../../test/fixtures/tool-runner-page.ts";
 
 interface Options {
-  mode?: PanelMode;
+  mode?: string;
   execute?: BrowserToolHandler["execute"];
   handler?: Partial<Omit<BrowserToolHandler, "execute">>;
   storage?: Storage;
@@ -20,7 +20,7 @@ function executor(options: Options = {}) {
   const registry = createToolRegistry();
   registry.register(handler);
   const journal = createCallJournal(THREAD, options.storage ?? createMemoryStorage());
-  let mode: PanelMode = options.mode ?? "side";
+  let mode: string = options.mode ?? "side";
   const hooks = { onRunning: vi.fn(), onOutcome: vi.fn(), onDispatch: vi.fn() };
   const instance = createToolCallExecutor({ registry, journal, threadId: THREAD, mode: () => mode, ...hooks });
   const call = (args: unknown, toolCallId = "a"): CallToExecute => ({
@@ -29,7 +29,7 @@ function executor(options: Options = {}) {
     runId: RUN,
     args: typeof args === "string" ? args : JSON.stringify(args),
   });
-  return { executor: instance, execute, handler, journal, hooks, call, setMode: (next: PanelMode) => (mode = next) };
+  return { executor: instance, execute, handler, journal, hooks, call, setMode: (next: string) => (mode = next) };
 }
 
 describe("createToolCallExecutor", () => {
@@ -147,7 +147,7 @@ describe("createToolCallExecutor", () => {
       expect(await x.executor.execute(x.call({ screenId: "MNU-1" }), x.handler)).toMatchObject({
         status: "blocked",
         reason: "blocked_by_mode",
-        message: expect.stringMatching(/full screen/),
+        message: "The assistant is in fullscreen mode, so navigateToScreen cannot act.",
       });
       expect(x.execute).not.toHaveBeenCalled();
     });
@@ -157,7 +157,7 @@ describe("createToolCallExecutor", () => {
       expect(await x.executor.execute(x.call("{not json"), x.handler)).toMatchObject({
         status: "blocked",
         reason: "blocked_by_mode",
-        message: expect.stringMatching(/window over the screen/),
+        message: "The assistant is in modal mode, so navigateToScreen cannot act.",
       });
       expect(x.execute).not.toHaveBeenCalled();
     });
@@ -175,11 +175,22 @@ describe("createToolCallExecutor", () => {
 
     // Bug (fixed): the message was built as `mode === "modal" ? "a window over the screen" : "full screen"`,
     // so a tool limited to ["fullscreen"] blocked in the side panel was reported as blocked "full screen".
-    it("describes the side panel as the side panel when it blocks a call there", async () => {
+    it("names the mode it blocked the call in, not a mode the tool allows", async () => {
       const x = executor({ mode: "side", handler: { modes: ["fullscreen"] } });
       const outcome = (await x.executor.execute(x.call({ screenId: "MNU-1" }), x.handler))!;
       expect(outcome).toMatchObject({ status: "blocked", reason: "blocked_by_mode" });
-      expect(outcome.message).not.toMatch(/full screen/);
+      expect(outcome.message).toBe("The assistant is in side mode, so navigateToScreen cannot act.");
+    });
+
+    it("takes any mode the app defines", async () => {
+      const x = executor({ mode: "presenting", handler: { modes: ["editing"] } });
+      expect(await x.executor.execute(x.call({ screenId: "MNU-1" }), x.handler)).toMatchObject({
+        status: "blocked",
+        reason: "blocked_by_mode",
+        message: "The assistant is in presenting mode, so navigateToScreen cannot act.",
+      });
+      x.setMode("editing");
+      expect(await x.executor.execute(x.call({ screenId: "MNU-1" }, "b"), x.handler)).toEqual(succeeded);
     });
   });
 

@@ -1,6 +1,6 @@
 import { ToolOutcomeSchema, createArgumentChecker, type ToolOutcome } from "../protocol/index.ts";
 import type { CallJournal } from "./call-journal.ts";
-import type { BrowserToolHandler, PanelMode, ToolRegistry } from "./tool-registry.ts";
+import type { BrowserToolHandler, ToolRegistry } from "./tool-registry.ts";
 
 /** What the executor needs of a call: who it is, and its complete arguments. */
 export interface CallToExecute {
@@ -26,7 +26,8 @@ export interface ToolCallExecutorOptions {
   registry: ToolRegistry;
   journal: CallJournal;
   threadId: string;
-  mode(): PanelMode;
+  /** The mode the app set; a tool limited to other modes is blocked. */
+  mode(): string;
   /** The call was journaled as started and is about to run. */
   onRunning(call: CallToExecute): void;
   /** The call ended, and its outcome is journaled. */
@@ -34,8 +35,6 @@ export interface ToolCallExecutorOptions {
   /** Called just before the tool's own code, synchronously: instrumentation measures dispatch latency from here. */
   onDispatch?(call: CallToExecute): void;
 }
-
-const MODE_NAMES: Record<PanelMode, string> = { side: "in the side panel", fullscreen: "full screen", modal: "as a window over the screen" };
 
 /**
  * Runs browser calls: journals each as started before its code runs and as
@@ -58,7 +57,7 @@ export function createToolCallExecutor(options: ToolCallExecutorOptions): ToolCa
     const mode = options.mode();
     // Blocked before the arguments are even read: the mode alone decides.
     if (handler.modes && !handler.modes.includes(mode)) {
-      return { status: "blocked", reason: "blocked_by_mode", message: `The assistant is open ${MODE_NAMES[mode]}, so ${call.toolName} cannot act.` };
+      return { status: "blocked", reason: "blocked_by_mode", message: `The assistant is in ${mode} mode, so ${call.toolName} cannot act.` };
     }
     // The same check the server makes, with the same words; here it also means nothing was done.
     const args = checker.check(call.toolName, handler.spec.parameters, call.args);

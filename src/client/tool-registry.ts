@@ -1,13 +1,11 @@
 import type { BrowserToolSpec, ToolOutcome } from "../protocol/index.ts";
 
-/** Where the assistant is shown: beside the app, over all of it, or as a window over the current screen. */
-export type PanelMode = "side" | "fullscreen" | "modal";
-
 export interface ToolExecution {
   toolCallId: string;
   runId: string;
   threadId: string;
-  mode: PanelMode;
+  /** The mode the app set with `session.setMode` when the call ran. */
+  mode: string;
 }
 
 /** A browser tool and the code that performs it; `execute` gets the arguments typed by the tool's schema. */
@@ -16,11 +14,13 @@ export interface BrowserToolHandler<Args = any> {
   /** Performs the call and says what really happened. Throwing counts as `failed` / `executor_failed`. */
   execute(args: Args, execution: ToolExecution): ToolOutcome | Promise<ToolOutcome>;
   /**
-   * Panel modes the tool may act in. In any other mode the call is blocked
-   * (`blocked_by_mode`) before its arguments are even checked: a screen behind
-   * a full-screen or modal assistant must not change under the user.
+   * Modes the tool may act in: strings the app defines and sets with
+   * `session.setMode` (tether/react's panel uses its `PanelMode`). In any other
+   * mode the call is blocked (`blocked_by_mode`) before its arguments are even
+   * checked: a screen behind a full-screen or modal assistant must not change
+   * under the user.
    */
-  modes?: PanelMode[];
+  modes?: string[];
   /**
    * A call the page reload interrupted: `report` its outcome as `unknown`
    * (the default: it may or may not have happened), or `run-again`.

@@ -5,7 +5,7 @@ import { decideSettlement } from "./decide-settlement.ts";
 import { createToolActivityTimeline, type RestoredActivity, type ToolActivity } from "./tool-activity-timeline.ts";
 import { createToolCallExecutor, type CallToExecute } from "./tool-call-executor.ts";
 import { createToolCallTracker } from "./tool-call-tracker.ts";
-import type { PanelMode, ToolRegistry } from "./tool-registry.ts";
+import type { ToolRegistry } from "./tool-registry.ts";
 
 /** A browser call's final outcome, ready to go back to the server. */
 export interface SettledCall {
@@ -43,7 +43,7 @@ export interface ToolRunnerOptions {
   registry: ToolRegistry;
   journal: CallJournal;
   threadId: string;
-  mode(): PanelMode;
+  mode(): string;
   onChange(): void;
   /** Called just before a browser tool's code runs, synchronously (instrumentation). */
   onDispatch?(call: CallToExecute): void;

@@ -1,11 +1,17 @@
-import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
-import type { AgentSession, PanelMode } from "../client/index.ts";
-import { ApprovalCard } from "./approval-card.tsx";
-import { MessageList } from "./message-list.tsx";
+import { useContext, type ReactNode } from "react";
+import type { AgentSession } from "../client/index.ts";
+import { Approvals } from "./approvals.tsx";
+import { Composer } from "./composer.tsx";
+import { Conversation } from "./conversation.tsx";
+import type { PanelMode } from "./panel-mode.ts";
+import { SessionNotice } from "./session-notice.tsx";
+import { TetherContext } from "./tether-context.ts";
+import { TetherProvider } from "./tether-provider.tsx";
 import { useAgentSession } from "./use-agent-session.ts";
 
 export interface AssistantPanelProps {
-  session: AgentSession;
+  /** The session to show; the nearest `TetherProvider`'s when absent. */
+  session?: AgentSession;
   /** Heading of the panel. */
   title?: string;
   /** A line under the title, such as which model answers. */
@@ -22,32 +28,27 @@ const MODES: Array<{ mode: PanelMode; label: string }> = [
 ];
 
 /**
- * The assistant: streaming messages, the tools each answer used and how they
- * ended, a message box and a stop button. In `modal` mode it is a dialog.
+ * The assistant, in its default arrangement of the panel parts: the
+ * `Conversation` (streaming messages, the tools each answer used and how they
+ * ended), `Approvals`, a `SessionNotice` and the `Composer` with its stop
+ * button. In `modal` mode it is a dialog.
  */
-export function AssistantPanel({ session, title = "Assistant", subtitle, onModeChange, placeholder = "Ask the assistant…" }: AssistantPanelProps) {
-  const state = useAgentSession(session);
-  const [draft, setDraft] = useState("");
-  const submit = (event?: FormEvent) => {
-    event?.preventDefault();
-    const text = draft.trim();
-    if (!text || state.running) return;
-    setDraft("");
-    void session.send(text).catch(() => {
-      // The session shows the error in its state.
-    });
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === "Enter" && !event.shiftKey) submit(event);
-  };
-  const modal = state.mode === "modal";
+export function AssistantPanel({ session: given, ...props }: AssistantPanelProps) {
+  const provided = useContext(TetherContext);
+  const session = given ?? provided;
+  if (!session) throw new Error("AssistantPanel needs a session: pass `session`, or render it inside <TetherProvider session={…}>.");
   return (
-    <section
-      className={`tether-panel tether-panel--${state.mode}`}
-      aria-label={title}
-      {...(modal ? { role: "dialog", "aria-modal": true } : {})}
-      data-mode={state.mode}
-    >
+    <TetherProvider session={session}>
+      <PanelLayout session={session} {...props} />
+    </TetherProvider>
+  );
+}
+
+function PanelLayout({ session, title = "Assistant", subtitle, onModeChange, placeholder }: AssistantPanelProps & { session: AgentSession }) {
+  const { mode } = useAgentSession(session);
+  const modal = mode === "modal";
+  return (
+    <section className={`tether-panel tether-panel--${mode}`} aria-label={title} {...(modal ? { role: "dialog", "aria-modal": true } : {})} data-mode={mode}>
       <header className="tether-panel__header">
         <div>
           <h2 className="tether-panel__title">{title}</h2>
@@ -55,51 +56,18 @@ export function AssistantPanel({ session, title = "Assistant", subtitle, onModeC
         </div>
         {onModeChange ? (
           <div className="tether-panel__modes" role="radiogroup" aria-label="Panel mode">
-            {MODES.map(({ mode, label }) => (
-              <button key={mode} type="button" role="radio" aria-checked={state.mode === mode} onClick={() => onModeChange(mode)}>
-                {label}
+            {MODES.map((option) => (
+              <button key={option.mode} type="button" role="radio" aria-checked={mode === option.mode} onClick={() => onModeChange(option.mode)}>
+                {option.label}
               </button>
             ))}
           </div>
         ) : null}
       </header>
-      <MessageList messages={state.messages} activities={state.activities} running={state.running} />
-      {state.interrupts.length > 0 ? (
-        <div className="tether-panel__approvals">
-          {state.interrupts.map((interrupt) => (
-            <ApprovalCard
-              key={interrupt.id}
-              interrupt={interrupt}
-              disabled={state.running}
-              onAnswer={(answer) => void session.answer(interrupt.id, answer).catch(() => {})}
-            />
-          ))}
-        </div>
-      ) : null}
-      {state.observing ? <p className="tether-panel__note">Following a run started in another window or before a reload; nothing will run here.</p> : null}
-      {state.error ? (
-        <p className="tether-panel__error" role="alert">
-          {state.error.message}
-        </p>
-      ) : null}
-      <form className="tether-composer" onSubmit={submit}>
-        <textarea
-          aria-label="Message the assistant"
-          placeholder={state.interrupts.length > 0 ? "Or type to move on (the approval is cancelled)…" : placeholder}
-          value={draft}
-          rows={2}
-          onChange={(event) => setDraft(event.target.value)}
-          onKeyDown={onKeyDown}
-        />
-        {state.running && !state.observing ? (
-          <button type="button" className="tether-composer__stop" onClick={() => void session.cancel()}>
-            Stop
-          </button>
-        ) : null}
-        <button type="submit" disabled={state.running || draft.trim() === ""}>
-          Send
-        </button>
-      </form>
+      <Conversation />
+      <Approvals />
+      <SessionNotice />
+      <Composer {...(placeholder !== undefined ? { placeholder } : {})} />
     </section>
   );
 }

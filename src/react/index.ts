@@ -1,12 +1,21 @@
 /**
- * React bindings for Tether: the assistant panel and hooks for sessions and
- * browser tools.
+ * React bindings for Tether: a provider for the session, the assistant panel
+ * and the parts it is arranged from, and hooks for sessions and browser tools.
  *
  * @module
  */
 export { ApprovalCard, type ApprovalCardProps } from "./approval-card.tsx";
+export { Approvals } from "./approvals.tsx";
 export { AssistantPanel, type AssistantPanelProps } from "./assistant-panel.tsx";
+export { Composer, type ComposerProps } from "./composer.tsx";
+export { Conversation } from "./conversation.tsx";
 export { MessageList } from "./message-list.tsx";
+export type { PanelMode } from "./panel-mode.ts";
+export { SessionNotice } from "./session-notice.tsx";
+export { TetherProvider, type TetherProviderProps } from "./tether-provider.tsx";
 export { ToolActivityItem } from "./tool-activity-item.tsx";
+export { ToolTimeline } from "./tool-timeline.tsx";
 export { useAgentSession } from "./use-agent-session.ts";
 export { useBrowserTool } from "./use-browser-tool.ts";
+export { useSessionStatus } from "./use-session-status.ts";
+export { useTetherSession } from "./use-tether-session.ts";

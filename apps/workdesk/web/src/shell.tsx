@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
-import type { PanelMode } from "tether/client";
-import { AssistantPanel, useAgentSession, useBrowserTool } from "tether/react";
+import { AssistantPanel, useAgentSession, useBrowserTool, type PanelMode } from "tether/react";
 import { navigateToScreen } from "../../agent/navigate-to-screen.ts";
 import { getJson, type Screen, type User } from "./api.ts";
 import { Menu } from "./menu.tsx";

@@ -1,0 +1,54 @@
+import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { sessionStatus } from "../client/index.ts";
+import { isBusy } from "./is-busy.ts";
+import { useAgentSession } from "./use-agent-session.ts";
+import { useTetherSession } from "./use-tether-session.ts";
+
+export interface ComposerProps {
+  placeholder?: string;
+}
+
+/**
+ * The message box of the nearest `TetherProvider`'s session (a textbox named
+ * "Message the assistant"), Send, and Stop while a run this page started is
+ * going. Enter sends; Shift+Enter breaks the line.
+ */
+export function Composer({ placeholder = "Ask the assistant…" }: ComposerProps) {
+  const session = useTetherSession();
+  const state = useAgentSession(session);
+  const status = sessionStatus(state);
+  const busy = isBusy(status);
+  const [draft, setDraft] = useState("");
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    const text = draft.trim();
+    if (!text || busy) return;
+    setDraft("");
+    void session.send(text).catch(() => {
+      // The session shows the error in its state.
+    });
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey) submit(event);
+  };
+  return (
+    <form className="tether-composer" onSubmit={submit}>
+      <textarea
+        aria-label="Message the assistant"
+        placeholder={state.interrupts.length > 0 ? "Or type to move on (the approval is cancelled)…" : placeholder}
+        value={draft}
+        rows={2}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      {status === "running" ? (
+        <button type="button" className="tether-composer__stop" onClick={() => void session.cancel()}>
+          Stop
+        </button>
+      ) : null}
+      <button type="submit" disabled={busy || draft.trim() === ""}>
+        Send
+      </button>
+    </form>
+  );
+}

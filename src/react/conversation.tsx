@@ -1,0 +1,15 @@
+import { sessionStatus } from "../client/index.ts";
+import { isBusy } from "./is-busy.ts";
+import { MessageList } from "./message-list.tsx";
+import { useAgentSession } from "./use-agent-session.ts";
+import { useTetherSession } from "./use-tether-session.ts";
+
+/**
+ * The conversation of the nearest `TetherProvider`'s session, as a log
+ * (role `log`, named "Conversation"): messages, and after each assistant
+ * message the tools it called with how each one ended.
+ */
+export function Conversation() {
+  const state = useAgentSession(useTetherSession());
+  return <MessageList messages={state.messages} activities={state.activities} running={isBusy(sessionStatus(state))} />;
+}

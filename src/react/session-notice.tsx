@@ -1,0 +1,25 @@
+import { sessionStatus } from "../client/index.ts";
+import { useAgentSession } from "./use-agent-session.ts";
+import { useTetherSession } from "./use-tether-session.ts";
+
+/**
+ * What the person should know about the nearest `TetherProvider`'s session
+ * besides the conversation: that it only follows a run, and the last error
+ * (as an alert).
+ */
+export function SessionNotice() {
+  const state = useAgentSession(useTetherSession());
+  const status = sessionStatus(state);
+  return (
+    <>
+      {status === "observing" ? (
+        <p className="tether-panel__note">Following a run started in another window or before a reload; nothing will run here.</p>
+      ) : null}
+      {state.error ? (
+        <p className="tether-panel__error" role="alert">
+          {state.error.message}
+        </p>
+      ) : null}
+    </>
+  );
+}
