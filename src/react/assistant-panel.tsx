@@ -37,6 +37,8 @@ export function AssistantPanel({ session: given, ...props }: AssistantPanelProps
   const provided = useContext(TetherContext);
   const session = given ?? provided;
   if (!session) throw new Error("AssistantPanel needs a session: pass `session`, or render it inside <TetherProvider session={…}>.");
+  // Inside a provider of the same session, keep it: its browser tools' renderers live there.
+  if (provided === session) return <PanelLayout session={session} {...props} />;
   return (
     <TetherProvider session={session}>
       <PanelLayout session={session} {...props} />

@@ -16,6 +16,7 @@ export { TetherProvider, type TetherProviderProps } from "./tether-provider.tsx"
 export { ToolActivityItem } from "./tool-activity-item.tsx";
 export { ToolTimeline } from "./tool-timeline.tsx";
 export { useAgentSession } from "./use-agent-session.ts";
-export { useBrowserTool } from "./use-browser-tool.ts";
+export { useBrowserTool, type ReactBrowserToolHandler } from "./use-browser-tool.ts";
+export { createToolRenderers, type ToolCallRenderer, type ToolCallView, type ToolRenderers } from "./tool-renderers.ts";
 export { useSessionStatus } from "./use-session-status.ts";
 export { useTetherSession } from "./use-tether-session.ts";

@@ -1,13 +1,25 @@
 import type { Message } from "@ag-ui/core";
-import { useEffect, useRef } from "react";
+import { Fragment, useEffect, useRef } from "react";
 import type { ToolActivity } from "../client/index.ts";
 import { ToolActivityItem } from "./tool-activity-item.tsx";
+import type { ToolCallView, ToolRenderers } from "./tool-renderers.ts";
 
 /**
  * The conversation as a log: user and assistant messages, and after each
  * assistant message the tools it called with how each one ended.
  */
-export function MessageList({ messages, activities, running }: { messages: Message[]; activities: ToolActivity[]; running: boolean }) {
+export function MessageList({
+  messages,
+  activities,
+  running,
+  renderers,
+}: {
+  messages: Message[];
+  activities: ToolActivity[];
+  running: boolean;
+  /** How browser tools show their calls (useBrowserTool's `render`), beside the call's line. */
+  renderers?: ToolRenderers;
+}) {
   const end = useRef<HTMLDivElement>(null);
   const byCall = new Map(activities.map((activity) => [activity.toolCallId, activity]));
   useEffect(() => {
@@ -24,6 +36,7 @@ export function MessageList({ messages, activities, running }: { messages: Messa
           );
         }
         if (message.role !== "assistant") return null;
+        const argumentsOf = new Map((message.toolCalls ?? []).map((call) => [call.id, call.function.arguments]));
         const calls = (message.toolCalls ?? []).map((call) => byCall.get(call.id)).filter((activity) => activity !== undefined);
         return (
           <div key={message.id} className="tether-turn">
@@ -34,9 +47,20 @@ export function MessageList({ messages, activities, running }: { messages: Messa
             ) : null}
             {calls.length > 0 ? (
               <ol className="tether-activities" aria-label="Tool activity">
-                {calls.map((activity) => (
-                  <ToolActivityItem key={activity.toolCallId} activity={activity} />
-                ))}
+                {calls.map((activity) => {
+                  const render = renderers?.get(activity.toolName);
+                  // The honest line first (what happened, in the library's words), then the tool's own view of the call.
+                  return (
+                    <Fragment key={activity.toolCallId}>
+                      <ToolActivityItem activity={activity} />
+                      {render ? (
+                        <li className="tether-tool-view" aria-label={`${activity.toolName} view`}>
+                          {render(toolCallView(activity, argumentsOf.get(activity.toolCallId)))}
+                        </li>
+                      ) : null}
+                    </Fragment>
+                  );
+                })}
               </ol>
             ) : null}
           </div>
@@ -50,4 +74,22 @@ export function MessageList({ messages, activities, running }: { messages: Messa
       <div ref={end} />
     </div>
   );
+}
+
+/** What a tool's renderer is given: the arguments, parsed, and the call's progress. */
+function toolCallView(activity: ToolActivity, argumentsText: string | undefined): ToolCallView {
+  let args: unknown;
+  try {
+    args = argumentsText ? JSON.parse(argumentsText) : undefined;
+  } catch {
+    args = undefined; // still streaming, or not JSON: the renderer shows the call without them
+  }
+  return {
+    toolCallId: activity.toolCallId,
+    args,
+    status: activity.status,
+    ...(activity.stage ? { stage: activity.stage } : {}),
+    ...(activity.reason ? { reason: activity.reason } : {}),
+    ...(activity.message ? { message: activity.message } : {}),
+  };
 }

@@ -1,6 +1,7 @@
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import type { AgentSession } from "../client/index.ts";
 import { TetherContext } from "./tether-context.ts";
+import { ToolRenderersContext, createToolRenderers } from "./tool-renderers.ts";
 
 export interface TetherProviderProps {
   session: AgentSession;
@@ -18,5 +19,11 @@ export interface TetherProviderProps {
  * </TetherProvider>
  */
 export function TetherProvider({ session, children }: TetherProviderProps) {
-  return <TetherContext.Provider value={session}>{children}</TetherContext.Provider>;
+  // Browser tools below register how their calls look in the conversation here (useBrowserTool's `render`).
+  const [renderers] = useState(createToolRenderers);
+  return (
+    <TetherContext.Provider value={session}>
+      <ToolRenderersContext.Provider value={renderers}>{children}</ToolRenderersContext.Provider>
+    </TetherContext.Provider>
+  );
 }

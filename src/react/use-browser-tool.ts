@@ -1,14 +1,29 @@
-import { useEffect, useRef } from "react";
+import { useContext, useEffect, useRef } from "react";
 import type { AgentSession, BrowserToolHandler } from "../client/index.ts";
+import { ToolRenderersContext, type ToolCallRenderer } from "./tool-renderers.ts";
+
+/** A browser tool's handler, and optionally how its calls look in the conversation. */
+export interface ReactBrowserToolHandler<Args = any> extends BrowserToolHandler<Args> {
+  /**
+   * Renders each call of this tool in the conversation, beside its line in
+   * the timeline: while its arguments stream, while it runs, and with its
+   * outcome. Needs a `TetherProvider` above the component.
+   */
+  render?: ToolCallRenderer<Args>;
+}
 
 /**
  * Registers a browser tool for as long as the component is mounted. The
- * executor may close over fresh props and state: the latest one always runs.
+ * executor and the renderer may close over fresh props and state: the latest
+ * ones always run. The arguments are typed by the tool's schema.
  */
-export function useBrowserTool<Args>(session: AgentSession, handler: BrowserToolHandler<Args>): void {
+export function useBrowserTool<Args>(session: AgentSession, handler: ReactBrowserToolHandler<Args>): void {
   const latest = useRef(handler);
   latest.current = handler;
   const { spec, modes, onReload } = handler;
+  const renderers = useContext(ToolRenderersContext);
+  const renders = handler.render !== undefined;
+  if (renders && !renderers) throw new Error(`useBrowserTool("${spec.name}"): render needs a <TetherProvider session={…}> above this component.`);
   useEffect(
     () =>
       session.registerTool({
@@ -20,4 +35,8 @@ export function useBrowserTool<Args>(session: AgentSession, handler: BrowserTool
     // The spec, not the executor, identifies the tool; a new executor needs no new registration.
     [session, spec, modes?.join(","), onReload],
   );
+  useEffect(() => {
+    if (!renders || !renderers) return;
+    return renderers.register(spec.name, (call) => latest.current.render?.(call));
+  }, [renderers, spec.name, renders]);
 }

@@ -27,6 +27,9 @@ describe("the Workdesk story in Chromium", () => {
     expect(await page.getByRole("region", { name: "Assistant" }).isVisible()).toBe(true);
     expect(await lastActivity(page, "navigateToScreen")).toEqual({ status: "succeeded", text: expect.stringContaining("succeeded · displayed") });
     expect(await lastActivity(page, "lookupScreens")).toEqual({ status: "done", text: expect.stringContaining("on the server") });
+    // The Workdesk draws its navigation calls its own way (useBrowserTool's render), from the call's arguments and outcome.
+    const chip = page.getByRole("listitem", { name: "navigateToScreen view" }).last();
+    expect(await chip.textContent()).toBe("Opened: Work request list/work-requests");
     expect(await navigations(page)).toBe(1);
 
     // How long from TOOL_CALL_END arriving to the navigation function being called.
@@ -73,6 +76,7 @@ describe("the Workdesk story in Chromium", () => {
     expect(await navigations(page)).toBe(0);
     const denied = await lastActivity(page, "navigateToScreen");
     expect(denied.status).toBe("failed");
+    expect(await page.getByRole("listitem", { name: "navigateToScreen view" }).last().textContent()).toBe("Not opened: MNU-9000");
     expect(denied.text).toContain("failed · requested, access_denied");
     // Nothing about the screen kim cannot open reached this browser, beyond the id it was asked to open.
     expect(seen.join("\n")).not.toMatch(/User administration|\/admin\/users/);

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState } from "react";
-import { AssistantPanel, useAgentSession, useBrowserTool, type PanelMode } from "tether/react";
+import type { AgentSession } from "tether/client";
+import { AssistantPanel, TetherProvider, useAgentSession, useBrowserTool, type PanelMode } from "tether/react";
 import { navigateToScreen } from "../../agent/navigate-to-screen.ts";
 import { getJson, type Screen, type User } from "./api.ts";
 import { Menu } from "./menu.tsx";
-import { createNavigator } from "./navigation.ts";
+import { createNavigator, type Navigate } from "./navigation.ts";
 import { matchRoute, refresh, replace, usePath } from "./router.ts";
 import { SCREEN_COMPONENTS } from "./screens/index.ts";
 import { createWorkdeskSession } from "./session.ts";
@@ -40,18 +41,6 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
       () => setModel(undefined),
     );
   }, []);
-  useBrowserTool(session, {
-    spec: navigateToScreen,
-    // Only beside the app: full screen there is no content to replace, and a window must not change what it covers.
-    modes: ["side"],
-    execute: (args) =>
-      navigate(args.screenId, {
-        ...(args.payload ? { payload: args.payload } : {}),
-        ...(args.orgScope ? { orgScope: args.orgScope } : {}),
-        ...(args.target ? { target: args.target } : {}),
-      }),
-  });
-
   const routed = [...screens]
     .filter((screen) => screen.route)
     .sort((a, b) => Number(a.route!.includes(":")) - Number(b.route!.includes(":")))
@@ -63,39 +52,70 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
   const Content = routed ? SCREEN_COMPONENTS[routed.screen.id] : undefined;
 
   return (
-    <div className={`workdesk workdesk--${mode}`}>
-      <header className="topbar">
-        <span className="topbar__brand">Workdesk</span>
-        <span className="topbar__user">
-          {user.displayName} ({user.id}) · {user.orgScope} · {user.roles.join(", ")}
-        </span>
-        <button type="button" onClick={() => setSession(createWorkdeskSession(user, true))}>
-          New conversation
-        </button>
-        <button type="button" onClick={onSignOut}>
-          Sign out
-        </button>
-      </header>
-      <Menu screens={screens} path={path} navigate={navigate} />
-      <main className="content" aria-label="Content">
-        {Content && routed ? (
-          <Content path={path} params={routed.params!} navigate={navigate} />
-        ) : path === "/" ? null : (
-          <>
-            <h1>Not available</h1>
-            <p>This page is not among the screens you can open.</p>
-          </>
-        )}
-      </main>
-      {mode === "modal" ? <div className="backdrop" aria-hidden="true" /> : null}
-      <AssistantPanel
-        key={session.threadId}
-        session={session}
-        title="Assistant"
-        subtitle={model}
-        onModeChange={setMode}
-        placeholder="Ask me to open a screen or find a request…"
-      />
-    </div>
+    <TetherProvider key={session.threadId} session={session}>
+      <NavigationTool session={session} navigate={navigate} />
+      <div className={`workdesk workdesk--${mode}`}>
+        <header className="topbar">
+          <span className="topbar__brand">Workdesk</span>
+          <span className="topbar__user">
+            {user.displayName} ({user.id}) · {user.orgScope} · {user.roles.join(", ")}
+          </span>
+          <button type="button" onClick={() => setSession(createWorkdeskSession(user, true))}>
+            New conversation
+          </button>
+          <button type="button" onClick={onSignOut}>
+            Sign out
+          </button>
+        </header>
+        <Menu screens={screens} path={path} navigate={navigate} />
+        <main className="content" aria-label="Content">
+          {Content && routed ? (
+            <Content path={path} params={routed.params!} navigate={navigate} />
+          ) : path === "/" ? null : (
+            <>
+              <h1>Not available</h1>
+              <p>This page is not among the screens you can open.</p>
+            </>
+          )}
+        </main>
+        {mode === "modal" ? <div className="backdrop" aria-hidden="true" /> : null}
+        <AssistantPanel
+          key={session.threadId}
+          session={session}
+          title="Assistant"
+          subtitle={model}
+          onModeChange={setMode}
+          placeholder="Ask me to open a screen or find a request…"
+        />
+      </div>
+    </TetherProvider>
+  );
+}
+
+/** The assistant's way into the app's navigation: the browser tool, and how its calls look in the conversation. */
+function NavigationTool({ session, navigate }: { session: AgentSession; navigate: Navigate }) {
+  useBrowserTool(session, {
+    spec: navigateToScreen,
+    // Only beside the app: full screen there is no content to replace, and a window must not change what it covers.
+    modes: ["side"],
+    execute: (args) =>
+      navigate(args.screenId, {
+        ...(args.payload ? { payload: args.payload } : {}),
+        ...(args.orgScope ? { orgScope: args.orgScope } : {}),
+        ...(args.target ? { target: args.target } : {}),
+      }),
+    render: ({ args, status }) => <ScreenChip name={args?.screenName ?? args?.screenId} route={args?.routeHint} status={status} />,
+  });
+  return null;
+}
+
+/** A call of navigateToScreen in the conversation: which screen, and whether it is open yet. */
+function ScreenChip({ name, route, status }: { name: string | undefined; route: string | undefined; status: string }) {
+  const state = status === "succeeded" ? "Opened" : status === "calling" || status === "running" || status === "awaiting" ? "Opening" : "Not opened";
+  return (
+    <span className={`screen-chip screen-chip--${status}`}>
+      {state}: {name ?? "a screen"}
+      {route ? <code>{route}</code> : null}
+    </span>
   );
 }

@@ -1,0 +1,50 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import type { ToolActivity } from "../client/index.ts";
+import { MessageList } from "./message-list.tsx";
+import { createToolRenderers, type ToolCallView } from "./tool-renderers.ts";
+
+const messages = [
+  { id: "u1", role: "user" as const, content: "set a timer" },
+  {
+    id: "a1",
+    role: "assistant" as const,
+    content: "Starting it.",
+    toolCalls: [{ id: "call_1", type: "function" as const, function: { name: "startTimer", arguments: '{"seconds":90,"label":"eggs"}' } }],
+  },
+];
+const activity = (status: ToolActivity["status"]): ToolActivity => ({ toolCallId: "call_1", toolName: "startTimer", runId: "r1", location: "browser", status });
+
+describe("MessageList with a tool's renderer", () => {
+  it("shows each call of the tool its way, with the arguments parsed and how far the call got, beside the call's line", () => {
+    const renderers = createToolRenderers();
+    const seen: ToolCallView[] = [];
+    renderers.register(
+      "startTimer",
+      (call) => (seen.push(call), createElement("span", null, `${String((call.args as { label: string }).label)}: ${call.status}`)),
+    );
+
+    const html = renderToStaticMarkup(createElement(MessageList, { messages, activities: [activity("succeeded")], running: false, renderers }));
+
+    expect(html).toContain('aria-label="startTimer view"><span>eggs: succeeded</span>');
+    expect(html).toContain("startTimer"); // the honest line stays
+    expect(seen).toEqual([{ toolCallId: "call_1", args: { seconds: 90, label: "eggs" }, status: "succeeded" }]);
+  });
+
+  it("gives the renderer no arguments while they are still streaming, and draws the call without a view when no renderer is registered", () => {
+    const renderers = createToolRenderers();
+    const streaming = [
+      messages[0]!,
+      { ...messages[1]!, toolCalls: [{ ...messages[1]!.toolCalls![0]!, function: { name: "startTimer", arguments: '{"seco' } }] },
+    ];
+    const seen: unknown[] = [];
+    const unregister = renderers.register("startTimer", (call) => (seen.push(call.args), null));
+    renderToStaticMarkup(createElement(MessageList, { messages: streaming, activities: [activity("calling")], running: true, renderers }));
+    expect(seen).toEqual([undefined]);
+
+    unregister();
+    const html = renderToStaticMarkup(createElement(MessageList, { messages, activities: [activity("running")], running: true, renderers }));
+    expect(html).not.toContain("startTimer view");
+  });
+});
