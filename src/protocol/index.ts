@@ -30,7 +30,16 @@ export {
 } from "./outcome.ts";
 export { diffSchemas, formatSchemaDiff, type SchemaDifference } from "./schema-diff.ts";
 export { defineBrowserTool, toAgUiTool, type BrowserToolArguments, type BrowserToolKind, type BrowserToolSpec } from "./tool-spec.ts";
-export { jsonSchema, toJsonSchema, type ArgumentsOf, type JsonSchema, type ToolParameters, type TypedJsonSchema } from "./tool-arguments.ts";
+export {
+  isStandardSchema,
+  jsonSchema,
+  toJsonSchema,
+  type ArgumentsOf,
+  type JsonSchema,
+  type StandardJsonSchema,
+  type ToolParameters,
+  type TypedJsonSchema,
+} from "./tool-arguments.ts";
 export { createArgumentChecker, type ArgumentChecker, type ArgumentsCheck } from "./argument-checker.ts";
 export { TRIGGER_KINDS, TriggerSchema, type Trigger, type TriggerKind } from "./trigger.ts";
 export { readTetherProps, type TetherForwardedProps } from "./forwarded-props.ts";

@@ -63,3 +63,15 @@ defineTool({
     return id;
   },
 });
+
+// Any Standard Schema that describes itself as JSON Schema works like zod: its output type is the handler's.
+declare const countSchema: import("./index.ts").StandardJsonSchema<{ count: number }>;
+defineTool({
+  name: "countItems",
+  description: "Counts.",
+  parameters: countSchema,
+  execute: ({ count }) => {
+    expectTypeOf(count).toEqualTypeOf<number>();
+    return count;
+  },
+});

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /** A JSON Schema object, as AG-UI tools carry it. */
 export type JsonSchema = Record<string, unknown>;
 
@@ -8,15 +6,30 @@ declare const ARGUMENTS: unique symbol;
 /** A JSON Schema that also says, to the type checker, what the arguments it accepts look like. */
 export type TypedJsonSchema<Args> = JsonSchema & { readonly [ARGUMENTS]?: Args };
 
-/** A tool's parameters: a zod schema, a typed JSON Schema, or a plain one. */
-export type ToolParameters = z.ZodType | JsonSchema;
+/**
+ * A schema library's schema that can describe itself as JSON Schema: the
+ * Standard Schema interface with its JSON Schema extension (zod 4, and any
+ * other library that implements `~standard.jsonSchema`).
+ */
+export interface StandardJsonSchema<Output = unknown> {
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => unknown;
+    readonly jsonSchema: { readonly input: (options: { target: "draft-07" }) => Record<string, unknown> };
+    readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
+  };
+}
+
+/** A tool's parameters: a Standard Schema (zod), a typed JSON Schema, or a plain one. */
+export type ToolParameters = StandardJsonSchema | JsonSchema;
 
 /**
- * The arguments a tool's handler gets, from its parameters: zod's output
- * type, the type a typed JSON Schema names, or a plain record.
+ * The arguments a tool's handler gets, from its parameters: the schema's
+ * output type, the type a typed JSON Schema names, or a plain record.
  */
-export type ArgumentsOf<Parameters> = Parameters extends z.ZodType
-  ? z.output<Parameters>
+export type ArgumentsOf<Parameters> = Parameters extends { readonly "~standard": { readonly types?: { readonly output: infer Output } | undefined } }
+  ? Output
   : Parameters extends { readonly [ARGUMENTS]?: infer Args }
     ? unknown extends Args
       ? Record<string, unknown>
@@ -34,9 +47,14 @@ export function jsonSchema<Args>(schema: JsonSchema): TypedJsonSchema<Args> {
   return schema as TypedJsonSchema<Args>;
 }
 
-/** The JSON Schema a model and a frontend see: zod's, converted (draft 7, without `$schema`), or the schema itself. */
+/** Whether parameters are a schema library's schema rather than JSON Schema itself. */
+export function isStandardSchema(parameters: ToolParameters): parameters is StandardJsonSchema {
+  return typeof (parameters as Partial<StandardJsonSchema>)["~standard"]?.jsonSchema?.input === "function";
+}
+
+/** The JSON Schema a model and a frontend see: the schema's own description of its input (draft 7, without `$schema`), or the schema itself. */
 export function toJsonSchema(parameters: ToolParameters): JsonSchema {
-  if (!(parameters instanceof z.ZodType)) return parameters;
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(parameters, { target: "draft-7" }) as JsonSchema;
+  if (!isStandardSchema(parameters)) return parameters;
+  const { $schema: _ignored, ...rest } = parameters["~standard"].jsonSchema.input({ target: "draft-07" });
   return rest;
 }

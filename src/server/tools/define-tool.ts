@@ -1,5 +1,15 @@
-import { z } from "zod";
-import { TetherError, toJsonSchema, type ApprovalResponse, type ArgumentsOf, type JsonSchema, type ToolParameters } from "../../protocol/index.ts";
+import {
+  TetherError,
+  formatIssues,
+  isStandardSchema,
+  toJsonSchema,
+  type ApprovalResponse,
+  type ArgumentsOf,
+  type JsonSchema,
+  type SchemaIssue,
+  type StandardJsonSchema,
+  type ToolParameters,
+} from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/user.ts";
 
 /** What a server tool knows about the call it is answering; `user` is the app's own user type. */
@@ -81,8 +91,8 @@ export function defineTool<P extends ToolParameters, User extends TetherUser = T
   return {
     ...definition,
     parameters: toJsonSchema(schema),
-    // zod applies its defaults and transforms after the JSON Schema check.
-    ...(schema instanceof z.ZodType ? { parse: (args: unknown) => schema.parse(args) as ParametersOf<P> } : {}),
+    // The schema library applies its defaults and transforms after the JSON Schema check.
+    ...(isStandardSchema(schema) ? { parse: (args: unknown) => parseStandard(definition.name, schema, args) as ParametersOf<P> } : {}),
   };
 }
 
@@ -90,4 +100,14 @@ export function assertToolName(name: string): void {
   if (!TOOL_NAME.test(name)) {
     throw new TetherError("config_invalid", `Tool name "${name}" must be 1-64 letters, digits, "_" or "-" (what model providers accept).`);
   }
+}
+
+/** Runs a Standard Schema's own validation (defaults, transforms); a schema that validates asynchronously cannot describe a tool. */
+function parseStandard(toolName: string, schema: StandardJsonSchema, args: unknown): unknown {
+  const result = schema["~standard"].validate(args) as { value?: unknown; issues?: readonly SchemaIssue[] } | Promise<unknown>;
+  if (result instanceof Promise)
+    throw new TetherError("config_invalid", `The parameters schema of tool "${toolName}" validates asynchronously; use a synchronous schema.`);
+  if (result.issues)
+    throw new TetherError("invalid_arguments", `The arguments for ${toolName} do not match its schema: ${formatIssues(result.issues, "(arguments)")}.`);
+  return result.value;
 }
