@@ -35,6 +35,7 @@ export {
   jsonSchema,
   toJsonSchema,
   type ArgumentsOf,
+  type InputArgumentsOf,
   type JsonSchema,
   type StandardJsonSchema,
   type ToolParameters,

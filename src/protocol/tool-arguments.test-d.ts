@@ -75,3 +75,7 @@ defineTool({
     return count;
   },
 });
+
+// The browser never runs the schema library: a browser tool's handler gets the input type, defaults not applied.
+const _paged = defineBrowserTool({ name: "paged", description: "Pages.", parameters: z.object({ page: z.number().default(1) }) });
+expectTypeOf<BrowserToolArguments<typeof _paged>>().toEqualTypeOf<{ page?: number | undefined }>();

@@ -37,6 +37,15 @@ export type ArgumentsOf<Parameters> = Parameters extends { readonly "~standard":
     : Record<string, unknown>;
 
 /**
+ * The arguments a browser tool's handler gets: the schema's *input* type.
+ * The browser checks arguments against the JSON Schema only and never runs
+ * the schema library, so defaults and transforms have not been applied.
+ */
+export type InputArgumentsOf<Parameters> = Parameters extends { readonly "~standard": { readonly types?: { readonly input: infer Input } | undefined } }
+  ? Input
+  : ArgumentsOf<Parameters>;
+
+/**
  * Writes a tool's arguments once, as JSON Schema, and names their type beside
  * it: handlers then get typed arguments without a schema library.
  *

@@ -1,5 +1,5 @@
 import type { Tool } from "@ag-ui/core";
-import { toJsonSchema, type ArgumentsOf, type ToolParameters, type TypedJsonSchema } from "./tool-arguments.ts";
+import { toJsonSchema, type InputArgumentsOf, type ToolParameters, type TypedJsonSchema } from "./tool-arguments.ts";
 
 /**
  * `follow-up`: the agent needs the outcome (navigation), so the browser starts
@@ -31,7 +31,7 @@ export interface BrowserToolSpec<Args = any> {
  */
 export function defineBrowserTool<Parameters extends ToolParameters>(
   spec: Omit<BrowserToolSpec, "kind" | "parameters"> & { parameters: Parameters; kind?: BrowserToolKind },
-): BrowserToolSpec<ArgumentsOf<Parameters>> {
+): BrowserToolSpec<InputArgumentsOf<Parameters>> {
   return { ...spec, parameters: toJsonSchema(spec.parameters), kind: spec.kind ?? "follow-up" };
 }
 

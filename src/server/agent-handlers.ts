@@ -1,3 +1,4 @@
+import { TetherError } from "../protocol/index.ts";
 import type { Agent } from "./agent/define-agent.ts";
 import { createTetherApp, type TetherAppOptions } from "./app.ts";
 
@@ -46,8 +47,10 @@ export async function createAgentHandlers(options: AgentHandlersOptions): Promis
   return {
     run: (request) => forward(request, `${agentPath}/run`),
     capabilities: (request) => forward(request, `${agentPath}/capabilities`),
-    connect: (request) => {
-      const threadId = new URL(request.url).searchParams.get("threadId") ?? "";
+    connect: async (request) => {
+      const threadId = new URL(request.url).searchParams.get("threadId");
+      if (!threadId)
+        return Response.json(new TetherError("invalid_input", "Name the thread to attach to: add ?threadId=<id> to the URL.").toJSON(), { status: 400 });
       return forward(request, `/threads/${encodeURIComponent(threadId)}/events`);
     },
     close: () => tether.close(),

@@ -54,6 +54,12 @@ describe("createAgentHandlers in a plain Hono app", () => {
     expect(rest).toEqual(whole.slice(-2));
   });
 
+  it("asks for the thread when connect names none", async () => {
+    const response = await fetch(`${server.url}/chat/events`, { headers: { Authorization: "Bearer kim-token" } });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: "invalid_input", message: expect.stringContaining("?threadId=") } });
+  });
+
   it("describes the agent in capabilities", async () => {
     const capabilities = await (await fetch(`${server.url}/chat/capabilities`, { headers: { Authorization: "Bearer kim-token" } })).json();
     expect(capabilities.identity).toMatchObject({ name: "helper", type: "tether" });

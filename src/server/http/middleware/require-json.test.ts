@@ -43,7 +43,7 @@ describe("requireJson", () => {
     expect(response.status).toBe(415);
     const { error } = (await response.json()) as { error: { code: string; message: string } };
     expect(error.code).toBe("unsupported_media_type");
-    expect(error.message).toBe(`Send ${method} /thing with Content-Type: application/json (got "text/plain").`);
+    expect(error.message).toBe(`Send this ${method} with Content-Type: application/json (got "text/plain").`);
     expect(seen).toEqual([]);
   });
 

@@ -25,7 +25,8 @@ export function requireJson() {
       const type = c.req.header("content-type");
       throw new TetherError(
         "unsupported_media_type",
-        `Send ${c.req.method} ${c.req.path} with Content-Type: application/json (got ${type ? `"${type}"` : "no Content-Type"}).`,
+        // No path in the words: behind createAgentHandlers the path here is not the one the client called.
+        `Send this ${c.req.method} with Content-Type: application/json (got ${type ? `"${type}"` : "no Content-Type"}).`,
       );
     }
     await next();
