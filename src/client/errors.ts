@@ -1,4 +1,4 @@
-import { TetherError, isTetherErrorCode } from "../protocol/index.ts";
+import { TetherError, isTetherError, isTetherErrorCode } from "../protocol/index.ts";
 
 /** An HTTP error body (`{ error: { code, message } }`) back as the TetherError the server threw. */
 export async function errorFromResponse(response: Response): Promise<TetherError> {
@@ -18,4 +18,10 @@ export async function errorFromResponse(response: Response): Promise<TetherError
 /** A RUN_ERROR event back as a TetherError. */
 export function errorFromRunError(event: { code?: string; message: string }): TetherError {
   return new TetherError(isTetherErrorCode(event.code) ? event.code : "internal", event.message);
+}
+
+/** Any error as the session's state shows it: `{ code, message }`. */
+export function errorJson(error: unknown): { code: string; message: string } {
+  if (isTetherError(error)) return { code: error.code, message: error.message };
+  return { code: "internal", message: (error as Error)?.message ?? String(error) };
 }

@@ -1,10 +1,11 @@
 import { buildResumeArray, randomUUID, type AgentSubscriber, type HttpAgentFetchFn } from "@ag-ui/client";
-import { EventType, type BaseEvent, type Interrupt, type Message, type ResumeEntry, type ToolMessage } from "@ag-ui/core";
+import { EventType, type BaseEvent, type ResumeEntry, type ToolMessage } from "@ag-ui/core";
 import { TetherError, isTetherError, toAgUiTool, type Trigger } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
 import { checkAgainstServer, type DriftReport } from "./drift.ts";
 import type { AgentSession, AgentSessionOptions, SessionState } from "./agent-session.ts";
-import { errorFromResponse } from "./errors.ts";
+import { errorFromResponse, errorJson } from "./errors.ts";
+import { loadThread as readThread } from "./load-thread.ts";
 import { createRunEventReader, type RunEnd } from "./run-event-reader.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { TetherHttpAgent } from "./tether-agent.ts";
@@ -205,18 +206,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     return finished;
   };
 
-  const loadThread = async () => {
-    if (!routes.thread) return undefined;
-    const response = await doFetch(routes.thread, { headers });
-    if (response.status === 404) return undefined;
-    if (!response.ok) throw await errorFromResponse(response);
-    return (await response.json()) as {
-      messages: Message[];
-      activeRun: { runId: string } | null;
-      pendingToolCalls: Array<{ toolCallId: string; runId: string }>;
-      pendingInterrupts: Interrupt[];
-    };
-  };
+  const loadThread = () => readThread(routes.thread, doFetch, headers);
 
   return {
     threadId,
@@ -302,9 +292,4 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
 
     checkDrift,
   };
-}
-
-function errorJson(error: unknown): { code: string; message: string } {
-  if (isTetherError(error)) return { code: error.code, message: error.message };
-  return { code: "internal", message: (error as Error)?.message ?? String(error) };
 }

@@ -1,66 +1,11 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import { EventEncoder } from "@ag-ui/encoder";
 import { TetherError, toTetherError } from "../../protocol/index.ts";
-import { UNSTORED_EVENT_LIMIT, type FinishRun, type RunStore, type StoredEvent } from "../store/port.ts";
+import { UNSTORED_EVENT_LIMIT, type RunStore } from "../store/port.ts";
+import type { RunEnding, RunHub } from "./hub-port.ts";
+import { sequenceEvent, type SequencedEvent } from "./sequence-events.ts";
 
-/**
- * An event with its place in the run's log; SSE frames carry it as
- * `id: <runId>:<seq>`. Live events are encoded once, when emitted: `sse` is the
- * encoder's `data:` block and `json` (a slice of it) is what the store writes.
- */
-export type SequencedEvent = StoredEvent & { sse?: string };
-
-/** How a run ended, as the store records it (its last events travel with it). */
-export type RunEnding = Omit<FinishRun, "runId" | "events">;
-
-/** The producer side of one run's event stream. */
-export interface RunChannel {
-  readonly runId: string;
-  /** Numbers the event, hands it to every follower and queues it for the store. */
-  emit(event: BaseEvent): void;
-  /**
-   * Ends the run: stores its last events, the terminal one included, and how
-   * it ended, in one write; only then do followers see the terminal event, so
-   * a client that hears RUN_FINISHED can start the next run at once. When the
-   * store refuses, followers get a RUN_ERROR `store_unavailable` instead and
-   * the hub keeps trying in the background until the store takes that end.
-   */
-  end(terminal: BaseEvent, ending: RunEnding): Promise<void>;
-}
-
-/**
- * Fans a run's events out to whoever follows it, and writes them to the store.
- *
- * Events are handed on in batches, once per turn of the event loop, and
- * stored in pages, every few milliseconds: a burst of tokens becomes one write
- * to the socket and one transaction, not thousands. Followers never get more
- * than UNSTORED_EVENT_LIMIT events ahead of the store, so a crash leaves a
- * bounded gap that whoever ends the run skips. An event stays in memory until
- * it is stored and every follower has it; a follower that joins late (a
- * reconnect) reads the older part from the store, so it misses nothing. This
- * is the in-process fan-out; several server instances would put a shared bus
- * (Redis) behind the same methods.
- */
-export interface RunHub {
-  /** Opens a run's stream; `stored` are its first events, already in the store (RUN_STARTED). */
-  open(run: { runId: string; threadId: string; stored: SequencedEvent[] }): RunChannel;
-  /** Whether the run's stream is open in this process. */
-  isLive(runId: string): boolean;
-  /** The run's last event number, while this process holds its stream; undefined otherwise. */
-  lastSeq(runId: string): number | undefined;
-  /** Whether this process holds the run's end, not yet stored. */
-  isEnding(runId: string): boolean;
-  /** The run's events with `seq > afterSeq`, in batches, until its stream ends. */
-  follow(runId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<SequencedEvent[]>;
-  /**
-   * Stores now the ends of the thread's runs the store refused before. A new
-   * run calls it first, so a run whose end waits in memory never holds its
-   * thread; throws `store_unavailable` while the store still refuses.
-   */
-  settleThread(threadId: string): Promise<void>;
-  /** Tries once more to store every end still waiting, and stops retrying. */
-  close(): Promise<void>;
-}
+export type { RunChannel, RunEnding, RunHub } from "./hub-port.ts";
+export { sequenceEvents, type SequencedEvent } from "./sequence-events.ts";
 
 interface LiveRun {
   runId: string;
@@ -86,7 +31,6 @@ interface LiveRun {
   ending: RunEnding | undefined;
 }
 
-const encoder = new EventEncoder();
 /** The most events handed to a follower at once, so a late one never gets a whole run in one write. */
 const MAX_BATCH = 1024;
 /**
@@ -100,17 +44,6 @@ const PERSIST_AT_EVENTS = 2000;
 const SETTLE_WAIT_MS = 2000;
 /** Pauses between tries to store a run's events or end while the store refuses them. */
 const RETRY_MS = [50, 100, 250, 500, 1000, 2000, 5000];
-
-/** Numbers and encodes events from `firstSeq` on: what the stream sends is the text the store keeps. */
-export function sequenceEvents(events: BaseEvent[], firstSeq: number): SequencedEvent[] {
-  return events.map((event, index) => sequenceEvent(event, firstSeq + index));
-}
-
-function sequenceEvent(event: BaseEvent, seq: number): SequencedEvent {
-  const sse = encoder.encodeSSE(event);
-  // "data: " + JSON + "\n\n": the JSON is the same text the stream sends.
-  return { seq, event, sse, json: sse.slice(6, -2) };
-}
 
 export function createRunHub(options: { store: RunStore; onPersistError?: (error: unknown, runId: string) => void }): RunHub {
   const { store } = options;
