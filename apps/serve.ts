@@ -7,24 +7,30 @@ import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { isTetherError } from "tether/protocol";
 import { consoleLogger, createSqliteRunStore, createTetherApp, type IdSource, type Logger, type PlaybookModelOptions, type TetherApp } from "tether/server";
 import { listen } from "../src/server/listen.ts";
 import { createDemoIdentity, type DemoIdentity } from "./demo-identity/demo-identity.ts";
 import { modelFromEnvironment } from "./model-from-environment.ts";
+import { RECIPES_USERS, createRecipesAgent, type RecipesUser } from "./recipes/agent/index.ts";
+import { recipesApi } from "./recipes/api.ts";
+import { createSqliteKitchen } from "./recipes/kitchen/sqlite-kitchen.ts";
 import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent, type WorkdeskUser } from "./workdesk/agent/index.ts";
 import { workdeskApi } from "./workdesk/api.ts";
-import { WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";
+import { RECIPES_WEB, WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";
 import { ensureWebBundles } from "./web-bundle/ensure-web-bundles.ts";
+
+/** Anyone the demo sign-in knows: the Workdesk's people and the Recipes'. Each agent and API serves its own kind. */
+export type DemoUser = WorkdeskUser | RecipesUser;
 
 export interface Demo {
   app: Hono;
-  tether: TetherApp<WorkdeskUser>;
+  tether: TetherApp<DemoUser>;
   identity: DemoIdentity;
   /** One line per agent: which model it runs on. */
   describe(): string[];
-  /** Closes the Tether app (waiting for running runs), then the Workdesk's records. */
+  /** Closes the Tether app (waiting for running runs), then the apps' own data. */
   close(): Promise<void>;
 }
 
@@ -49,7 +55,7 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
     .map((origin) => origin.trim())
     .filter(Boolean);
   const identity = createDemoIdentity({
-    users: WORKDESK_USERS,
+    users: [...WORKDESK_USERS, ...RECIPES_USERS] as DemoUser[],
     trustedOrigins,
     ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}),
   });
@@ -63,19 +69,27 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
     await store.close();
     throw error;
   });
+  let kitchen: ReturnType<typeof createSqliteKitchen> | undefined;
   try {
+    kitchen = createSqliteKitchen({ filename });
     const agents = [
       createWorkdeskAgent({
         requests,
         ...(model ? { model } : options.playbook ? { playbook: options.playbook } : {}),
         ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
       }),
+      createRecipesAgent({
+        ...(model ? { model } : options.playbook ? { playbook: options.playbook } : {}),
+        ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+      }),
     ];
-    const tether = await createTetherApp({
+    const tether = await createTetherApp<DemoUser>({
       agents,
       authenticate: identity.authenticate,
       store,
       trustedOrigins,
+      // Signs the Recipes agent's stateless approvals: with TETHER_SECRET set, an order asked before a restart can still be approved after it.
+      ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.ids ? { ids: options.ids } : {}),
     });
@@ -84,7 +98,9 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
     app.notFound(tether.notFound);
     app.route("/api/demo", identity.routes);
     app.route("/api/workdesk", workdeskApi({ auth: tether.auth, requests, trustedOrigins }));
+    app.route("/api/recipes", recipesApi({ auth: tether.auth, kitchen, trustedOrigins }));
     app.route("/", tether.app);
+    servePages(app, RECIPES_WEB.outDir, "/recipes");
     servePages(app, WORKDESK_WEB.outDir);
     return {
       app,
@@ -99,33 +115,39 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
           await tether.close();
         } finally {
           requests.closeDatabase();
+          kitchen?.closeDatabase();
         }
       },
     };
   } catch (error) {
     // A demo that failed to start leaves no handle open on its data folder.
     requests.closeDatabase();
+    kitchen?.closeDatabase();
     await store.close();
     throw error;
   }
 }
 
 /**
- * Serves an app's built pages, and its index.html for every other path that is
- * not the API, so the app's own routes (/work-requests/R-1042) load on reload.
+ * Serves an app's built pages under `base`, and its index.html for every other
+ * path there that is not the API, so the app's own routes
+ * (/work-requests/R-1042, /recipes/cookbook) load on reload.
  */
-function servePages(app: Hono, folder: string) {
+function servePages(app: Hono, folder: string, base = "") {
   const root = relative(process.cwd(), folder); // serveStatic takes a path relative to the working folder
   const index = join(folder, "index.html");
-  app.use("/assets/*", serveStatic({ root }));
-  app.get("/tools.manifest.json", serveStatic({ root }));
-  app.get("*", async (c, next) => {
+  const inFolder = { root, rewriteRequestPath: (path: string) => path.slice(base.length) };
+  app.use(`${base}/assets/*`, serveStatic(inFolder));
+  app.get(`${base}/tools.manifest.json`, serveStatic(inFolder));
+  const page: MiddlewareHandler = async (c, next) => {
     if (c.req.path.startsWith("/api/")) return next();
     // Looked up per request: `npm start` builds the pages after the demo is set up, and `npm run build` may run beside a server.
     if (!existsSync(index))
       return c.text(`The web pages are not built: run "npm run build" (npm start builds them when they are missing or out of date).`, 503);
     return serveStatic({ root, path: "index.html" })(c, next);
-  });
+  };
+  if (base) app.get(base, (c) => c.redirect(`${base}/`));
+  app.get(`${base}/*`, page);
 }
 
 async function main() {

@@ -13,4 +13,6 @@ const LIBRARY_SOURCES = ["src/protocol", "src/client", "src/react", "package-loc
 // The page also bundles the agent's browser tool specs and screen catalog, so a change there is a change of the page.
 export const WORKDESK_WEB = webApp("workdesk", repository("apps/workdesk/web"), [...LIBRARY_SOURCES, repository("apps/workdesk/agent")]);
 
-export const WEB_APPS = [WORKDESK_WEB];
+export const RECIPES_WEB = webApp("recipes", repository("apps/recipes/web"), [...LIBRARY_SOURCES, repository("apps/recipes/agent")]);
+
+export const WEB_APPS = [WORKDESK_WEB, RECIPES_WEB];

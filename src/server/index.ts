@@ -20,7 +20,7 @@ export { DEFAULT_RECORD_PAGE_LIMITS, type RecordCursor, type RecordPage, type Re
 export { DEFAULT_REPORT_LIMITS, type ReportLimits } from "./http/report-limits.ts";
 export { consoleLogger, silentLogger, type Logger } from "./http/logger.ts";
 export { createPlaybookModel, PLAYBOOK_PROVIDER, type Playbook, type PlaybookModelOptions } from "./models/playbook/playbook-model.ts";
-export type { PlaybookConversation, PlaybookResult } from "./models/playbook/conversation.ts";
+export type { PlaybookConversation, PlaybookResult, PlaybookTool } from "./models/playbook/conversation.ts";
 export { turnParts, type ScriptedTurn } from "./models/playbook/turn-parts.ts";
 export { createCountingIds, createRandomIds, type IdSource } from "./run/ids.ts";
 export { DEFAULT_RETRY, type RetryPolicy } from "./agent/retry-policy.ts";

@@ -158,6 +158,9 @@ describe("from what the user typed to what they are told", () => {
       results: [],
       sinceUser: [],
       tools: ["lookupScreens", "searchWorkRequests", "navigateToScreen"],
+      offered: [],
+      all: [],
+      system: "",
       turnsSinceUser: 0,
     });
     const call = first.toolCalls?.[0];
@@ -168,6 +171,9 @@ describe("from what the user typed to what they are told", () => {
       results: [{ toolCallId: "call_1", toolName: "searchWorkRequests", input: call.input, output, isError: false }],
       sinceUser: [],
       tools: ["lookupScreens", "searchWorkRequests", "navigateToScreen"],
+      offered: [],
+      all: [],
+      system: "",
       turnsSinceUser: 1,
     });
     return second.text ?? "";

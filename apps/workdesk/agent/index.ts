@@ -5,6 +5,7 @@ import { navigateToScreen } from "./navigate-to-screen.ts";
 import { workdeskPlaybook } from "./playbook.ts";
 import { closeWorkRequestTool } from "./close-work-request.ts";
 import { workdeskTools } from "./tools.ts";
+import { isWorkdeskUser } from "./users.ts";
 import type { WorkRequestRepository } from "./work-request-repository.ts";
 
 export interface WorkdeskAgentOptions {
@@ -34,11 +35,12 @@ export function createWorkdeskAgent(options: WorkdeskAgentOptions): Agent {
     browserTools: [navigateToScreen],
     browserToolPolicy: "strict",
     history: "server",
+    allowUser: isWorkdeskUser,
     ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
   });
 }
 
-export { WORKDESK_USERS, type WorkdeskUser } from "./users.ts";
+export { WORKDESK_USERS, isWorkdeskUser, type WorkdeskUser } from "./users.ts";
 export { SCREENS, breadcrumb, screenById, screensFor, type Screen } from "./screens.ts";
 export type { CloseWorkRequestResult, WorkRequestQuery, WorkRequestRepository } from "./work-request-repository.ts";
 export {

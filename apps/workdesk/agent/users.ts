@@ -14,3 +14,7 @@ export const WORKDESK_USERS: WorkdeskUser[] = [
   { id: "park", displayName: "Park Hana", orgScope: "ORG-02", roles: ["requester"] },
   { id: "admin", displayName: "Alex Admin", orgScope: "ORG-01", roles: ["admin"] },
 ];
+
+export function isWorkdeskUser(user: TetherUser): user is WorkdeskUser {
+  return typeof (user as WorkdeskUser).orgScope === "string" && Array.isArray((user as WorkdeskUser).roles);
+}

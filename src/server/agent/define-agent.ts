@@ -30,6 +30,12 @@ export interface AgentDefinition<User extends TetherUser = TetherUser> {
   retry?: Partial<RetryPolicy>;
   /** How long a person has to answer an approval before it lapses. Default 15 minutes. */
   approvalTimeoutMs?: number;
+  /**
+   * Who may use the agent, when an app serves several kinds of user (its
+   * tools then only meet the kind they were written for). Default: everyone
+   * signed in.
+   */
+  allowUser?: (user: TetherUser) => boolean;
 }
 
 /** An agent as the runtime holds it; `User` is the app's user type its tools and instructions take. */
@@ -45,6 +51,7 @@ export interface Agent<User extends TetherUser = any> {
   maxSteps: number;
   retry: RetryPolicy;
   approvalTimeoutMs: number;
+  allowUser(user: TetherUser): boolean;
   /** Checks calls against this agent's tool schemas, compiled once at definition. */
   checker: ArgumentChecker;
 }
@@ -82,6 +89,7 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
     maxSteps,
     retry: { ...DEFAULT_RETRY, ...definition.retry },
     approvalTimeoutMs: definition.approvalTimeoutMs ?? 15 * 60 * 1000,
+    allowUser: definition.allowUser ?? (() => true),
     checker,
   };
 }

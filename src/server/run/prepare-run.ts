@@ -69,7 +69,9 @@ export async function prepareRun(options: {
   }
   if (parentRunId) {
     const parent = await store.getRun(parentRunId);
-    if (!parent || parent.threadId !== input.threadId) {
+    // A stateless agent's earlier run may have run on another instance, or before a restart: unknown here is fine, another thread's is not.
+    const unknownIsFine = agent.history === "client" && !parent;
+    if (!unknownIsFine && (!parent || parent.threadId !== input.threadId)) {
       throw new TetherError("invalid_trigger", `The parent run ${parentRunId} is not a run of thread ${input.threadId}.`);
     }
   }

@@ -1,3 +1,4 @@
+import { findAgentFor } from "../agent/find-agent.ts";
 import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import type { Agent } from "../agent/define-agent.ts";
@@ -46,8 +47,7 @@ export function createRunner(options: RunnerOptions): Runner {
 
   return {
     async start(user, agentId, input) {
-      const agent = agents.get(agentId);
-      if (!agent) throw new TetherError("agent_not_found", `There is no agent "${agentId}".`);
+      const agent = findAgentFor(agents, agentId, user);
       // A previous run whose end is still waiting for the store must not hold the thread.
       await hub.settleThread(input.threadId);
       const prepared = await prepareRun({ agent, user, input, store, ids, secret: options.secret, now: now() });

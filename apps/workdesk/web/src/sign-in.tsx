@@ -7,7 +7,8 @@ export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
   const [error, setError] = useState<string>();
   useEffect(() => {
     getJson<{ users: User[] }>("/api/demo/users").then(
-      (body) => setUsers(body.users),
+      // The demo sign-in also lists the Recipes users; the Workdesk shows its own people.
+      (body) => setUsers(body.users.filter((user) => typeof user.orgScope === "string")),
       (failure: Error) => setError(failure.message),
     );
   }, []);

@@ -1,7 +1,8 @@
 import type { AgentCapabilities } from "@ag-ui/core";
 import { Hono } from "hono";
-import { TetherError, toAgUiTool } from "../../../protocol/index.ts";
+import { toAgUiTool } from "../../../protocol/index.ts";
 import type { Agent } from "../../agent/define-agent.ts";
+import { findAgentFor } from "../../agent/find-agent.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
 
 /**
@@ -11,9 +12,8 @@ import type { AuthEnv } from "../middleware/auth.ts";
  */
 export function capabilityRoutes(agents: Map<string, Agent>) {
   return new Hono<AuthEnv>().get("/agents/:agentId/capabilities", (c) => {
-    const agent = agents.get(c.req.param("agentId"));
-    if (!agent) throw new TetherError("agent_not_found", `There is no agent "${c.req.param("agentId")}".`);
     const user = c.var.user;
+    const agent = findAgentFor(agents, c.req.param("agentId"), user);
     const capabilities: AgentCapabilities = {
       identity: { name: agent.id, type: "tether", description: agent.description, provider: agent.model.provider },
       transport: { streaming: true, httpBinary: true, resumable: true },

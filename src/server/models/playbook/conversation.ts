@@ -10,6 +10,13 @@ export interface PlaybookResult {
   isError: boolean;
 }
 
+/** A tool as offered to the model in this call. */
+export interface PlaybookTool {
+  name: string;
+  description: string;
+  inputSchema: unknown;
+}
+
 /** The parts of a prompt a playbook decides on. */
 export interface PlaybookConversation {
   /** The latest user message, as text. */
@@ -18,20 +25,30 @@ export interface PlaybookConversation {
   results: PlaybookResult[];
   /** Every tool result since the latest user message, oldest first (the lookup before a navigation, say). */
   sinceUser: PlaybookResult[];
+  /** Every tool result in the conversation, oldest first (what was offered two turns ago). */
+  all: PlaybookResult[];
+  /** The system text: the agent's instructions and the request's context. */
+  system: string;
   /** Tool names offered in this call. */
   tools: string[];
+  /** The tools offered, as the model sees them: a playbook reads what a description says ("offer at most three"). */
+  offered: PlaybookTool[];
   /** How many assistant turns followed the latest user message (a guard against loops). */
   turnsSinceUser: number;
 }
 
-export function readConversation(prompt: LanguageModelV3Prompt, tools: string[]): PlaybookConversation {
+export function readConversation(prompt: LanguageModelV3Prompt, offered: PlaybookTool[]): PlaybookConversation {
   let userText = "";
   let results: PlaybookResult[] = [];
   let sinceUser: PlaybookResult[] = [];
+  const all: PlaybookResult[] = [];
+  let system = "";
   let turnsSinceUser = 0;
   const inputs = new Map<string, unknown>();
   for (const message of prompt) {
-    if (message.role === "user") {
+    if (message.role === "system") {
+      system = [system, message.content].filter(Boolean).join("\n\n");
+    } else if (message.role === "user") {
       userText = message.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
       results = [];
       sinceUser = [];
@@ -54,10 +71,11 @@ export function readConversation(prompt: LanguageModelV3Prompt, tools: string[])
         };
         results.push(result);
         sinceUser.push(result);
+        all.push(result);
       }
     }
   }
-  return { userText, results, sinceUser, tools, turnsSinceUser };
+  return { userText, results, sinceUser, all, system, tools: offered.map((tool) => tool.name), offered, turnsSinceUser };
 }
 
 function parseMaybe(value: unknown): unknown {

@@ -27,8 +27,10 @@ export function createPlaybookModel(playbook: Playbook, options: PlaybookModelOp
   const delay = options.chunkDelayMs ?? 12;
   let calls = 0;
   const stream = (call: LanguageModelV3CallOptions) => {
-    const tools = (call.tools ?? []).map((tool) => tool.name);
-    const turn = playbook.respond(readConversation(call.prompt, tools));
+    const offered = (call.tools ?? []).flatMap((tool) =>
+      tool.type === "function" ? [{ name: tool.name, description: tool.description ?? "", inputSchema: tool.inputSchema }] : [],
+    );
+    const turn = playbook.respond(readConversation(call.prompt, offered));
     const parts = turnParts(turn, { newToolCallId: () => `call_pb_${++calls}` });
     return simulateReadableStream<LanguageModelV3StreamPart>({ chunks: parts, chunkDelayInMs: delay || null, initialDelayInMs: delay ? delay * 4 : null });
   };

@@ -1,0 +1,44 @@
+import { createPlaybookModel, defineAgent, type Agent, type PlaybookModelOptions } from "tether/server";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { RECIPES_BROWSER_TOOLS } from "./browser-tools.ts";
+import { recipesInstructions } from "./instructions.ts";
+import { createRecipesPlaybook } from "./playbook.ts";
+import { recipeTools } from "./recipe-tools.ts";
+import { RECIPES } from "./recipes.ts";
+import { isRecipesUser } from "./users.ts";
+
+export interface RecipesAgentOptions {
+  /** A real model; without one the agent runs on the offline Recipes playbook. */
+  model?: LanguageModelV3;
+  playbook?: PlaybookModelOptions;
+  /** How long an order's approval may wait; default 15 minutes. */
+  approvalTimeoutMs?: number;
+}
+
+/**
+ * The Recipes agent: stateless (the client owns the history, so any instance
+ * can take the next turn), two server tools over the shipped recipes, and an
+ * allow-list of five browser tools of which each frontend hands over the ones
+ * that fit its device and its user.
+ */
+export function createRecipesAgent(options: RecipesAgentOptions = {}): Agent {
+  return defineAgent({
+    id: "recipes",
+    description: "Recipe assistant: finds recipes and shows them as cards; saves, orders and times steps where the frontend allows it.",
+    model: options.model ?? createPlaybookModel(createRecipesPlaybook(RECIPES), options.playbook),
+    instructions: recipesInstructions,
+    tools: recipeTools(RECIPES),
+    browserTools: RECIPES_BROWSER_TOOLS,
+    browserToolPolicy: "strict",
+    history: "client",
+    allowUser: isRecipesUser,
+    ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+  });
+}
+
+export { RECIPES_USERS, isRecipesUser, type RecipesUser } from "./users.ts";
+export { RECIPES } from "./recipes.ts";
+export { DIETS, type Diet, type Ingredient, type Recipe, type RecipeStep } from "./recipe.ts";
+export { searchRecipes, type RecipeQuery, type RecipeSearchResult, type RecipeSummary } from "./search-recipes.ts";
+export * from "./browser-tools.ts";
+export { createRecipesPlaybook, offerLimit } from "./playbook.ts";

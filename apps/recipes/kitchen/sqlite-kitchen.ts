@@ -1,0 +1,148 @@
+import { openSqliteDatabase, sqliteAttempt } from "tether/server";
+import type { Ingredient, Recipe } from "../agent/index.ts";
+
+/** A recipe someone saved. */
+export interface CookbookEntry {
+  recipeId: string;
+  title: string;
+  savedAt: string;
+}
+
+/** A (demo) grocery order: the recipe's ingredients scaled to the servings ordered. */
+export interface GroceryOrder {
+  orderId: string;
+  recipeId: string;
+  title: string;
+  servings: number;
+  items: Ingredient[];
+  placedAt: string;
+}
+
+/**
+ * The Recipes app's own data: each user's cookbook and grocery orders. The
+ * agent never touches it; the browser's tools go through the app's API.
+ */
+export interface Kitchen {
+  cookbook(userId: string): Promise<CookbookEntry[]>;
+  /** Saves once; saving again changes nothing and says so. */
+  save(userId: string, recipe: Recipe, now?: Date): Promise<{ entry: CookbookEntry; alreadySaved: boolean }>;
+  remove(userId: string, recipeId: string): Promise<boolean>;
+  orders(userId: string): Promise<GroceryOrder[]>;
+  /**
+   * Places an order once per `requestId` (the tool call that asked for it): a
+   * retried request gets the first order back, `repeated`, and nothing new.
+   */
+  placeOrder(userId: string, order: { recipe: Recipe; servings: number; requestId: string }, now?: Date): Promise<{ order: GroceryOrder; repeated: boolean }>;
+  closeDatabase(): void;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS recipes_cookbook (
+  user_id TEXT NOT NULL,
+  recipe_id TEXT NOT NULL,
+  title TEXT NOT NULL,
+  saved_at TEXT NOT NULL,
+  PRIMARY KEY (user_id, recipe_id)
+);
+CREATE TABLE IF NOT EXISTS recipes_orders (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  user_id TEXT NOT NULL,
+  request_id TEXT NOT NULL,
+  recipe_id TEXT NOT NULL,
+  title TEXT NOT NULL,
+  servings INTEGER NOT NULL,
+  items TEXT NOT NULL,
+  placed_at TEXT NOT NULL,
+  UNIQUE (user_id, request_id)
+);
+`;
+
+interface OrderRow {
+  seq: number;
+  recipe_id: string;
+  title: string;
+  servings: number;
+  items: string;
+  placed_at: string;
+}
+
+/**
+ * The kitchen in SQLite; the demo keeps it in Tether's own file. Every
+ * statement goes through `sqliteAttempt`, so a locked database waits without
+ * blocking and storage trouble is `store_unavailable`.
+ */
+export function createSqliteKitchen(options: { filename: string; waitMs?: number }): Kitchen {
+  const db = openSqliteDatabase(options.filename);
+  const attempt = <T>(what: string, operation: () => T) =>
+    sqliteAttempt(operation, { what, ...(options.waitMs !== undefined ? { waitMs: options.waitMs } : {}) });
+  try {
+    db.exec(SCHEMA);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const statements = {
+    cookbook: db.prepare<[string], { recipe_id: string; title: string; saved_at: string }>(
+      "SELECT recipe_id, title, saved_at FROM recipes_cookbook WHERE user_id = ? ORDER BY saved_at DESC, recipe_id",
+    ),
+    save: db.prepare<[string, string, string, string], unknown>(
+      "INSERT INTO recipes_cookbook (user_id, recipe_id, title, saved_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    ),
+    saved: db.prepare<[string, string], { saved_at: string; title: string }>(
+      "SELECT saved_at, title FROM recipes_cookbook WHERE user_id = ? AND recipe_id = ?",
+    ),
+    remove: db.prepare<[string, string], unknown>("DELETE FROM recipes_cookbook WHERE user_id = ? AND recipe_id = ?"),
+    orders: db.prepare<[string], OrderRow>("SELECT * FROM recipes_orders WHERE user_id = ? ORDER BY seq DESC"),
+    order: db.prepare<[string, string], OrderRow>("SELECT * FROM recipes_orders WHERE user_id = ? AND request_id = ?"),
+    place: db.prepare<[string, string, string, string, number, string, string], unknown>(
+      "INSERT INTO recipes_orders (user_id, request_id, recipe_id, title, servings, items, placed_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    ),
+  };
+  const saveOnce = db.transaction((userId: string, recipe: Recipe, at: string) => {
+    const inserted = (statements.save.run(userId, recipe.id, recipe.title, at) as { changes: number }).changes === 1;
+    const row = statements.saved.get(userId, recipe.id)!;
+    return { entry: { recipeId: recipe.id, title: row.title, savedAt: row.saved_at }, alreadySaved: !inserted };
+  });
+  const placeOnce = db.transaction((userId: string, recipe: Recipe, servings: number, requestId: string, at: string) => {
+    const items = scale(recipe, servings);
+    const inserted =
+      (statements.place.run(userId, requestId, recipe.id, recipe.title, servings, JSON.stringify(items), at) as { changes: number }).changes === 1;
+    return { order: toOrder(statements.order.get(userId, requestId)!), repeated: !inserted };
+  });
+  return {
+    cookbook: (userId) =>
+      attempt("read the cookbook", () => statements.cookbook.all(userId).map((row) => ({ recipeId: row.recipe_id, title: row.title, savedAt: row.saved_at }))),
+    save: (userId, recipe, now = new Date()) => attempt(`save ${recipe.id}`, () => saveOnce.immediate(userId, recipe, now.toISOString())),
+    remove: (userId, recipeId) => attempt(`remove ${recipeId}`, () => (statements.remove.run(userId, recipeId) as { changes: number }).changes === 1),
+    orders: (userId) => attempt("read the orders", () => statements.orders.all(userId).map(toOrder)),
+    placeOrder: (userId, { recipe, servings, requestId }, now = new Date()) =>
+      attempt(`order ${recipe.id}`, () => placeOnce.immediate(userId, recipe, servings, requestId, now.toISOString())),
+    closeDatabase: () => db.close(),
+  };
+}
+
+/** The recipe's ingredients for `servings`, rounded to what a shop sells (whole eggs, 5 g steps). */
+function scale(recipe: Recipe, servings: number): Ingredient[] {
+  const factor = servings / recipe.servings;
+  return recipe.ingredients.map((ingredient) => {
+    const exact = ingredient.quantity * factor;
+    const quantity =
+      ingredient.unit === ""
+        ? Math.ceil(exact)
+        : ingredient.unit === "g" || ingredient.unit === "ml"
+          ? Math.ceil(exact / 5) * 5
+          : Math.round(exact * 4) / 4 || 0.25;
+    return { ...ingredient, quantity };
+  });
+}
+
+function toOrder(row: OrderRow): GroceryOrder {
+  return {
+    orderId: `O-${String(row.seq).padStart(5, "0")}`,
+    recipeId: row.recipe_id,
+    title: row.title,
+    servings: row.servings,
+    items: JSON.parse(row.items) as Ingredient[],
+    placedAt: row.placed_at,
+  };
+}
