@@ -1,5 +1,5 @@
 import type { HttpAgentFetchFn } from "@ag-ui/client";
-import type { Interrupt, Message } from "@ag-ui/core";
+import type { Context, Interrupt, Message } from "@ag-ui/core";
 import type { ApprovalResponse } from "../protocol/index.ts";
 import type { DriftReport } from "./drift.ts";
 import type { BrowserToolHandler, ToolRegistry } from "./tool-registry.ts";
@@ -28,6 +28,11 @@ export interface AgentSessionOptions {
    * each tool's `modes`. `"side"` by default, the default of tether/react's panel.
    */
   mode?: string;
+  /**
+   * What the page shows that the agent should know, read as each run starts
+   * and sent as `RunAgentInput.context` (the recipe and step on screen, say).
+   */
+  context?: () => Context[];
   /** When this page's tools and the server's allow-list disagree: `warn` (default), `throw` (tests) or `ignore`. */
   drift?: "warn" | "throw" | "ignore";
   /**

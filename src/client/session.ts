@@ -125,6 +125,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         {
           runId: requestedRunId,
           tools: registry.list().map((handler) => toAgUiTool(handler.spec)),
+          ...(options.context ? { context: options.context() } : {}),
           forwardedProps: { tether: { trigger } },
           ...(resume ? { resume } : {}),
         },
