@@ -107,6 +107,16 @@ describe("buildToolSet", () => {
     expect(log).toEqual([]);
   });
 
+  it("asks a browser tool's approval in its own words, or names the tool and arguments", () => {
+    const base = { ...navigate, needsApproval: true };
+    const worded = { ...base, approvalMessage: (args: Record<string, unknown>) => `Open ${String(args.screenId)}?` };
+    const agent = (spec: typeof base) => defineAgent({ id: "a", model: createScriptedModel([]), browserTools: [spec] });
+    const asked = (spec: typeof base) =>
+      buildToolSet(agent(spec), KIM, [declaredNavigate]).tools.get("navigate")!.approval!.message({ screenId: "MNU-3100" }, KIM);
+    expect(asked(worded)).toBe("Open MNU-3100?");
+    expect(asked(base)).toBe('Allow navigate with {"screenId":"MNU-3100"}?');
+  });
+
   it("leaves out allow-listed browser tools the client did not declare", () => {
     const { tools } = buildToolSet(workdeskAgent("strict"), KIM, []);
 

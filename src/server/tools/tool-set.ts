@@ -119,7 +119,7 @@ export function buildToolSet(agent: ToolSource, user: TetherUser, declared: Tool
           // Annotations are the frontend's instructions to the model (mobile: "offer one recipe"); shape is the server's.
           modelParameters: annotations.length > 0 ? declaredParameters : spec.parameters,
           kind: spec.kind,
-          ...(spec.needsApproval ? { approval: defaultApproval(spec.name) } : {}),
+          ...(spec.needsApproval ? { approval: browserApproval(spec) } : {}),
         });
       }
     }
@@ -149,6 +149,12 @@ function serverApproval(tool: ServerTool): RunToolApproval | undefined {
     responseSchema: approvalResponseSchema(tool.approvalFields),
     apply: tool.applyApproval ? (args, answer) => tool.applyApproval!(args, answer) : fallback.apply,
   };
+}
+
+function browserApproval(spec: BrowserToolSpec): RunToolApproval {
+  const fallback = defaultApproval(spec.name);
+  const { approvalMessage } = spec;
+  return approvalMessage ? { ...fallback, message: (args) => approvalMessage(args) } : fallback;
 }
 
 function defaultApproval(name: string): RunToolApproval {
