@@ -1,0 +1,55 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig, type Plugin } from "vite";
+import { toAgUiTool } from "../../../src/protocol/index.ts";
+import { everyRecipeTool } from "./src/every-recipe-tool.ts";
+
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** Writes every tool this frontend may hand over, so `tether tools check` can compare them with a server. */
+function toolManifest(): Plugin {
+  return {
+    name: "tether-tool-manifest",
+    generateBundle() {
+      this.emitFile({
+        type: "asset",
+        fileName: "tools.manifest.json",
+        source: `${JSON.stringify(
+          everyRecipeTool().map((spec) => toAgUiTool(spec)),
+          null,
+          2,
+        )}\n`,
+      });
+    },
+  };
+}
+
+export default defineConfig({
+  root: source("."),
+  // Served under /recipes/ beside the Workdesk at /.
+  base: "/recipes/",
+  resolve: {
+    alias: {
+      "tether/protocol": source("../../../src/protocol/index.ts"),
+      "tether/client": source("../../../src/client/index.ts"),
+      "tether/react": source("../../../src/react/index.ts"),
+    },
+  },
+  // React without a plugin: esbuild compiles JSX with the automatic runtime.
+  esbuild: { jsx: "automatic" },
+  build: {
+    outDir: source("./dist"),
+    emptyOutDir: true,
+    sourcemap: true,
+    reportCompressedSize: false,
+    // One bundle of about 750 kB (220 kB gzipped): React, the AG-UI reference client (zod, rxjs, protobuf) and ajv.
+    chunkSizeWarningLimit: 900,
+    rollupOptions: {
+      // zod's sources carry comments Rollup reads as misplaced annotations; harmless, and not ours to fix.
+      onwarn(warning, warn) {
+        if (warning.code !== "INVALID_ANNOTATION") warn(warning);
+      },
+    },
+  },
+  plugins: [toolManifest()],
+  logLevel: "warn",
+});
