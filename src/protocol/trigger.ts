@@ -12,7 +12,8 @@ export const TriggerSchema = z.object({
   kind: z.enum(TRIGGER_KINDS),
   parentRunId: z.string().min(1).max(128).optional(),
   toolCallIds: z.array(z.string().min(1).max(128)).max(64).optional(),
-  interruptIds: z.array(z.string().min(1).max(128)).max(64).optional(),
+  // Not 128 like the other ids: a stateless agent's interrupt id is a signed token carrying its thread, call and tool (`it1.<claims>.<HMAC>`).
+  interruptIds: z.array(z.string().min(1).max(2048)).max(64).optional(),
   action: z.record(z.string(), z.unknown()).optional(),
 });
 
