@@ -9,6 +9,8 @@ export interface StoredThread {
   activeRun: { runId: string } | null;
   pendingToolCalls: Array<{ toolCallId: string; runId: string }>;
   pendingInterrupts: Interrupt[];
+  /** The thread's runs, oldest first, with how each ended (`pendingToolCallIds` when it stopped on browser calls). */
+  runs?: Array<{ runId: string; status: string; outcome?: { type: string; pendingToolCallIds?: string[] } }>;
 }
 
 /** Reads the thread from Tether's thread route; undefined when there is no route or no such thread yet. */

@@ -6,6 +6,7 @@ import { checkAgainstServer, type DriftReport } from "./drift.ts";
 import type { AgentSession, AgentSessionOptions, SessionState } from "./agent-session.ts";
 import { errorFromResponse, errorJson } from "./errors.ts";
 import { loadThread as readThread } from "./load-thread.ts";
+import { owedCalls } from "./owed-calls.ts";
 import { createRunEventReader, type RunEnd } from "./run-event-reader.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { TetherHttpAgent } from "./tether-agent.ts";
@@ -165,9 +166,11 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       toolCallId: call.toolCallId,
       content: JSON.stringify(call.outcome),
     }));
+    // Reported before a reload (a render-only outcome whose message waited for the next run): its message goes again, its report does not.
+    const reportedBefore = new Set(toolCallIds.filter((toolCallId) => journal.get(toolCallId)?.reported));
     agent.addMessages(messages);
     journal.markReported(toolCallIds);
-    for (const call of routes.api ? settled.filter((call) => call.kind === "render-only") : []) {
+    for (const call of routes.api ? settled.filter((call) => call.kind === "render-only" && !reportedBefore.has(call.toolCallId)) : []) {
       // Render-only outcomes also go to the run record now; their tool message rides with the next run.
       void doFetch(`${routes.api}/runs/${encodeURIComponent(parentRunId)}/reports`, {
         method: "POST",
@@ -280,7 +283,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
           if (!last || last.runId !== active.runId) break;
         }
         // Calls this tab started before the reload are answered by this tab, and only by it.
-        const owed = ((await loadThread())?.pendingToolCalls ?? []).filter((call) => journal.owns(call.runId));
+        const latest = await loadThread();
+        const owed = latest ? owedCalls(latest, journal.owns) : [];
         if (owed.length > 0)
           await report(
             last?.runId ?? owed[0]!.runId,
