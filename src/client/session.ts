@@ -284,6 +284,12 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         }
         // Calls this tab started before the reload are answered by this tab, and only by it.
         const latest = await loadThread();
+        // The runs followed streamed only their own events, and an agent in client history mode replays no input, so the
+        // question that started the run is not among them: once nothing runs, the stored thread is the whole conversation.
+        if (followed.size > 0 && latest && !latest.activeRun) {
+          agent.setMessages(latest.messages);
+          setState({ messages: [...latest.messages] });
+        }
         const owed = latest ? owedCalls(latest, journal.owns) : [];
         if (owed.length > 0)
           await report(
