@@ -104,10 +104,11 @@ export function createSqliteKitchen(options: { filename: string; waitMs?: number
     return { entry: { recipeId: recipe.id, title: row.title, savedAt: row.saved_at }, alreadySaved: !inserted };
   });
   const placeOnce = db.transaction((userId: string, recipe: Recipe, servings: number, requestId: string, at: string) => {
-    const items = scale(recipe, servings);
-    const inserted =
-      (statements.place.run(userId, requestId, recipe.id, recipe.title, servings, JSON.stringify(items), at) as { changes: number }).changes === 1;
-    return { order: toOrder(statements.order.get(userId, requestId)!), repeated: !inserted };
+    // Looked up first: an INSERT that hits the unique key still uses up an AUTOINCREMENT number, and the next order's number would skip one.
+    const placed = statements.order.get(userId, requestId);
+    if (placed) return { order: toOrder(placed), repeated: true };
+    statements.place.run(userId, requestId, recipe.id, recipe.title, servings, JSON.stringify(scale(recipe, servings)), at);
+    return { order: toOrder(statements.order.get(userId, requestId)!), repeated: false };
   });
   return {
     cookbook: (userId) =>
