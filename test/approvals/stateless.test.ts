@@ -47,6 +47,23 @@ describe("approvals in stateless (client history) mode", () => {
     expect(claims).toMatchObject({ threadId: "t", toolCallId: interrupt.toolCallId, toolName: "pay", userId: "kim", argumentsHash: expect.any(String) });
   });
 
+  it("takes the answer with the resume trigger Tether's session sends, which names the signed interrupt id", async () => {
+    const executed: number[] = [];
+    const { app, interrupt, history } = await askToPay(executed);
+    expect(interrupt.id.length).toBeGreaterThan(128);
+    const trigger = { kind: "resume", parentRunId: "r1", interruptIds: [interrupt.id] };
+    const response = await app.post({
+      threadId: "t",
+      runId: "r2",
+      messages: history,
+      resume: [approve(interrupt.id)],
+      forwardedProps: { tether: { trigger } },
+    });
+    expect(response.status).toBe(200);
+    await response.text();
+    expect(executed).toEqual([10]);
+  });
+
   it("refuses an approval for arguments other than those shown", async () => {
     const executed: number[] = [];
     const { app, interrupt, history } = await askToPay(executed);
