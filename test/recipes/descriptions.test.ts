@@ -95,35 +95,14 @@ describe("a frontend's wording of the Recipes tools", () => {
   });
 
   it.each([
-    [
-      "a nested property's type",
-      offerRecipes,
-      "recipes.items.reason",
-      (schema: Record<string, unknown>) => (schema.type = "number"),
-      "properties.recipes.items.properties.reason.type",
-    ],
-    ["a top-level property's type", startStepTimer, "seconds", (schema: Record<string, unknown>) => (schema.type = "string"), "properties.seconds.type"],
-    [
-      "a nested limit",
-      offerRecipes,
-      "recipes.items.title",
-      (schema: Record<string, unknown>) => (schema.maxLength = 5000),
-      "properties.recipes.items.properties.title.maxLength",
-    ],
-    ["an array's length", offerRecipes, "recipes", (schema: Record<string, unknown>) => (schema.maxItems = 50), "properties.recipes.maxItems"],
-    [
-      "what is required",
-      offerRecipes,
-      "recipes.items",
-      (schema: Record<string, unknown>) => (schema.required = ["id", "title"]),
-      "properties.recipes.items.required",
-    ],
-  ])("refuses %s changed: 400 tool_schema_mismatch naming the path", async (_what, spec, path, change, where) => {
+    ["a nested property's type", offerRecipes, "recipes.items.reason", { type: "number" }, "properties.recipes.items.properties.reason.type"],
+    ["a top-level property's type", startStepTimer, "seconds", { type: "string" }, "properties.seconds.type"],
+    ["a nested limit", offerRecipes, "recipes.items.title", { maxLength: 5000 }, "properties.recipes.items.properties.title.maxLength"],
+    ["an array's length", offerRecipes, "recipes", { maxItems: 50 }, "properties.recipes.maxItems"],
+    ["what is required", offerRecipes, "recipes.items", { required: ["id", "title"] }, "properties.recipes.items.required"],
+  ] as const)("refuses %s changed: 400 tool_schema_mismatch naming the path", async (_what, spec, path, change, where) => {
     // Reworded as well, so the refusal is for the shape alone.
-    const tool = changed(spec, path, (schema) => {
-      schema.description = "Reworded.";
-      change(schema);
-    });
+    const tool = changed(spec, path, (schema) => Object.assign(schema, { description: "Reworded." }, change));
     const response = await post([tool]);
     expect(response.status).toBe(400);
     const { error } = await response.json();

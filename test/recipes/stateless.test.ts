@@ -7,7 +7,7 @@ import { createAgentSession, type AgentSession } from "tether/client";
 import { type ToolOutcome } from "tether/protocol";
 import { createMemoryStorage, parseSseFrames, type SseFrame } from "tether/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { orderIngredients, saveToCookbook } from "../../apps/recipes/agent/index.ts";
+import { orderIngredients, saveToCookbook, type OfferRecipesArgs } from "../../apps/recipes/agent/index.ts";
 import { DESKTOP_OFFER } from "../../apps/recipes/web/src/tool-sets.ts";
 import { freePort, startServerProcess, tokenFor, type ServerProcess } from "../helpers/server-process.ts";
 
@@ -124,7 +124,7 @@ function samDesktop(lb: Balancer, threadId: string, app: () => string, hooks: { 
   };
   session.registerTool({
     spec: DESKTOP_OFFER,
-    execute: ({ recipes }): ToolOutcome => {
+    execute: ({ recipes }: OfferRecipesArgs): ToolOutcome => {
       browser.cards.push(recipes.map(({ id, title }) => ({ id, title })));
       return { status: "succeeded", message: `rendered ${recipes.length} recipe cards` };
     },
