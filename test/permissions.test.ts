@@ -99,4 +99,42 @@ describe("permissions", () => {
     const thread = await (await fetch(`${server.url}/api/threads/kim-private`, { headers: { Authorization: `Bearer ${server.token("kim")}` } })).json();
     expect(thread.runs.map((run: { runId: string }) => run.runId)).toEqual(["kim-private-r1"]);
   });
+
+  it("keeps each app's people to their own agent and API: a Recipes user has no organisation in the Workdesk, a Workdesk user no cookbook", async () => {
+    const as = (user: string) => ({ Authorization: `Bearer ${server.token(user)}`, "Content-Type": "application/json" });
+    const post = (user: string, agent: string) =>
+      fetch(`${server.url}/api/agents/${agent}/run`, {
+        method: "POST",
+        headers: as(user),
+        body: JSON.stringify({
+          threadId: `${user}-${agent}`,
+          runId: `${user}-${agent}-r1`,
+          messages: [{ id: "u1", role: "user", content: "hello" }],
+          tools: [],
+          context: [],
+        }),
+      });
+    for (const [user, agent] of [
+      ["sam", "workdesk"],
+      ["guest", "workdesk"],
+      ["kim", "recipes"],
+    ] as const) {
+      const response = await post(user, agent);
+      expect(response.status, `${user} → ${agent}`).toBe(403);
+      expect((await response.json()).error).toMatchObject({ code: "forbidden", message: expect.stringContaining(`"${agent}"`) });
+      expect((await fetch(`${server.url}/api/agents/${agent}/capabilities`, { headers: as(user) })).status).toBe(403);
+      expect((await fetch(`${server.url}/api/threads/${user}-${agent}`, { headers: as(user) })).status, "no thread was begun").toBe(404);
+    }
+    for (const path of ["/api/workdesk/me", "/api/workdesk/requests", "/api/workdesk/screens"]) {
+      const response = await fetch(`${server.url}${path}`, { headers: as("sam") });
+      expect(response.status, path).toBe(403);
+      expect(JSON.stringify(await response.json())).not.toMatch(/R-10\d\d|ORG-0/);
+    }
+    for (const path of ["/api/recipes/me", "/api/recipes/recipes", "/api/recipes/cookbook"])
+      expect((await fetch(`${server.url}${path}`, { headers: as("kim") })).status, path).toBe(403);
+    const guestSave = await fetch(`${server.url}/api/recipes/cookbook`, { method: "POST", headers: as("guest"), body: JSON.stringify({ recipeId: "r-204" }) });
+    expect(guestSave.status).toBe(403);
+    expect((await (await fetch(`${server.url}/api/recipes/cookbook`, { headers: as("sam") })).json()).cookbook).toEqual([]);
+    expect((await post("sam", "recipes")).status).toBe(200);
+  });
 });

@@ -3,8 +3,13 @@
  * `Tool` objects, the shape of `RunAgentInput.tools`) with an agent's
  * browser-tool allow-list, before a run refuses it.
  *
- * Exit codes: 0 no drift, 1 drift (report on stdout), 2 the check could not be
- * made (bad flags, unreadable manifest, server error; reason on stderr).
+ * Descriptions, titles, examples and $comment may differ at any depth: they
+ * are the frontend's wording, which the server accepts and the model reads, so
+ * each is printed as a note, never as drift.
+ *
+ * Exit codes: 0 no drift (notes or not), 1 drift (report on stdout), 2 the
+ * check could not be made (bad flags, unreadable manifest, server error;
+ * reason on stderr).
  *
  * @example
  * tether tools check --url http://127.0.0.1:8787 --agent workdesk --manifest tools.json --token "$TETHER_TOKEN"
@@ -15,15 +20,17 @@ import { readFile } from "node:fs/promises";
 import type { AgentCapabilities, Tool } from "@ag-ui/core";
 import { ToolSchema } from "@ag-ui/core/schemas";
 import { TetherError, isTetherError, isTetherErrorCode } from "../protocol/index.ts";
-import { allowListOf, compareTools, formatDrift, hasDrift } from "../client/drift.ts";
+import { allowListOf, compareTools, formatDrift, formatNotes, hasDrift } from "../client/drift.ts";
 
 export const TOOLS_CHECK_USAGE = `  tether tools check --url <server> --agent <id> --manifest <file>
                      [--api /api] [--token <token> | --demo-user <user>]
       Compares a frontend's tool manifest (a JSON array of AG-UI Tool objects, as
       sent in RunAgentInput.tools) with the agent's browser-tool allow-list.
       The token comes from --token or TETHER_TOKEN; --demo-user signs in to the
-      demo server (demo only). Exits 0 when they match, 1 on drift with a report
-      naming each drifted tool, 2 when the check could not be made.
+      demo server (demo only). Descriptions, titles, examples and $comment may
+      differ at any depth (the frontend's wording is used); each is printed as a
+      note. Exits 0 when the schemas' shapes match, notes or not, 1 on drift with
+      a report naming each drifted tool and path, 2 when the check could not be made.
 `;
 
 /** Runs the check from command-line flags; returns the exit code. */
@@ -39,11 +46,12 @@ export async function toolsCheck(flags: Record<string, string>, env: NodeJS.Proc
     const capabilities = await getJson<AgentCapabilities>(`${api}/agents/${encodeURIComponent(agentId)}/capabilities`, token);
     const allowList = publishedAllowList(capabilities, url);
     const report = compareTools(declared, allowList);
+    const notes = report.notes.length > 0 ? `${formatNotes(report)}\n` : "";
     if (hasDrift(report)) {
-      process.stdout.write(`${manifestPath} drifts from agent ${agentId}'s allow-list:\n${formatDrift(report)}\n`);
+      process.stdout.write(`${manifestPath} drifts from agent ${agentId}'s allow-list:\n${formatDrift(report)}\n${notes}`);
       return 1;
     }
-    process.stdout.write(`${declared.length} ${declared.length === 1 ? "tool matches" : "tools match"} agent ${agentId}'s allow-list\n`);
+    process.stdout.write(`${declared.length} ${declared.length === 1 ? "tool matches" : "tools match"} agent ${agentId}'s allow-list\n${notes}`);
     return 0;
   } catch (error) {
     if (!isTetherError(error)) throw error; // a bug of ours: main prints the stack

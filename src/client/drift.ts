@@ -1,6 +1,6 @@
 import type { HttpAgentFetchFn } from "@ag-ui/client";
 import type { AgentCapabilities, Tool } from "@ag-ui/core";
-import { TetherError, diffSchemas, formatSchemaDiff, toAgUiTool } from "../protocol/index.ts";
+import { TetherError, diffSchemas, formatSchemaDiff, splitSchemaDiff, toAgUiTool } from "../protocol/index.ts";
 import { errorFromResponse } from "./errors.ts";
 import type { BrowserToolHandler } from "./tool-registry.ts";
 
@@ -8,12 +8,19 @@ import type { BrowserToolHandler } from "./tool-registry.ts";
 export interface DriftReport {
   /** Tools this page registered that the server does not allow. */
   unknown: string[];
-  /** Tools whose parameters differ from the allow-listed schema, with a readable diff each. */
+  /** Tools whose parameters differ in shape from the allow-listed schema, with a readable diff of the shape differences. */
   mismatched: Array<{ name: string; diff: string }>;
   /** Tools the server requires that this page has no executor for. */
   missing: string[];
+  /**
+   * Annotations (description, title, examples, $comment) this page words
+   * differently, one per schema path. Never drift: the server accepts them,
+   * and the model reads this page's wording.
+   */
+  notes: Array<{ name: string; path: string }>;
 }
 
+/** Whether the server would refuse or miss something; annotation notes never count. */
 export function hasDrift(report: DriftReport): boolean {
   return report.unknown.length + report.mismatched.length + report.missing.length > 0;
 }
@@ -28,15 +35,16 @@ export function allowListOf(capabilities: AgentCapabilities): Tool[] {
 export function compareTools(declared: Tool[], allowList: Tool[]): DriftReport {
   const allowed = new Map(allowList.map((tool) => [tool.name, tool]));
   const names = new Set(declared.map((tool) => tool.name));
-  const report: DriftReport = { unknown: [], mismatched: [], missing: [] };
+  const report: DriftReport = { unknown: [], mismatched: [], missing: [], notes: [] };
   for (const tool of declared) {
     const expected = allowed.get(tool.name);
     if (!expected) {
       report.unknown.push(tool.name);
       continue;
     }
-    const differences = diffSchemas(expected.parameters ?? {}, tool.parameters ?? {});
-    if (differences.length > 0) report.mismatched.push({ name: tool.name, diff: formatSchemaDiff(differences) });
+    const { shape, annotations } = splitSchemaDiff(diffSchemas(expected.parameters ?? {}, tool.parameters ?? {}));
+    if (shape.length > 0) report.mismatched.push({ name: tool.name, diff: formatSchemaDiff(shape) });
+    report.notes.push(...annotations.map((difference) => ({ name: tool.name, path: difference.path })));
   }
   for (const tool of allowList) {
     const required = (tool.metadata as { tether?: { required?: boolean } } | undefined)?.tether?.required;
@@ -61,6 +69,11 @@ export function formatDrift(report: DriftReport): string {
   ].join("\n");
 }
 
+/** One line per annotation this frontend words differently, e.g. `note: offerRecipes: properties.reason.description differs (…)`. */
+export function formatNotes(report: DriftReport): string {
+  return report.notes.map(({ name, path }) => `note: ${name}: ${path} differs (the frontend's wording is used)`).join("\n");
+}
+
 /**
  * Compares a page's tools with what the server allows (its capabilities):
  * drift is a warning in development (`warn`), an error in tests (`throw`).
@@ -74,7 +87,7 @@ export async function checkAgainstServer(options: {
   agentId: string;
   onDrift: "warn" | "throw" | "ignore";
 }): Promise<DriftReport> {
-  if (!options.capabilitiesUrl || options.onDrift === "ignore") return { unknown: [], mismatched: [], missing: [] };
+  if (!options.capabilitiesUrl || options.onDrift === "ignore") return { unknown: [], mismatched: [], missing: [], notes: [] };
   const response = await options.fetch(options.capabilitiesUrl, { headers: options.headers });
   if (!response.ok) throw await errorFromResponse(response);
   const report = compareHandlers(options.handlers, allowListOf((await response.json()) as AgentCapabilities));

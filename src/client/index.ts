@@ -14,5 +14,5 @@ export { createCallJournal, type CallJournal, type JournalEntry } from "./call-j
 export { TetherHttpAgent, type TetherAgentConfig } from "./tether-agent.ts";
 export { eventStream, type EventStreamOptions } from "./event-stream.ts";
 export { readSse, readSseBatches, type SseMessage } from "./sse-reader.ts";
-export { allowListOf, compareHandlers, compareTools, formatDrift, hasDrift, type DriftReport } from "./drift.ts";
+export { allowListOf, compareHandlers, compareTools, formatDrift, formatNotes, hasDrift, type DriftReport } from "./drift.ts";
 export { errorFromResponse, errorFromRunError } from "./errors.ts";

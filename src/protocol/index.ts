@@ -28,7 +28,7 @@ export {
   type ToolOutcomeReason,
   type ToolOutcomeStatus,
 } from "./outcome.ts";
-export { diffSchemas, formatSchemaDiff, type SchemaDifference } from "./schema-diff.ts";
+export { diffSchemas, formatSchemaDiff, splitSchemaDiff, type SchemaDifference } from "./schema-diff.ts";
 export { defineBrowserTool, toAgUiTool, type BrowserToolArguments, type BrowserToolKind, type BrowserToolSpec } from "./tool-spec.ts";
 export {
   isStandardSchema,

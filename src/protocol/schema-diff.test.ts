@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffSchemas, formatSchemaDiff } from "./schema-diff.ts";
+import { diffSchemas, formatSchemaDiff, splitSchemaDiff } from "./schema-diff.ts";
 
 const navigateSchema = {
   type: "object",
@@ -118,13 +118,231 @@ describe("diffSchemas", () => {
     ]);
   });
 
-  // Bug: the `name in actual` / `name in expected` checks (schema-diff.ts lines 29 and 33) look
-  // through the prototype chain, so a property named like an Object.prototype member
-  // ("constructor", "toString", "valueOf") that only the actual schema has is never reported.
+  // A lookup through the prototype chain would never report a property named like an
+  // Object.prototype member ("constructor", "toString", "valueOf") that only the actual schema has.
   it("reports an unexpected property even when it is named like an Object.prototype member", () => {
     const actual = { ...navigateSchema, properties: { ...navigateSchema.properties, constructor: { type: "string" } } };
 
     expect(diffSchemas(navigateSchema, actual)).toEqual([{ path: "properties.constructor", kind: "unexpected", actual: { type: "string" } }]);
+  });
+});
+
+const offerRecipesSchema = {
+  type: "object",
+  properties: {
+    recipes: {
+      type: "array",
+      description: "The recipes to offer.",
+      maxItems: 3,
+      items: {
+        type: "object",
+        properties: {
+          id: { type: "string", format: "uuid" },
+          reason: { type: "string", description: "Why this recipe fits, in one sentence." },
+          diet: { type: "string", enum: ["any", "vegetarian", "vegan"] },
+        },
+        required: ["id", "reason"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["recipes"],
+};
+
+/** The recipes schema with `edit` applied to a deep copy. */
+function offerRecipesWith(edit: (schema: typeof offerRecipesSchema & Record<string, any>) => void) {
+  const schema = structuredClone(offerRecipesSchema) as typeof offerRecipesSchema & Record<string, any>;
+  edit(schema);
+  return schema;
+}
+
+const item = (schema: typeof offerRecipesSchema) => schema.properties.recipes.items as Record<string, any>;
+
+describe("diffSchemas, shape and annotations", () => {
+  it("marks a changed nested property description as an annotation difference, with no shape difference", () => {
+    const actual = offerRecipesWith((schema) => (item(schema).properties.reason.description = "Offer exactly one recipe; say why it fits."));
+
+    const differences = diffSchemas(offerRecipesSchema, actual);
+
+    expect(differences).toEqual([
+      {
+        path: "properties.recipes.items.properties.reason.description",
+        kind: "changed",
+        expected: "Why this recipe fits, in one sentence.",
+        actual: "Offer exactly one recipe; say why it fits.",
+        annotation: true,
+      },
+    ]);
+    expect(splitSchemaDiff(differences).shape).toEqual([]);
+  });
+
+  it("marks title, examples and $comment added or removed at depth as annotation differences", () => {
+    const expected = offerRecipesWith((schema) => (item(schema).properties.id.$comment = "A catalogue id."));
+    const actual = offerRecipesWith((schema) => {
+      item(schema).title = "Recipe";
+      item(schema).properties.reason.examples = ["Ready in 20 minutes."];
+    });
+
+    const differences = diffSchemas(expected, actual);
+
+    expect(differences.map(({ kind, path, annotation }) => ({ kind, path, annotation }))).toEqual([
+      { kind: "missing", path: "properties.recipes.items.properties.id.$comment", annotation: true },
+      { kind: "unexpected", path: "properties.recipes.items.properties.reason.examples", annotation: true },
+      { kind: "unexpected", path: "properties.recipes.items.title", annotation: true },
+    ]);
+    expect(splitSchemaDiff(differences).shape).toEqual([]);
+  });
+
+  it("marks a changed example inside examples as an annotation difference", () => {
+    const expected = offerRecipesWith((schema) => (item(schema).properties.reason.examples = ["Ready in 20 minutes."]));
+    const actual = offerRecipesWith((schema) => (item(schema).properties.reason.examples = ["Uses what is in the fridge."]));
+
+    expect(diffSchemas(expected, actual)).toEqual([
+      {
+        path: "properties.recipes.items.properties.reason.examples[0]",
+        kind: "changed",
+        expected: "Ready in 20 minutes.",
+        actual: "Uses what is in the fridge.",
+        annotation: true,
+      },
+    ]);
+  });
+
+  it("reports a type changed at depth as a shape difference", () => {
+    const actual = offerRecipesWith((schema) => (item(schema).properties.id.type = "integer"));
+
+    expect(splitSchemaDiff(diffSchemas(offerRecipesSchema, actual))).toEqual({
+      shape: [{ path: "properties.recipes.items.properties.id.type", kind: "changed", expected: "string", actual: "integer" }],
+      annotations: [],
+    });
+  });
+
+  it("reports a changed enum as a shape difference, next to a description that is only an annotation", () => {
+    const actual = offerRecipesWith((schema) => {
+      item(schema).properties.diet.enum = ["any", "vegetarian"];
+      item(schema).properties.diet.description = "Only what the user asked for.";
+    });
+
+    const { shape, annotations } = splitSchemaDiff(diffSchemas(offerRecipesSchema, actual));
+
+    expect(shape.map((difference) => difference.path)).toEqual(["properties.recipes.items.properties.diet.enum"]);
+    expect(annotations.map((difference) => difference.path)).toEqual(["properties.recipes.items.properties.diet.description"]);
+  });
+
+  it("reports format, maxItems and additionalProperties changed at depth as shape differences", () => {
+    const actual = offerRecipesWith((schema) => {
+      schema.properties.recipes.maxItems = 1;
+      item(schema).properties.id.format = "uri";
+      item(schema).additionalProperties = true;
+    });
+
+    expect(splitSchemaDiff(diffSchemas(offerRecipesSchema, actual)).shape.map((difference) => difference.path)).toEqual([
+      "properties.recipes.maxItems",
+      "properties.recipes.items.properties.id.format",
+      "properties.recipes.items.additionalProperties",
+    ]);
+  });
+
+  it("reports a property named description added or removed as a shape difference", () => {
+    const withDescription = offerRecipesWith((schema) => (item(schema).properties.description = { type: "string" }));
+
+    expect(diffSchemas(offerRecipesSchema, withDescription)).toEqual([
+      { path: "properties.recipes.items.properties.description", kind: "unexpected", actual: { type: "string" } },
+    ]);
+    expect(diffSchemas(withDescription, offerRecipesSchema)).toEqual([
+      { path: "properties.recipes.items.properties.description", kind: "missing", expected: { type: "string" } },
+    ]);
+  });
+
+  it("reports a property named title whose type changed as shape, and its own description as an annotation", () => {
+    const expected = offerRecipesWith((schema) => (item(schema).properties.title = { type: "string", description: "The recipe's name." }));
+    const actual = offerRecipesWith((schema) => (item(schema).properties.title = { type: "number", description: "How the user calls it." }));
+
+    const { shape, annotations } = splitSchemaDiff(diffSchemas(expected, actual));
+
+    expect(shape.map((difference) => difference.path)).toEqual(["properties.recipes.items.properties.title.type"]);
+    expect(annotations.map((difference) => difference.path)).toEqual(["properties.recipes.items.properties.title.description"]);
+  });
+
+  it("reads annotations inside anyOf, not, if/then/else, prefixItems, additionalProperties and $defs", () => {
+    const schema = (wording: string) => ({
+      $defs: { amount: { type: "number", description: wording } },
+      anyOf: [{ type: "string", title: wording }, { type: "null" }],
+      not: { const: "none", $comment: wording },
+      if: { required: ["unit"], description: wording },
+      then: { properties: { unit: { type: "string", description: wording } } },
+      else: { examples: [wording] },
+      prefixItems: [{ type: "integer", description: wording }],
+      additionalProperties: { type: "boolean", description: wording },
+    });
+
+    const { shape, annotations } = splitSchemaDiff(diffSchemas(schema("desktop"), schema("mobile")));
+
+    expect(shape).toEqual([]);
+    expect(annotations.map((difference) => difference.path)).toEqual([
+      "$defs.amount.description",
+      "anyOf[0].title",
+      "not.$comment",
+      "if.description",
+      "then.properties.unit.description",
+      "else.examples[0]",
+      "prefixItems[0].description",
+      "additionalProperties.description",
+    ]);
+  });
+
+  it("counts a description key inside const or default as data, so changing it is shape", () => {
+    const expected = { type: "object", const: { description: "fixed" }, default: { title: "a" } };
+    const actual = { type: "object", const: { description: "other" }, default: { title: "b" } };
+
+    expect(splitSchemaDiff(diffSchemas(expected, actual)).shape.map((difference) => difference.path)).toEqual(["const.description", "default.title"]);
+  });
+
+  it("finds only the annotation difference when the keys also come in another order", () => {
+    const actual = {
+      required: ["recipes"],
+      properties: {
+        recipes: {
+          items: {
+            additionalProperties: false,
+            required: ["reason", "id"],
+            properties: {
+              diet: { enum: ["vegan", "any", "vegetarian"], type: "string" },
+              reason: { description: "At most three; say why each fits.", type: "string" },
+              id: { format: "uuid", type: "string" },
+            },
+            type: "object",
+          },
+          maxItems: 3,
+          description: "The recipes to offer.",
+          type: "array",
+        },
+      },
+      type: "object",
+    };
+
+    expect(diffSchemas(offerRecipesSchema, actual).map(({ path, annotation }) => ({ path, annotation }))).toEqual([
+      { path: "properties.recipes.items.properties.reason.description", annotation: true },
+    ]);
+  });
+});
+
+describe("splitSchemaDiff", () => {
+  it("keeps each group in the order diffSchemas found it", () => {
+    const actual = offerRecipesWith((schema) => {
+      schema.properties.recipes.description = "Recipes.";
+      schema.properties.recipes.maxItems = 5;
+      item(schema).properties.reason.description = "Why.";
+      item(schema).properties.reason.type = "array";
+    });
+
+    const { shape, annotations } = splitSchemaDiff(diffSchemas(offerRecipesSchema, actual));
+
+    expect(shape.map((difference) => difference.path)).toEqual(["properties.recipes.maxItems", "properties.recipes.items.properties.reason.type"]);
+    expect(annotations.map((difference) => difference.path)).toEqual([
+      "properties.recipes.description",
+      "properties.recipes.items.properties.reason.description",
+    ]);
   });
 });
 

@@ -1,7 +1,12 @@
 /**
- * Structural comparison of two JSON Schemas, with a readable list of what
+ * Schema-aware comparison of two JSON Schemas, with a readable list of what
  * changed. Key order never matters; `required` and `enum` are compared as sets
  * because their order carries no meaning.
+ *
+ * Each difference is either one of SHAPE (anything that changes what
+ * validates) or one of ANNOTATION (`description`, `title`, `examples`,
+ * `$comment` where they sit as keywords of a schema). A frontend rewords its
+ * tools through annotations, so only shape differences are drift.
  */
 
 export interface SchemaDifference {
@@ -10,33 +15,101 @@ export interface SchemaDifference {
   kind: "missing" | "unexpected" | "changed";
   expected?: unknown;
   actual?: unknown;
+  /** Set when only an annotation differs: wording for the model, never a change to what validates. */
+  annotation?: true;
 }
+
+type Diff = (expected: unknown, actual: unknown, path: string) => SchemaDifference[];
+
+/** Keywords that only explain a schema; JSON Schema validation ignores them. */
+const ANNOTATION_KEYWORDS = new Set(["description", "title", "examples", "$comment"]);
+
+/** Keywords whose value is a schema, or a list of schemas (`items` may be either). */
+const SUBSCHEMA_KEYWORDS = new Set([
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "contains",
+  "unevaluatedItems",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contentSchema",
+]);
+
+/**
+ * Keywords whose value maps names to schemas. Their keys are names the
+ * schema author chose, so a property called `description` is shape.
+ */
+const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
 
 const SET_KEYWORDS = new Set(["required", "enum"]);
 
+/** Every difference between two schemas, shape and annotation alike; see `splitSchemaDiff`. */
 export function diffSchemas(expected: unknown, actual: unknown, path = ""): SchemaDifference[] {
-  if (Object.is(expected, actual)) return [];
-  const key = path.slice(path.lastIndexOf(".") + 1);
-  if (Array.isArray(expected) && Array.isArray(actual)) {
-    if (SET_KEYWORDS.has(key)) return diffSets(expected, actual, path);
-    if (expected.length !== actual.length) return [{ path: path || "(root)", kind: "changed", expected, actual }];
-    return expected.flatMap((item, index) => diffSchemas(item, actual[index], `${path}[${index}]`));
+  if (!isPlainObject(expected) || !isPlainObject(actual)) return diffValues(expected, actual, path);
+  return diffEntries(expected, actual, path, diffKeyword);
+}
+
+/** Separates what would validate differently (`shape`) from differences in wording (`annotations`). */
+export function splitSchemaDiff(differences: SchemaDifference[]): { shape: SchemaDifference[]; annotations: SchemaDifference[] } {
+  return {
+    shape: differences.filter((difference) => !difference.annotation),
+    annotations: differences.filter((difference) => difference.annotation),
+  };
+}
+
+function diffKeyword(keyword: string, expected: unknown, actual: unknown, path: string): SchemaDifference[] {
+  if (ANNOTATION_KEYWORDS.has(keyword)) return diffValues(expected, actual, path).map((difference) => ({ ...difference, annotation: true as const }));
+  if (SUBSCHEMA_KEYWORDS.has(keyword)) return diffSubschemas(expected, actual, path);
+  if (SCHEMA_MAP_KEYWORDS.has(keyword) && isPlainObject(expected) && isPlainObject(actual)) {
+    return diffEntries(expected, actual, path, (_name, expectedSchema, actualSchema, schemaPath) => diffSchemas(expectedSchema, actualSchema, schemaPath));
   }
+  if (SET_KEYWORDS.has(keyword) && Array.isArray(expected) && Array.isArray(actual)) return diffSets(expected, actual, path);
+  return diffValues(expected, actual, path);
+}
+
+function diffSubschemas(expected: unknown, actual: unknown, path: string): SchemaDifference[] {
+  if (Array.isArray(expected) && Array.isArray(actual)) return diffItems(expected, actual, path, diffSchemas);
+  return diffSchemas(expected, actual, path);
+}
+
+/** Plain data (`type`, `const`, `default`, unknown keywords…): every part of it counts. */
+const diffValues: Diff = (expected, actual, path) => {
+  if (Object.is(expected, actual)) return [];
+  // JSON has no undefined: here it stands for a key that one side does not have.
+  if (actual === undefined) return [{ path: path || "(root)", kind: "missing", expected }];
+  if (expected === undefined) return [{ path: path || "(root)", kind: "unexpected", actual }];
+  if (Array.isArray(expected) && Array.isArray(actual)) return diffItems(expected, actual, path, diffValues);
   if (isPlainObject(expected) && isPlainObject(actual)) {
-    const differences: SchemaDifference[] = [];
-    for (const name of Object.keys(expected)) {
-      const childPath = path ? `${path}.${name}` : name;
-      if (!Object.hasOwn(actual, name)) differences.push({ path: childPath, kind: "missing", expected: expected[name] });
-      else differences.push(...diffSchemas(expected[name], actual[name], childPath));
-    }
-    for (const name of Object.keys(actual)) {
-      if (!Object.hasOwn(expected, name)) {
-        differences.push({ path: path ? `${path}.${name}` : name, kind: "unexpected", actual: actual[name] });
-      }
-    }
-    return differences;
+    return diffEntries(expected, actual, path, (_name, expectedValue, actualValue, valuePath) => diffValues(expectedValue, actualValue, valuePath));
   }
   return [{ path: path || "(root)", kind: "changed", expected, actual }];
+};
+
+function diffItems(expected: unknown[], actual: unknown[], path: string, diffItem: Diff): SchemaDifference[] {
+  if (expected.length !== actual.length) return [{ path: path || "(root)", kind: "changed", expected, actual }];
+  return expected.flatMap((item, index) => diffItem(item, actual[index], `${path}[${index}]`));
+}
+
+/** Walks the keys of both objects, expected's first; a key only one side has arrives as undefined on the other. */
+function diffEntries(
+  expected: Record<string, unknown>,
+  actual: Record<string, unknown>,
+  path: string,
+  diffEntry: (name: string, expected: unknown, actual: unknown, path: string) => SchemaDifference[],
+): SchemaDifference[] {
+  const names = [...Object.keys(expected), ...Object.keys(actual).filter((name) => !Object.hasOwn(expected, name))];
+  // Own keys only: a property named "constructor" must not find Object.prototype's.
+  const own = (object: Record<string, unknown>, name: string) => (Object.hasOwn(object, name) ? object[name] : undefined);
+  return names.flatMap((name) => diffEntry(name, own(expected, name), own(actual, name), path ? `${path}.${name}` : name));
 }
 
 function diffSets(expected: unknown[], actual: unknown[], path: string): SchemaDifference[] {

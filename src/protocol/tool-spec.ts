@@ -19,6 +19,8 @@ export interface BrowserToolSpec<Args = any> {
   required?: boolean;
   /** A person approves each call before the browser may perform it (the server asks; see interrupts). */
   needsApproval?: boolean;
+  /** The question the person is asked, in words (the server asks it; it never travels to the model). Default: the tool's name and arguments. */
+  approvalMessage?: (args: Args) => string;
 }
 
 /**

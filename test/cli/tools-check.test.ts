@@ -71,6 +71,31 @@ describe("tether tools check", () => {
     expect(result.stdout).toContain('    properties.screenId.type: expected "string", got "number"');
   });
 
+  it("exits 0 with a note when only a nested property description differs", async () => {
+    const parameters = structuredClone(navigate.parameters);
+    parameters.properties.screenId.description = "The screen to open; on mobile, only list screens.";
+    const result = await check(writeManifest("nested-description.json", [{ ...navigate, parameters }]), ...asKim());
+    expect(result).toMatchObject({ status: 0, stderr: "" });
+    expect(result.stdout).toBe(
+      "1 tool matches agent workdesk's allow-list\n" + "note: navigateToScreen: properties.screenId.description differs (the frontend's wording is used)\n",
+    );
+  });
+
+  it("exits 1 naming the path of a changed nested type, and keeps a reworded description a note", async () => {
+    const parameters = structuredClone(navigate.parameters);
+    parameters.properties.screenName.type = "boolean";
+    parameters.properties.screenId.description = "The screen to open.";
+    const result = await check(writeManifest("nested-type.json", [{ ...navigate, parameters }]), ...asKim());
+    expect(result.status).toBe(1);
+    expect(result.stdout.split("\n")).toEqual([
+      expect.stringMatching(/nested-type\.json drifts from agent workdesk's allow-list:$/),
+      "navigateToScreen: parameters differ from the server's",
+      '    properties.screenName.type: expected "string", got "boolean"',
+      "note: navigateToScreen: properties.screenId.description differs (the frontend's wording is used)",
+      "",
+    ]);
+  });
+
   it("exits 1 naming a tool that is not on the allow-list", async () => {
     const extra = { name: "deleteEverything", description: "Deletes everything.", parameters: { type: "object", properties: {} } };
     const result = await check(writeManifest("extra.json", [navigate, extra]), ...asKim());

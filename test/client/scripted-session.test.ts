@@ -55,6 +55,30 @@ describe("browser tool kinds in a session", () => {
     }
   });
 
+  it("sends the page's context with each run, read as the run starts", async () => {
+    const app = await createScriptedApp([{ text: "One." }, { text: "Two." }]);
+    const { server } = await served(app);
+    try {
+      let step = 1;
+      const s = createAgentSession({
+        api: `${server.url}/api`,
+        agentId: "test",
+        threadId: "context-1",
+        headers: { "x-user": "kim" },
+        storage: createMemoryStorage(),
+        context: () => [{ description: "On screen", value: `recipe r-204, step ${step} of 5` }],
+      });
+      await s.send("first");
+      step = 2;
+      await s.send("second");
+      const systemOf = (index: number) => JSON.stringify(app.model.calls[index]!.prompt.filter((message) => message.role === "system"));
+      expect(systemOf(0)).toContain("On screen: recipe r-204, step 1 of 5");
+      expect(systemOf(1)).toContain("On screen: recipe r-204, step 2 of 5");
+    } finally {
+      await server.close();
+    }
+  });
+
   it("holds a browser call that needs approval, and performs it once the approval comes", async () => {
     const app = await createScriptedApp([{ toolCalls: [{ toolName: "openPanel", input: { panel: "billing" } }] }, { text: "Billing is open." }], {
       browserTools: [confirmedPanel],

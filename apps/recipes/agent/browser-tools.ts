@@ -1,5 +1,6 @@
 import { defineBrowserTool, type BrowserToolArguments } from "tether/protocol";
 import { z } from "zod";
+import { RECIPES } from "./recipes.ts";
 
 /**
  * The Recipes agent's browser-tool allow-list: the names and shapes a
@@ -63,10 +64,13 @@ export const startStepTimer = defineBrowserTool({
   }),
 });
 
+const TITLES = new Map(RECIPES.map((recipe) => [recipe.id, recipe.title]));
+
 export const orderIngredients = defineBrowserTool({
   name: "order_ingredients",
   description: "Order a recipe's ingredients for delivery. The person approves every order first; say it is ordered only once the result says so.",
   needsApproval: true,
+  approvalMessage: ({ recipeId, servings }) => `Order the ingredients for ${TITLES.get(recipeId) ?? recipeId} (${servings} servings)?`,
   parameters: z.object({
     recipeId,
     servings: z.number().int().min(1).max(12),

@@ -120,7 +120,7 @@ export function createRecipesPlaybook(recipes: readonly Recipe[]): Playbook {
     if (result.isError) return { text: `That didn't work: ${errorMessage(result.output)}` };
     switch (result.toolName) {
       case "searchRecipes":
-        return afterSearch(result.output as RecipeSearchResult, conversation);
+        return withUnaskedSwaps(afterSearch(result.output as RecipeSearchResult, conversation), conversation);
       case "getRecipe": {
         const recipe = result.output as Recipe;
         if (readIntent(conversation.userText).kind === "swap") {
@@ -165,6 +165,21 @@ export function createRecipesPlaybook(recipes: readonly Recipe[]): Playbook {
     if (!outcome) return { text: `I asked to order the ingredients for ${title}, but I can't tell whether the order went through.` };
     if (outcome.status === "unknown") return { text: `I can't tell whether the order for ${title} went through${because(outcome.message)}` };
     return { text: `The order for ${title} didn't go through${outcome.message ? `: ${outcome.message}` : "."}` };
+  }
+
+  /**
+   * When the swaps tool's description asks for swaps "without being asked"
+   * (a vegetarian's frontend), the cards come with swaps for the meat and
+   * fish in them.
+   */
+  function withUnaskedSwaps(turn: ScriptedTurn, conversation: PlaybookConversation): ScriptedTurn {
+    const swapsTool = conversation.offered.find((tool) => tool.name === "suggest_ingredient_swaps");
+    const offer = turn.toolCalls?.find((call) => call.toolName === "offer_recipes");
+    if (!offer || !swapsTool || !/without being asked/i.test(swapsTool.description)) return turn;
+    const ingredients = (offer.input as OfferRecipesArgs).recipes.flatMap((card) => byId.get(card.id)?.ingredients.map((ingredient) => ingredient.name) ?? []);
+    const swaps = swapsFor(ingredients, { meatOnly: true });
+    if (swaps.length === 0) return turn;
+    return { ...turn, toolCalls: [...turn.toolCalls!, { toolName: "suggest_ingredient_swaps", input: { swaps: swaps.slice(0, 8) } }] };
   }
 
   return {

@@ -42,7 +42,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     type: "function",
     name: tool.name,
     description: tool.description,
-    inputSchema: tool.parameters,
+    inputSchema: tool.modelParameters,
   }));
   const decide = createCallDecisions(run.toolSet.tools, run.user, run.toolSet.checker);
   const summedUsage = () => (usage.length > 0 ? { usage: aggregateTokenUsage(usage) } : {});

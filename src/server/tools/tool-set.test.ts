@@ -1,9 +1,10 @@
 import type { Tool } from "@ag-ui/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { defineBrowserTool, type JsonSchema } from "../../protocol/index.ts";
 import { createScriptedModel } from "../../testing/index.ts";
 import { KIM, LEE, type TestUser } from "../../../test/fixtures/messages.ts";
 import { defineAgent, type BrowserToolPolicy } from "../agent/define-agent.ts";
+import { createCallDecisions } from "../approvals/decide-call.ts";
 import { defineTool } from "./define-tool.ts";
 import { buildToolSet } from "./tool-set.ts";
 import { catchTetherError } from "../../testing/index.ts";
@@ -26,6 +27,37 @@ const showRecipeCards = defineBrowserTool({
   kind: "render-only",
 });
 
+const offerRecipes = defineBrowserTool({
+  name: "offerRecipes",
+  description: "Offers recipes to the user.",
+  parameters: {
+    type: "object",
+    properties: {
+      recipes: {
+        type: "array",
+        description: "The recipes to offer, at most three.",
+        items: {
+          type: "object",
+          properties: { id: { type: "string" }, reason: { type: "string", description: "Why this recipe fits." } },
+          required: ["id", "reason"],
+          additionalProperties: false,
+        },
+      },
+    },
+    required: ["recipes"],
+    additionalProperties: false,
+  },
+});
+
+/** offerRecipes as a frontend declares it, with `edit` applied to its own copy of the schema. */
+function declaredOfferRecipes(edit: (recipeItem: { properties: Record<string, Record<string, unknown>> }) => void): Tool {
+  const parameters = structuredClone(offerRecipes.parameters) as {
+    properties: { recipes: { items: { properties: Record<string, Record<string, unknown>> } } };
+  };
+  edit(parameters.properties.recipes.items);
+  return { name: "offerRecipes", description: "", parameters };
+}
+
 const findScreen = defineTool({
   name: "findScreen",
   description: "Finds a screen by name.",
@@ -46,7 +78,7 @@ function workdeskAgent(policy: BrowserToolPolicy) {
     id: "workdesk",
     model: createScriptedModel([]),
     tools: [findScreen, closeWorkRequest],
-    browserTools: [navigate, showRecipeCards],
+    browserTools: [navigate, showRecipeCards, offerRecipes],
     browserToolPolicy: policy,
   });
 }
@@ -69,9 +101,20 @@ describe("buildToolSet", () => {
       name: "navigate",
       description: "Opens a screen of the app in the content area.",
       parameters: navigate.parameters,
+      modelParameters: navigate.parameters,
       kind: "follow-up",
     });
     expect(log).toEqual([]);
+  });
+
+  it("asks a browser tool's approval in its own words, or names the tool and arguments", () => {
+    const base = { ...navigate, needsApproval: true };
+    const worded = { ...base, approvalMessage: (args: Record<string, unknown>) => `Open ${String(args.screenId)}?` };
+    const agent = (spec: typeof base) => defineAgent({ id: "a", model: createScriptedModel([]), browserTools: [spec] });
+    const asked = (spec: typeof base) =>
+      buildToolSet(agent(spec), KIM, [declaredNavigate]).tools.get("navigate")!.approval!.message({ screenId: "MNU-3100" }, KIM);
+    expect(asked(worded)).toBe("Open MNU-3100?");
+    expect(asked(base)).toBe('Allow navigate with {"screenId":"MNU-3100"}?');
   });
 
   it("leaves out allow-listed browser tools the client did not declare", () => {
@@ -103,6 +146,48 @@ describe("buildToolSet", () => {
 
     expect(tool?.description).toBe("Opens a screen (on mobile the panel closes first).");
     expect(tool?.parameters).toBe(navigate.parameters);
+    expect(tool?.modelParameters).toBe(navigate.parameters);
+  });
+
+  it("offers a server tool's own schema to the model", () => {
+    const tool = buildToolSet(workdeskAgent("strict"), KIM, []).tools.get("findScreen");
+
+    expect(tool?.modelParameters).toBe(findScreen.parameters);
+  });
+
+  it("accepts a changed nested description and shows the model the client's schema as declared", () => {
+    const mobile = declaredOfferRecipes((recipeItem) => (recipeItem.properties.reason!.description = "Offer exactly one recipe; say why it fits."));
+
+    const tool = buildToolSet(workdeskAgent("strict"), KIM, [mobile]).tools.get("offerRecipes");
+
+    expect(tool?.modelParameters).toEqual(mobile.parameters);
+    expect(tool?.modelParameters).toMatchObject({
+      properties: { recipes: { items: { properties: { reason: { description: "Offer exactly one recipe; say why it fits." } } } } },
+    });
+    expect(tool?.parameters).toBe(offerRecipes.parameters);
+  });
+
+  it("accepts title, examples and $comment added at depth", () => {
+    const annotated = declaredOfferRecipes((recipeItem) => {
+      recipeItem.properties.id!.title = "Recipe id";
+      recipeItem.properties.id!.examples = ["r-101"];
+      recipeItem.properties.reason!.$comment = "Shown under the card.";
+    });
+
+    expect(buildToolSet(workdeskAgent("strict"), KIM, [annotated]).tools.get("offerRecipes")?.modelParameters).toEqual(annotated.parameters);
+  });
+
+  it("checks arguments against the allow-listed schema object, never the client's copy", () => {
+    const agent = workdeskAgent("strict");
+    const check = vi.spyOn(agent.checker, "check");
+    const mobile = declaredOfferRecipes((recipeItem) => (recipeItem.properties.reason!.description = "One sentence."));
+    const { tools, checker } = buildToolSet(agent, KIM, [mobile]);
+
+    const decision = createCallDecisions(tools, KIM, checker)({ toolCallId: "call_1", toolName: "offerRecipes", argumentsText: '{"recipes":[{"id":"r-1"}]}' });
+
+    expect(decision).toMatchObject({ kind: "refused", error: { code: "invalid_arguments" } });
+    expect(check).toHaveBeenCalledOnce();
+    expect(check.mock.calls[0]![1]).toBe(offerRecipes.parameters);
   });
 
   it("falls back to the allow-listed description when the client sends an empty one", () => {
@@ -128,6 +213,41 @@ describe("buildToolSet", () => {
         'The parameters of "navigate" differ from the allow-listed schema:',
         'properties.screenId.type: expected "string", got "number"',
       ]);
+    });
+
+    it("refuses a type changed at depth with tool_schema_mismatch, naming its path", () => {
+      const changed = declaredOfferRecipes((recipeItem) => (recipeItem.properties.id!.type = "integer"));
+
+      const error = catchTetherError(() => buildToolSet(workdeskAgent("strict"), KIM, [changed]));
+
+      expect(error.code).toBe("tool_schema_mismatch");
+      expect(error.message.split("\n")).toEqual([
+        'The parameters of "offerRecipes" differ from the allow-listed schema:',
+        'properties.recipes.items.properties.id.type: expected "string", got "integer"',
+      ]);
+    });
+
+    it("names only the shape differences when a refused schema also rewords a description", () => {
+      const changed = declaredOfferRecipes((recipeItem) => {
+        recipeItem.properties.id!.type = "integer";
+        recipeItem.properties.reason!.description = "One sentence.";
+      });
+
+      const error = catchTetherError(() => buildToolSet(workdeskAgent("strict"), KIM, [changed]));
+
+      expect(error.message).not.toContain("description");
+      expect((error.details as { refused: Array<{ diff: string }> }).refused[0]!.diff).toBe(
+        'properties.recipes.items.properties.id.type: expected "string", got "integer"',
+      );
+    });
+
+    it("refuses a property named description that the allow-list does not have", () => {
+      const extended = declaredOfferRecipes((recipeItem) => (recipeItem.properties.description = { type: "string" }));
+
+      const error = catchTetherError(() => buildToolSet(workdeskAgent("strict"), KIM, [extended]));
+
+      expect(error.code).toBe("tool_schema_mismatch");
+      expect(error.message).toContain('properties.recipes.items.properties.description: not in the allow-listed schema (got {"type":"string"})');
     });
 
     it("refuses a browser tool named like a server tool with tool_name_conflict", () => {

@@ -4,6 +4,7 @@ import {
   approvalResponseSchema,
   diffSchemas,
   formatSchemaDiff,
+  splitSchemaDiff,
   type ApprovalResponse,
   type ArgumentChecker,
   type BrowserToolKind,
@@ -27,7 +28,16 @@ export interface RunToolApproval {
 export type RunTool = (
   | { location: "server"; name: string; description: string; parameters: JsonSchema; server: ServerTool }
   | { location: "browser"; name: string; description: string; parameters: JsonSchema; kind: BrowserToolKind }
-) & { approval?: RunToolApproval };
+) & {
+  /**
+   * The schema the model is shown. For a browser tool whose client reworded
+   * its schema's annotations, the client's schema as declared, so its wording
+   * reaches the model; otherwise `parameters`. Arguments are always checked
+   * against `parameters`, the allow-listed object the checker compiled once.
+   */
+  modelParameters: JsonSchema;
+  approval?: RunToolApproval;
+};
 
 export interface ToolSet {
   tools: Map<string, RunTool>;
@@ -56,7 +66,8 @@ interface Refusal {
 /**
  * The run's tools: server tools the user may see, plus the browser tools the
  * client declared that pass the allow-list and its schema. A frontend may
- * override a description, never a name or a schema.
+ * reword a tool (its description, and the description, title, examples and
+ * $comment anywhere in its schema), never its name or its schema's shape.
  */
 export function buildToolSet(agent: ToolSource, user: TetherUser, declared: Tool[]): ToolSet {
   const tools = new Map<string, RunTool>();
@@ -68,6 +79,7 @@ export function buildToolSet(agent: ToolSource, user: TetherUser, declared: Tool
       name: tool.name,
       description: tool.description,
       parameters: tool.parameters,
+      modelParameters: tool.parameters,
       server: tool,
       ...(approval ? { approval } : {}),
     });
@@ -88,9 +100,10 @@ export function buildToolSet(agent: ToolSource, user: TetherUser, declared: Tool
     } else if (!spec) {
       refusals.push({ code: "tool_not_allowed", tool: tool.name, message: `"${tool.name}" is not on agent "${agent.id}"'s browser-tool allow-list.` });
     } else {
-      const differences = diffSchemas(spec.parameters, tool.parameters ?? {});
-      if (differences.length > 0) {
-        const diff = formatSchemaDiff(differences);
+      const declaredParameters: JsonSchema = tool.parameters ?? {};
+      const { shape, annotations } = splitSchemaDiff(diffSchemas(spec.parameters, declaredParameters));
+      if (shape.length > 0) {
+        const diff = formatSchemaDiff(shape);
         refusals.push({
           code: "tool_schema_mismatch",
           tool: tool.name,
@@ -103,8 +116,10 @@ export function buildToolSet(agent: ToolSource, user: TetherUser, declared: Tool
           name: spec.name,
           description: tool.description || spec.description,
           parameters: spec.parameters,
+          // Annotations are the frontend's instructions to the model (mobile: "offer one recipe"); shape is the server's.
+          modelParameters: annotations.length > 0 ? declaredParameters : spec.parameters,
           kind: spec.kind,
-          ...(spec.needsApproval ? { approval: defaultApproval(spec.name) } : {}),
+          ...(spec.needsApproval ? { approval: browserApproval(spec) } : {}),
         });
       }
     }
@@ -134,6 +149,12 @@ function serverApproval(tool: ServerTool): RunToolApproval | undefined {
     responseSchema: approvalResponseSchema(tool.approvalFields),
     apply: tool.applyApproval ? (args, answer) => tool.applyApproval!(args, answer) : fallback.apply,
   };
+}
+
+function browserApproval(spec: BrowserToolSpec): RunToolApproval {
+  const fallback = defaultApproval(spec.name);
+  const { approvalMessage } = spec;
+  return approvalMessage ? { ...fallback, message: (args) => approvalMessage(args) } : fallback;
 }
 
 function defaultApproval(name: string): RunToolApproval {
