@@ -3,7 +3,6 @@ import {
   HttpAgent,
   type AgentSubscriber,
   type BaseEvent,
-  type Message,
   type RunErrorEvent,
   type RunFinishedEvent,
   type TextMessageContentEvent,
@@ -11,7 +10,7 @@ import {
   type ToolCallStartEvent,
 } from "@ag-ui/client";
 import type { Tool } from "@ag-ui/core";
-import { toAgUiTool, type ToolOutcome } from "tether/protocol";
+import { toAgUiTool } from "tether/protocol";
 import { recipeToolsFor, type Audience } from "../../apps/recipes/web/src/tool-sets.ts";
 
 /** The server tools of the Recipes agent: the only tools a run may call that its request did not declare. */
@@ -111,13 +110,3 @@ export function toolsOutside(run: RecipesRun, tools: Tool[]): string[] {
 
 /** The calls of a run to the browser tools, as the browser would execute them. */
 export const browserCalls = (run: RecipesRun) => run.calls.filter((call) => !RECIPES_SERVER_TOOLS.includes(call.toolName));
-
-/**
- * The tool message a Tether client sends back for a browser call (see
- * src/client/session.ts, `report`): a fresh id, role `tool`, the call's id,
- * and the outcome as JSON text. For a render-only tool it is bookkeeping that
- * rides with the next run.
- */
-export function toolMessage(id: string, toolCallId: string, outcome: ToolOutcome): Message {
-  return { id, role: "tool", toolCallId, content: JSON.stringify(outcome) };
-}
