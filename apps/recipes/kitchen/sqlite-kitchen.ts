@@ -95,7 +95,7 @@ export function createSqliteKitchen(options: { filename: string; waitMs?: number
     orders: db.prepare<[string], OrderRow>("SELECT * FROM recipes_orders WHERE user_id = ? ORDER BY seq DESC"),
     order: db.prepare<[string, string], OrderRow>("SELECT * FROM recipes_orders WHERE user_id = ? AND request_id = ?"),
     place: db.prepare<[string, string, string, string, number, string, string], unknown>(
-      "INSERT INTO recipes_orders (user_id, request_id, recipe_id, title, servings, items, placed_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+      "INSERT INTO recipes_orders (user_id, request_id, recipe_id, title, servings, items, placed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ),
   };
   const saveOnce = db.transaction((userId: string, recipe: Recipe, at: string) => {
@@ -104,7 +104,7 @@ export function createSqliteKitchen(options: { filename: string; waitMs?: number
     return { entry: { recipeId: recipe.id, title: row.title, savedAt: row.saved_at }, alreadySaved: !inserted };
   });
   const placeOnce = db.transaction((userId: string, recipe: Recipe, servings: number, requestId: string, at: string) => {
-    // Looked up first: an INSERT that hits the unique key still uses up an AUTOINCREMENT number, and the next order's number would skip one.
+    // Looked up first: an insert that conflicts would still use up an order number.
     const placed = statements.order.get(userId, requestId);
     if (placed) return { order: toOrder(placed), repeated: true };
     statements.place.run(userId, requestId, recipe.id, recipe.title, servings, JSON.stringify(scale(recipe, servings)), at);
