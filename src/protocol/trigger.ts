@@ -8,12 +8,18 @@ import { z } from "zod";
 export const TRIGGER_KINDS = ["user-message", "tool-result", "ui-action", "resume"] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
+/**
+ * An interrupt's id. In a stateless (client history) agent it is a signed
+ * token that carries the thread and call ids it is about (`it1.<claims>.<HMAC>`),
+ * so it is several hundred characters long, not one of the store's short ids.
+ */
+const INTERRUPT_ID = z.string().min(1).max(4096);
+
 export const TriggerSchema = z.object({
   kind: z.enum(TRIGGER_KINDS),
   parentRunId: z.string().min(1).max(128).optional(),
   toolCallIds: z.array(z.string().min(1).max(128)).max(64).optional(),
-  // Not 128 like the other ids: a stateless agent's interrupt id is a signed token carrying its thread, call and tool (`it1.<claims>.<HMAC>`).
-  interruptIds: z.array(z.string().min(1).max(2048)).max(64).optional(),
+  interruptIds: z.array(INTERRUPT_ID).max(64).optional(),
   action: z.record(z.string(), z.unknown()).optional(),
 });
 

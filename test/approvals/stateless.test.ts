@@ -47,6 +47,40 @@ describe("approvals in stateless (client history) mode", () => {
     expect(claims).toMatchObject({ threadId: "t", toolCallId: interrupt.toolCallId, toolName: "pay", userId: "kim", argumentsHash: expect.any(String) });
   });
 
+  it("takes the answer with the resume trigger Tether's session sends, which names the signed interrupt id", async () => {
+    const executed: number[] = [];
+    const { app, interrupt, history } = await askToPay(executed);
+    expect(interrupt.id.length).toBeGreaterThan(128);
+    const trigger = { kind: "resume", parentRunId: "r1", interruptIds: [interrupt.id] };
+    const response = await app.post({
+      threadId: "t",
+      runId: "r2",
+      messages: history,
+      resume: [approve(interrupt.id)],
+      forwardedProps: { tether: { trigger } },
+    });
+    expect(response.status).toBe(200);
+    await response.text();
+    expect(executed).toEqual([10]);
+  });
+
+  it("refuses, on an instance that never saw the answer, an approval whose call already has its result in the history", async () => {
+    const executed: number[] = [];
+    const { interrupt, history } = await askToPay(executed);
+    const other = await statelessApp(executed, [{ text: "Paid." }]);
+    const frames = parseSseFrames(await (await other.post({ threadId: "t", runId: "r2", messages: history, resume: [approve(interrupt.id)] })).text());
+    expect(executed).toEqual([10]);
+    // The client now holds the call's result, as the run streamed it.
+    const result = frames.find((frame) => frame.data.type === "TOOL_CALL_RESULT")!.data;
+    const held: Message[] = [...history, { id: "pay-result", role: "tool", toolCallId: result.toolCallId, content: result.content }];
+    // A third instance, with a store of its own, gets the same answer again with that history.
+    const third = await statelessApp(executed, [{ text: "Paid." }]);
+    const response = await third.post({ threadId: "t", runId: "r3", messages: held, resume: [approve(interrupt.id)] });
+    expect(response.status).toBe(409);
+    expect((await response.json()).error).toMatchObject({ code: "resume_conflict", message: expect.stringContaining(interrupt.toolCallId) });
+    expect(executed).toEqual([10]);
+  });
+
   it("refuses an approval for arguments other than those shown", async () => {
     const executed: number[] = [];
     const { app, interrupt, history } = await askToPay(executed);

@@ -3,8 +3,9 @@
  * database or start a second one beside it. Prints one line,
  * `listening <url>`, once it serves; exits 1 with the error when it cannot start.
  *
- * Environment: TETHER_DATA_DIR, PORT, TETHER_TEST_CHUNK_DELAY_MS (pause
- * between the playbook's stream parts, so a test can act mid-run).
+ * Environment: TETHER_DATA_DIR, PORT, TETHER_SECRET (default "test-secret"),
+ * TETHER_TEST_CHUNK_DELAY_MS (pause between the playbook's stream parts, so
+ * a test can act mid-run).
  */
 import { isTetherError } from "tether/protocol";
 import { silentLogger } from "tether/server";
@@ -14,7 +15,7 @@ import { listen } from "../../src/server/listen.ts";
 try {
   const demo = await createDemo({
     dataDir: process.env.TETHER_DATA_DIR!,
-    secret: "test-secret",
+    secret: process.env.TETHER_SECRET || "test-secret",
     logger: silentLogger,
     env: {},
     playbook: { chunkDelayMs: Number(process.env.TETHER_TEST_CHUNK_DELAY_MS ?? 0) },

@@ -12,8 +12,8 @@ export interface DemoServer {
   dataDir: string;
   /** A signed demo token for the user. */
   token(user: string): string;
-  /** A plain, unmodified AG-UI HttpAgent for the Workdesk agent, signed in as the user. */
-  agent(user: string, threadId: string): HttpAgent;
+  /** A plain, unmodified AG-UI HttpAgent for an agent (the Workdesk's by default), signed in as the user. */
+  agent(user: string, threadId: string, agentId?: string): HttpAgent;
   close(): Promise<void>;
 }
 
@@ -28,7 +28,8 @@ export async function startDemoServer(options: DemoOptions = {}): Promise<DemoSe
     demo,
     dataDir,
     token,
-    agent: (user, threadId) => new HttpAgent({ url: `${server.url}/api/agents/workdesk/run`, headers: { Authorization: `Bearer ${token(user)}` }, threadId }),
+    agent: (user, threadId, agentId = "workdesk") =>
+      new HttpAgent({ url: `${server.url}/api/agents/${agentId}/run`, headers: { Authorization: `Bearer ${token(user)}` }, threadId }),
     async close() {
       await server.close();
       await demo.close();

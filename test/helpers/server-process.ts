@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createDemoIdentity } from "../../apps/demo-identity/demo-identity.ts";
+import { RECIPES_USERS } from "../../apps/recipes/agent/index.ts";
 import { WORKDESK_USERS } from "../../apps/workdesk/agent/index.ts";
 
 const SCRIPT = fileURLToPath(new URL("./demo-process.ts", import.meta.url));
@@ -18,7 +19,7 @@ export interface ServerProcess {
 }
 
 /** Starts the demo server in a process of its own and waits until it serves (or exits: then rejects with what it printed). */
-export function startServerProcess(options: { dataDir: string; port?: number; chunkDelayMs?: number }): Promise<ServerProcess> {
+export function startServerProcess(options: { dataDir: string; port?: number; chunkDelayMs?: number; secret?: string }): Promise<ServerProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", SCRIPT], {
     cwd: ROOT,
     env: {
@@ -27,6 +28,7 @@ export function startServerProcess(options: { dataDir: string; port?: number; ch
       PORT: String(options.port ?? 0),
       TETHER_TEST_CHUNK_DELAY_MS: String(options.chunkDelayMs ?? 0),
       TETHER_MODEL: "",
+      TETHER_SECRET: options.secret ?? "test-secret",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -64,6 +66,5 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Demo tokens the server processes accept (they share the test secret). */
-const identity = createDemoIdentity({ users: WORKDESK_USERS, secret: "test-secret" });
-export const tokenFor = (user: string) => identity.issueToken(user);
+/** Demo tokens the server processes accept (they share the test secret): for the Workdesk's people and the Recipes'. */
+export const tokenFor = (user: string, secret = "test-secret") => createDemoIdentity({ users: [...WORKDESK_USERS, ...RECIPES_USERS], secret }).issueToken(user);

@@ -147,6 +147,7 @@ export function createRecipesPlaybook(recipes: readonly Recipe[]): Playbook {
       return { text: outcome.data?.alreadySaved ? `${title} was already in your cookbook.` : `Saved ${title} to your cookbook.` };
     }
     if (!outcome) return { text: `I asked to save ${title}, but the page didn't say whether it was saved.` };
+    if (outcome.status === "unknown") return { text: `I can't tell whether ${title} was saved${because(outcome.message)}` };
     return { text: `I couldn't save ${title}${outcome.message ? `: ${outcome.message}` : "."}` };
   }
 
@@ -162,6 +163,7 @@ export function createRecipesPlaybook(recipes: readonly Recipe[]): Playbook {
       return { text: `Ordered the ingredients for ${title} (${input?.servings ?? "?"} servings).${orderId}` };
     }
     if (!outcome) return { text: `I asked to order the ingredients for ${title}, but I can't tell whether the order went through.` };
+    if (outcome.status === "unknown") return { text: `I can't tell whether the order for ${title} went through${because(outcome.message)}` };
     return { text: `The order for ${title} didn't go through${outcome.message ? `: ${outcome.message}` : "."}` };
   }
 
@@ -233,7 +235,13 @@ function afterTimer(result: PlaybookResult): ScriptedTurn {
   const what = `${spoken(input?.seconds ?? 0)} timer${input?.label ? ` (${input.label})` : ""}`;
   if (outcome?.status === "succeeded") return { text: `Your ${what} is running.` };
   if (!outcome) return { text: `I asked for a ${what}, but I can't tell whether it started.` };
+  if (outcome.status === "unknown") return { text: `I can't tell whether the ${what} started${because(outcome.message)}` };
   return { text: `The ${what} didn't start${outcome.message ? `: ${outcome.message}` : "."}` };
+}
+
+/** ": what the page said." or "."; an outcome's message is the page's own sentence. */
+function because(message: string | undefined): string {
+  return message ? `: ${message}` : ".";
 }
 
 function canDo(conversation: PlaybookConversation): string {

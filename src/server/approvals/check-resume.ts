@@ -96,6 +96,14 @@ async function findInterrupt(interruptId: string, context: ResumeContext): Promi
     );
   }
   if (stored) return stored;
+  // Not in this store, but the history the client sent already holds the call's result: another
+  // instance (or this one, before a restart that lost its store) acted on the answer. An answer is acted on once.
+  if (context.messages.some((message) => message.role === "tool" && message.toolCallId === claims.toolCallId)) {
+    throw new TetherError(
+      "resume_conflict",
+      `Interrupt ${short(interruptId)} was already acted on: the history holds the result of call ${claims.toolCallId}. An approval is acted on once.`,
+    );
+  }
   // Not in the store (a restart without it): rebuild what was asked from the signed claims.
   const tool = context.toolSet.tools.get(claims.toolName);
   if (!tool?.approval)
