@@ -4,7 +4,8 @@ import type { KitchenTimer, KitchenTimers } from "./kitchen-timers.ts";
 
 /** One countdown: its label, the time left (mm:ss), Cancel while it runs, and a done state to clear. */
 export function TimerCard({ timer, timers, size = "normal" }: { timer: KitchenTimer; timers: KitchenTimers; size?: "normal" | "big" | "chip" }) {
-  const now = useNow(true);
+  // Ticks until the countdown is done; a done one stays still.
+  const now = useNow(timer.endsAt > Date.now());
   const left = (timer.endsAt - now) / 1000;
   const done = left <= 0;
   const progress = Math.min(1, Math.max(0, 1 - left / timer.seconds));
