@@ -142,8 +142,8 @@ export async function prepareRun(options: {
     ...(parentRunId ? { parentRunId } : {}),
     toolSet,
     history: defer ? reconciled.history.slice(0, reconciled.history.length - reconciled.added.length) : reconciled.history,
-    // In client mode the client holds the history; nothing to replay.
-    added: agent.history === "server" ? reconciled.added : [],
+    // Replayed in RUN_STARTED, so a reloaded page following the run sees the question that started it (in client mode: what this store had not seen).
+    added,
     deferred,
     synthesized: reconciled.synthesized,
     answers: resume.answers,
