@@ -92,7 +92,7 @@ describe("the Recipes agent with each frontend's tool set", () => {
     for (const client of [SAM_DESKTOP, SAM_MOBILE, GUEST_DESKTOP]) {
       const run = await ask(client, question);
       expect(run.calls, client.name).toEqual([]);
-      expect(run.text, client.name).toContain("Instead of eggs, silken tofu works");
+      expect(run.text, client.name).toContain("Instead of eggs, try silken tofu.");
     }
   });
 
@@ -115,7 +115,7 @@ describe("the Recipes agent with each frontend's tool set", () => {
   it.each([GUEST_DESKTOP, SAM_DESKTOP, VERA_DESKTOP])("says it cannot start a timer on $name, and calls nothing", async (client) => {
     const run = await ask(client, "set a timer for 5 minutes");
     expect(run.calls).toEqual([]);
-    expect(run.text).toMatch(/can't start timers here/);
+    expect(run.text).toMatch(/can.t start timers from this page/);
   });
 });
 

@@ -5,7 +5,8 @@ export type RecipesIntent =
   | { kind: "find"; query: string; diet?: Diet; maxMinutes?: number }
   | { kind: "show" }
   | { kind: "save" }
-  | { kind: "order"; servings?: number }
+  /** `servings` as said: a whole number, or what was said instead ("1.5"), for the playbook to refuse. */
+  | { kind: "order"; servings?: number; unclearServings?: string }
   | { kind: "timer"; seconds?: number; step?: number }
   | { kind: "swap"; ingredient?: string }
   | { kind: "greet" }
@@ -43,6 +44,8 @@ export function readIntent(text: string): RecipesIntent {
   if (/\b(timer|count ?down|remind me)\b/.test(said)) return { kind: "timer", ...duration(said), ...stepNumber(said) };
   if (/\b(save|bookmark|keep)\b|\bcookbook\b/.test(said)) return { kind: "save" };
   if (/\b(order|buy|deliver|delivery|groceries|shopping)\b/.test(said)) {
+    const fraction = said.match(/\b(?:for )?(\d+[.,]\d+)(?: (?:servings|people|portions))?\b/)?.[1];
+    if (fraction) return { kind: "order", unclearServings: fraction };
     const servings = readNumber(
       said.match(new RegExp(`\\bfor ${NUMBER}\\b`))?.[1] ?? said.match(new RegExp(`\\b${NUMBER} (?:servings|people|portions)\\b`))?.[1],
     );

@@ -188,6 +188,30 @@ describe("the Recipes playbook", () => {
       expect(callsOf(one.turns)).toEqual([{ toolName: "save_to_cookbook", input: { recipeId: "r-241" } }]);
     });
 
+    it('takes "the second one" as the second card offered', async () => {
+      const cards = result("offer_recipes", { recipes: ["r-204", "r-241", "r-243"].map((id) => ({ id, title: byId.get(id)!.title, reason: "x" })) }, {});
+      const { turns } = await play(conversation("save the second one", SAM_DESKTOP, { all: [cards] }));
+      expect(callsOf(turns)).toEqual([{ toolName: "save_to_cookbook", input: { recipeId: "r-241" } }]);
+    });
+
+    it("says a named recipe does not exist rather than acting on the one on screen", async () => {
+      for (const asked of ["save r-999", "order r-999 for 2", "show me r-999"]) {
+        const { turns } = await play(conversation(asked, SAM_DESKTOP, { system: "On screen: recipe r-204 (Egg fried rice), step 1 of 6" }));
+        expect(callsOf(turns), asked).toEqual([]);
+        expect(textOf(turns), asked).toBe("There is no recipe r-999. Ask me for ideas and I'll show you what there is.");
+      }
+    });
+
+    it("asks for whole servings from 1 to 12 before anyone is asked to approve", async () => {
+      for (const asked of ["order egg fried rice for 1.5", "order egg fried rice for 13"]) {
+        const { turns } = await play(conversation(asked, SAM_DESKTOP));
+        expect(callsOf(turns), asked).toEqual([]);
+        expect(textOf(turns), asked).toMatch(/^I can order for 1 to 12 servings, in whole servings/);
+      }
+      const one = await play(conversation("order egg fried rice for 1", SAM_DESKTOP));
+      expect(textOf(one.turns)).toContain("(1 serving)");
+    });
+
     it('saves the recipe on screen for "save it"', async () => {
       const { turns } = await play(conversation("save it", SAM_DESKTOP, { system: "On screen: recipe r-204 (Egg fried rice), step 2 of 5" }));
       expect(callsOf(turns)).toEqual([{ toolName: "save_to_cookbook", input: { recipeId: "r-204" } }]);
@@ -215,7 +239,7 @@ describe("the Recipes playbook", () => {
     it("says it cannot start timers here when start_step_timer was not handed over", async () => {
       const { turns } = await play(conversation("set a timer for 5 minutes", SAM_DESKTOP));
       expect(callsOf(turns)).toEqual([]);
-      expect(textOf(turns)).toMatch(/can't start timers here/);
+      expect(textOf(turns)).toMatch(/can't start timers from this page/);
     });
 
     it("starts a timer for an explicit duration", async () => {
@@ -223,10 +247,21 @@ describe("the Recipes playbook", () => {
       expect(callsOf(turns)).toEqual([{ toolName: "start_step_timer", input: { seconds: 300, label: "5-minute timer" } }]);
     });
 
+    it("says there is no such step rather than asking how long", async () => {
+      const { turns } = await play(conversation("start a timer for step 9", SAM_MOBILE, { system: "On screen: recipe r-204 (Egg fried rice), step 2 of 6" }));
+      expect(callsOf(turns)).toEqual([]);
+      expect(textOf(turns)).toBe(`Egg fried rice has ${byId.get("r-204")!.steps.length} steps, so there is no step 9.`);
+    });
+
     it("times the step on screen when no duration is said", async () => {
       const step = byId.get("r-204")!.steps[1]!;
       const { turns } = await play(conversation("start a timer", SAM_MOBILE, { system: "On screen: recipe r-204 (Egg fried rice), step 2 of 5" }));
-      expect(callsOf(turns)).toEqual([{ toolName: "start_step_timer", input: { seconds: step.seconds, label: `Step 2: ${step.text}`.slice(0, 80) } }]);
+      const [call] = callsOf(turns) as Array<{ toolName: string; input: { seconds: number; label: string } }>;
+      expect(call).toMatchObject({ toolName: "start_step_timer", input: { seconds: step.seconds } });
+      // Cut at a word, within the tool's 80 characters.
+      expect(call!.input.label.length).toBeLessThanOrEqual(80);
+      expect(`Step 2: ${step.text}`.startsWith(call!.input.label.replace(/…$/, ""))).toBe(true);
+      expect(call!.input.label).toMatch(/^Step 2: .*(\w…|\w\.?)$/);
     });
 
     it("asks how long when it knows neither a duration nor a step", async () => {
@@ -256,7 +291,7 @@ describe("the Recipes playbook", () => {
     it("says the swap in words when it was not", async () => {
       const { turns } = await play(conversation("What can I use instead of eggs?", SAM_DESKTOP));
       expect(callsOf(turns)).toEqual([]);
-      expect(textOf(turns)).toBe("Instead of eggs, silken tofu works (no eggs? tofu works too).");
+      expect(textOf(turns)).toBe("Instead of eggs, try silken tofu.");
     });
 
     it("reads the recipe first for swaps in a recipe, then offers them for its ingredients", async () => {
@@ -296,6 +331,10 @@ describe("the Recipes playbook", () => {
         /^The order was cancelled; nothing was ordered\.$/,
       ],
       [{ status: "succeeded", data: { orderId: "O-00007" } }, /^Ordered the ingredients for Egg fried rice \(4 servings\)\. Your order number is O-00007\.$/],
+      [
+        { status: "succeeded", data: { orderId: "O-00007", repeated: true } },
+        /^The ingredients for Egg fried rice \(4 servings\) were already ordered; nothing new was ordered\. Your order number is O-00007\.$/,
+      ],
       [{ status: "failed", reason: "out_of_stock", message: "Eggs are sold out." }, /^The order for Egg fried rice didn't go through: Eggs are sold out\.$/],
       [
         { status: "unknown", reason: "page_reloaded", message: "The page was reloaded." },

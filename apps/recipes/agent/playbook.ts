@@ -20,16 +20,22 @@ export function createRecipesPlaybook(recipes: readonly Recipe[]): Playbook {
   const byTitle = [...recipes].sort((a, b) => b.title.length - a.title.length);
 
   /** The recipe the person means: named, on screen, or the one offered last. */
-  function focusOf(conversation: PlaybookConversation): { recipe?: Recipe; choices?: Recipe[] } {
+  function focusOf(conversation: PlaybookConversation): { recipe?: Recipe; choices?: Recipe[]; unknownId?: string } {
     const said = conversation.userText.toLowerCase();
-    const named = byId.get(said.match(/\br-\d{3}\b/)?.[0] ?? "") ?? byTitle.find((recipe) => said.includes(recipe.title.toLowerCase()));
+    const namedId = said.match(/\br-\d{3}\b/)?.[0];
+    // A recipe named that does not exist is said so, never swapped for the one on screen.
+    if (namedId && !byId.has(namedId)) return { unknownId: namedId };
+    const named = byId.get(namedId ?? "") ?? byTitle.find((recipe) => said.includes(recipe.title.toLowerCase()));
     if (named) return { recipe: named };
+    const ordinal = ORDINALS.findIndex((words) => words.test(said));
     const onScreen = byId.get(conversation.system.match(/On screen: recipe (r-\d{3})/)?.[1] ?? "");
     if (onScreen) return { recipe: onScreen };
     for (const result of [...conversation.all].reverse()) {
       const input = result.input as { recipeId?: string; recipes?: OfferRecipesArgs["recipes"] } | undefined;
       if (result.toolName === "offer_recipes" && input?.recipes?.length) {
         const offered = input.recipes.flatMap((entry) => byId.get(entry.id) ?? []);
+        // "the second one", after cards or after "which one?"
+        if (ordinal >= 0 && offered[ordinal]) return { recipe: offered[ordinal] };
         return offered.length === 1 ? { recipe: offered[0]! } : { choices: offered };
       }
       const id = input?.recipeId ?? (result.toolName === "getRecipe" ? (result.output as Recipe | undefined)?.id : undefined);
@@ -39,7 +45,8 @@ export function createRecipesPlaybook(recipes: readonly Recipe[]): Playbook {
   }
 
   function whichRecipe(conversation: PlaybookConversation, action: string): ScriptedTurn | Recipe {
-    const { recipe, choices } = focusOf(conversation);
+    const { recipe, choices, unknownId } = focusOf(conversation);
+    if (unknownId) return { text: `There is no recipe ${unknownId}. Ask me for ideas and I'll show you what there is.` };
     if (recipe) return recipe;
     if (choices?.length) return { text: `Which one should I ${action}: ${choices.map((choice) => choice.title).join(", ")}?` };
     return { text: `Which recipe should I ${action}? Ask me for ideas first ("something quick with leftover rice?"), or name one ("egg fried rice").` };
@@ -72,8 +79,12 @@ export function createRecipesPlaybook(recipes: readonly Recipe[]): Playbook {
         const recipe = whichRecipe(conversation, "order the ingredients for");
         if (!isRecipe(recipe)) return recipe;
         const servings = intent.servings ?? recipe.servings;
+        // Said before anyone is asked to approve: an order takes 1 to 12 whole servings.
+        if (intent.unclearServings || servings > 12) {
+          return { text: `I can order for 1 to 12 servings, in whole servings${intent.unclearServings ? ` (not ${intent.unclearServings})` : ""}. How many?` };
+        }
         return {
-          text: `I'll order the ingredients for ${recipe.title} (${servings} servings) once you approve.`,
+          text: `I'll order the ingredients for ${recipe.title} (${plural(servings, "serving")}) once you approve.`,
           toolCalls: [{ toolName: "order_ingredients", input: { recipeId: recipe.id, servings } }],
         };
       }
@@ -96,14 +107,16 @@ export function createRecipesPlaybook(recipes: readonly Recipe[]): Playbook {
 
   function timer(intent: Extract<RecipesIntent, { kind: "timer" }>, conversation: PlaybookConversation): ScriptedTurn {
     if (!conversation.tools.includes("start_step_timer")) {
-      return { text: "I can't start timers here. Open Recipes on your phone and I can time each step for you; here, your kitchen timer will do." };
+      return { text: "I can't start timers from this page, so your kitchen timer will have to do." };
     }
     const { recipe } = focusOf(conversation);
     const stepNumber = intent.step ?? readNumber(conversation.system.match(/On screen: recipe r-\d{3}[^\n]*?step (\d+)/)?.[1]);
     const step = recipe && stepNumber ? recipe.steps[stepNumber - 1] : undefined;
+    if (recipe && stepNumber && !step) return { text: `${recipe.title} has ${recipe.steps.length} steps, so there is no step ${stepNumber}.` };
     const seconds = intent.seconds ?? step?.seconds;
     if (!seconds) return { text: 'How long should the timer run? Say, for example, "set a timer for 5 minutes", or open a recipe step and ask for its timer.' };
-    const label = step ? `Step ${stepNumber}: ${step.text}`.slice(0, 80) : `${spoken(seconds)} timer`;
+    if (seconds > 14_400) return { text: "A step timer runs for at most 4 hours. How long should it run?" };
+    const label = step ? clip(`Step ${stepNumber}: ${step.text}`, 80) : `${spoken(seconds)} timer`;
     return { text: `Starting a ${spoken(seconds)} timer…`, toolCalls: [{ toolName: "start_step_timer", input: { seconds, label } }] };
   }
 
@@ -160,7 +173,9 @@ export function createRecipesPlaybook(recipes: readonly Recipe[]): Playbook {
     const outcome = parseToolOutcome(result.output);
     if (outcome?.status === "succeeded") {
       const orderId = typeof outcome.data?.orderId === "string" ? ` Your order number is ${outcome.data.orderId}.` : "";
-      return { text: `Ordered the ingredients for ${title} (${input?.servings ?? "?"} servings).${orderId}` };
+      const servings = input?.servings ? ` (${plural(input.servings, "serving")})` : "";
+      if (outcome.data?.repeated) return { text: `The ingredients for ${title}${servings} were already ordered; nothing new was ordered.${orderId}` };
+      return { text: `Ordered the ingredients for ${title}${servings}.${orderId}` };
     }
     if (!outcome) return { text: `I asked to order the ingredients for ${title}, but I can't tell whether the order went through.` };
     if (outcome.status === "unknown") return { text: `I can't tell whether the order for ${title} went through${because(outcome.message)}` };
@@ -226,7 +241,12 @@ function offerSwaps(swaps: IngredientSwap[], conversation: PlaybookConversation)
   if (conversation.tools.includes("suggest_ingredient_swaps")) {
     return { text: swaps.length === 1 ? "Here's a swap:" : "Some swaps:", toolCalls: [{ toolName: "suggest_ingredient_swaps", input: { swaps } }] };
   }
-  return { text: swaps.map((swap) => `Instead of ${swap.ingredient}, ${swap.swap} works${swap.note ? ` (${swap.note})` : ""}.`).join(" ") };
+  // The notes are written for chips ("no eggs? tofu works too"); in a sentence, only the ones that add something.
+  return {
+    text: swaps
+      .map((swap) => `Instead of ${swap.ingredient}, try ${swap.swap}${swap.note && !swap.note.startsWith("no ") ? ` (${swap.note})` : ""}.`)
+      .join(" "),
+  };
 }
 
 function afterTimer(result: PlaybookResult): ScriptedTurn {
@@ -253,6 +273,21 @@ function canDo(conversation: PlaybookConversation): string {
   if (has("start_step_timer")) can.push('time a step ("start a timer")');
   const last = can.pop()!;
   return `I can ${can.length ? `${can.join(", ")} and ${last}` : last}.${has("save_to_cookbook") ? "" : " Sign in to save recipes and order ingredients."}`;
+}
+
+/** "the first one", "the 2nd": which of the cards offered last. */
+const ORDINALS = [/\b(first|1st)\b/, /\b(second|2nd)\b/, /\b(third|3rd)\b/];
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** At most `length` characters, cut at a word. */
+function clip(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const cut = text.slice(0, length - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${space > 0 ? cut.slice(0, space) : cut}…`;
 }
 
 function reasonFor(recipe: RecipeSummary): string {

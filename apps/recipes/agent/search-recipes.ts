@@ -26,8 +26,9 @@ export interface RecipeSearchResult {
 }
 
 // Words that say nothing about which recipe: "something quick with leftover rice?" searches for quick, leftover, rice.
+// Meal words too: nothing is tagged "dinner", and any recipe will do for one.
 const FILLER = new Set(
-  "a an and any are can cook do for from give got have i idea ideas in is it make me my of on or please recipe recipes some something the to use what with".split(
+  "a an and any are can cook do for from give got have i idea ideas in is it make me my of on or please recipe recipes some something the to use what with dinner lunch supper meal tonight today".split(
     " ",
   ),
 );

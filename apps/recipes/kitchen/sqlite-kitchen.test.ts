@@ -33,7 +33,7 @@ describe("the Recipes kitchen", () => {
   it("places one order per request id, scaled to the servings, whatever the retries", async () => {
     const k = kitchen();
     const first = await k.placeOrder("sam", { recipe: eggFriedRice, servings: eggFriedRice.servings * 2, requestId: "call_1" });
-    const retried = await k.placeOrder("sam", { recipe: eggFriedRice, servings: 1, requestId: "call_1" });
+    const retried = await k.placeOrder("sam", { recipe: eggFriedRice, servings: eggFriedRice.servings * 2, requestId: "call_1" });
     expect(first.repeated).toBe(false);
     expect(retried).toEqual({ order: first.order, repeated: true });
     expect(first.order).toMatchObject({ orderId: "O-00001", recipeId: "r-204", servings: eggFriedRice.servings * 2 });
@@ -42,8 +42,15 @@ describe("the Recipes kitchen", () => {
       expect(item.name).toBe(original.name);
       expect(item.quantity, item.name).toBeGreaterThanOrEqual(original.quantity * 2 - 0.25);
     }
-    const other = await k.placeOrder("sam", { recipe: eggFriedRice, servings: 1, requestId: "call_2" });
-    expect(other.order.orderId).toBe("O-00002");
+    // The same request id for another order is refused, never answered with the first order.
+    const other = RECIPES.find((recipe) => recipe.id === "r-243")!;
+    await expect(k.placeOrder("sam", { recipe: other, servings: 2, requestId: "call_1" })).rejects.toMatchObject({
+      code: "invalid_input",
+      message: expect.stringContaining("O-00001"),
+    });
+    await expect(k.placeOrder("sam", { recipe: eggFriedRice, servings: 1, requestId: "call_1" })).rejects.toMatchObject({ code: "invalid_input" });
+    const second = await k.placeOrder("sam", { recipe: eggFriedRice, servings: 1, requestId: "call_2" });
+    expect(second.order.orderId).toBe("O-00002");
     expect((await k.orders("sam")).map((order) => order.orderId)).toEqual(["O-00002", "O-00001"]);
     expect(await k.orders("vera")).toEqual([]);
   });

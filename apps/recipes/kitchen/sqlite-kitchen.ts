@@ -1,3 +1,4 @@
+import { TetherError } from "tether/protocol";
 import { openSqliteDatabase, sqliteAttempt } from "tether/server";
 import type { Ingredient, Recipe } from "../agent/index.ts";
 
@@ -30,7 +31,8 @@ export interface Kitchen {
   orders(userId: string): Promise<GroceryOrder[]>;
   /**
    * Places an order once per `requestId` (the tool call that asked for it): a
-   * retried request gets the first order back, `repeated`, and nothing new.
+   * retried request gets the first order back, `repeated`, and nothing new; the
+   * same id with another recipe or servings is refused (`invalid_input`).
    */
   placeOrder(userId: string, order: { recipe: Recipe; servings: number; requestId: string }, now?: Date): Promise<{ order: GroceryOrder; repeated: boolean }>;
   closeDatabase(): void;
@@ -106,6 +108,13 @@ export function createSqliteKitchen(options: { filename: string; waitMs?: number
   const placeOnce = db.transaction((userId: string, recipe: Recipe, servings: number, requestId: string, at: string) => {
     // Looked up first: an insert that conflicts would still use up an order number.
     const placed = statements.order.get(userId, requestId);
+    if (placed && (placed.recipe_id !== recipe.id || placed.servings !== servings)) {
+      // Never answer a different order with this one: the caller would report an order that was not placed.
+      throw new TetherError(
+        "invalid_input",
+        `Request ${requestId} already placed order ${toOrder(placed).orderId} (${placed.title}, ${placed.servings} servings); a different order needs its own request id.`,
+      );
+    }
     if (placed) return { order: toOrder(placed), repeated: true };
     statements.place.run(userId, requestId, recipe.id, recipe.title, servings, JSON.stringify(scale(recipe, servings)), at);
     return { order: toOrder(statements.order.get(userId, requestId)!), repeated: false };

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
 import { readConversation, type PlaybookConversation } from "./conversation.ts";
@@ -26,12 +27,14 @@ export const PLAYBOOK_PROVIDER = "tether.playbook";
 export function createPlaybookModel(playbook: Playbook, options: PlaybookModelOptions = {}): LanguageModelV3 {
   const delay = options.chunkDelayMs ?? 12;
   let calls = 0;
+  // Unique across processes, as a provider's are: an app may key an effect on a call's id (an order's request id).
+  const prefix = randomUUID().slice(0, 8);
   const stream = (call: LanguageModelV3CallOptions) => {
     const offered = (call.tools ?? []).flatMap((tool) =>
       tool.type === "function" ? [{ name: tool.name, description: tool.description ?? "", inputSchema: tool.inputSchema }] : [],
     );
     const turn = playbook.respond(readConversation(call.prompt, offered));
-    const parts = turnParts(turn, { newToolCallId: () => `call_pb_${++calls}` });
+    const parts = turnParts(turn, { newToolCallId: () => `call_pb_${prefix}_${++calls}` });
     return simulateReadableStream<LanguageModelV3StreamPart>({ chunks: parts, chunkDelayInMs: delay || null, initialDelayInMs: delay ? delay * 4 : null });
   };
   return {
