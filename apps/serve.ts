@@ -137,7 +137,8 @@ function servePages(app: Hono, folder: string, base = "") {
   const root = relative(process.cwd(), folder); // serveStatic takes a path relative to the working folder
   const index = join(folder, "index.html");
   const inFolder = { root, rewriteRequestPath: (path: string) => path.slice(base.length) };
-  app.use(`${base}/assets/*`, serveStatic(inFolder));
+  // A missing asset is a 404, not the app's page: a stale tab asking for an old bundle must fail loudly.
+  app.use(`${base}/assets/*`, serveStatic(inFolder), async (c) => c.notFound());
   app.get(`${base}/tools.manifest.json`, serveStatic(inFolder));
   const page: MiddlewareHandler = async (c, next) => {
     if (c.req.path.startsWith("/api/")) return next();

@@ -55,7 +55,7 @@ export function recipesApi<User extends TetherUser>(options: { auth: MiddlewareH
       const diet = c.req.query("diet");
       if (diet && !(DIETS as readonly string[]).includes(diet)) throw new TetherError("invalid_input", `diet must be one of ${DIETS.join(", ")}.`);
       const maxMinutes = c.req.query("maxMinutes");
-      if (maxMinutes && !/^\d{1,3}$/.test(maxMinutes)) throw new TetherError("invalid_input", "maxMinutes must be a whole number of minutes.");
+      if (maxMinutes && !/^[1-9]\d{0,2}$/.test(maxMinutes)) throw new TetherError("invalid_input", "maxMinutes must be a whole number of minutes, 1 to 999.");
       return c.json(
         searchRecipes(RECIPES, {
           query: c.req.query("query") ?? "",

@@ -369,3 +369,17 @@ describe("formatSchemaDiff", () => {
     expect(formatSchemaDiff([])).toBe("");
   });
 });
+
+describe("annotations that are not wording", () => {
+  const expected = { type: "object", properties: { id: { type: "string", description: "The id." } } };
+  it.each([
+    ["a description that is not text", { description: ["a", "list"] }],
+    ["a title that is a number", { title: 7 }],
+    ["examples that are not a list", { examples: "one" }],
+  ])("counts %s as shape", (_what, annotation) => {
+    const actual = { type: "object", properties: { id: { type: "string", description: "The id.", ...annotation } } };
+    const { shape, annotations } = splitSchemaDiff(diffSchemas(expected, actual));
+    expect(shape).toHaveLength(1);
+    expect(annotations).toEqual([]);
+  });
+});

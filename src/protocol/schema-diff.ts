@@ -67,7 +67,11 @@ export function splitSchemaDiff(differences: SchemaDifference[]): { shape: Schem
 }
 
 function diffKeyword(keyword: string, expected: unknown, actual: unknown, path: string): SchemaDifference[] {
-  if (ANNOTATION_KEYWORDS.has(keyword)) return diffValues(expected, actual, path).map((difference) => ({ ...difference, annotation: true as const }));
+  if (ANNOTATION_KEYWORDS.has(keyword)) {
+    const differences = diffValues(expected, actual, path);
+    // Wording only when it is wording: a description that is not a string would fail at the provider, on every run.
+    return wellFormedAnnotation(keyword, actual) ? differences.map((difference) => ({ ...difference, annotation: true as const })) : differences;
+  }
   if (SUBSCHEMA_KEYWORDS.has(keyword)) return diffSubschemas(expected, actual, path);
   if (SCHEMA_MAP_KEYWORDS.has(keyword) && isPlainObject(expected) && isPlainObject(actual)) {
     return diffEntries(expected, actual, path, (_name, expectedSchema, actualSchema, schemaPath) => diffSchemas(expectedSchema, actualSchema, schemaPath));
@@ -117,6 +121,11 @@ function diffSets(expected: unknown[], actual: unknown[], path: string): SchemaD
   const actualKeys = new Set(actual.map((item) => JSON.stringify(item)));
   const same = expectedKeys.size === actualKeys.size && [...expectedKeys].every((item) => actualKeys.has(item));
   return same ? [] : [{ path, kind: "changed", expected, actual }];
+}
+
+/** `examples` is a list; the other annotations are text. Absent is fine (the frontend left it out). */
+function wellFormedAnnotation(keyword: string, value: unknown): boolean {
+  return value === undefined || (keyword === "examples" ? Array.isArray(value) : typeof value === "string");
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -119,14 +119,23 @@ export function reconcileServerHistory(options: {
 export function prepareClientHistory(incoming: Message[]): ReconciledHistory {
   const history = incoming.filter((message) => !UI_ONLY_ROLES.has(message.role));
   const calls = new Set<string>();
+  const answered = new Set<string>();
   const ids = new Set<string>();
   for (const message of history) {
     if (ids.has(message.id)) conflict(`Message id ${message.id} appears twice in this request.`);
     ids.add(message.id);
+    // The client owns the conversation, not the agent's instructions: the same rule as in server mode.
+    if (message.role === "system" || message.role === "developer") {
+      conflict(`A ${message.role} message (${message.id}) cannot be sent; instructions belong to the server. Send context instead.`);
+    }
     if (message.role === "assistant") for (const call of message.toolCalls ?? []) calls.add(call.id);
     if (message.role === "tool" && !calls.has(message.toolCallId)) {
       throw new TetherError("tool_result_unknown", `Tool message ${message.id} answers ${message.toolCallId}, which no earlier assistant message called.`);
     }
+    if (message.role === "tool" && answered.has(message.toolCallId)) {
+      throw new TetherError("tool_result_conflict", `Tool call ${message.toolCallId} is answered twice in this request; a call is answered once.`);
+    }
+    if (message.role === "tool") answered.add(message.toolCallId);
   }
   return { added: history, resolvedToolCallIds: [], history, synthesized: false, repeatedResults: [] };
 }

@@ -117,6 +117,14 @@ describe("buildToolSet", () => {
     expect(asked(base)).toBe('Allow navigate with {"screenId":"MNU-3100"}?');
   });
 
+  it("names a long tool that is not allowed by its first 63 characters", () => {
+    const name = "x".repeat(5000);
+    const error = catchTetherError(() => buildToolSet(workdeskAgent("strict"), KIM, [{ name, description: "", parameters: {} }]));
+    expect(error.code).toBe("tool_not_allowed");
+    expect(error.message.length).toBeLessThan(200);
+    expect(error.message).toContain(`"${"x".repeat(63)}…"`);
+  });
+
   it("leaves out allow-listed browser tools the client did not declare", () => {
     const { tools } = buildToolSet(workdeskAgent("strict"), KIM, []);
 

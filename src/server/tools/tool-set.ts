@@ -91,14 +91,18 @@ export function buildToolSet(agent: ToolSource, user: TetherUser, declared: Tool
   const refusals: Refusal[] = [];
   for (const tool of declared) {
     if (names.has(tool.name)) {
-      throw new TetherError("tool_duplicate", `The browser tool "${tool.name}" is declared twice in this request.`);
+      throw new TetherError("tool_duplicate", `The browser tool "${shown(tool.name)}" is declared twice in this request.`);
     }
     names.add(tool.name);
     const spec = allowList.get(tool.name);
     if (serverNames.has(tool.name)) {
       refusals.push({ code: "tool_name_conflict", tool: tool.name, message: `"${tool.name}" is the name of a server tool; a browser tool cannot take it.` });
     } else if (!spec) {
-      refusals.push({ code: "tool_not_allowed", tool: tool.name, message: `"${tool.name}" is not on agent "${agent.id}"'s browser-tool allow-list.` });
+      refusals.push({
+        code: "tool_not_allowed",
+        tool: shown(tool.name),
+        message: `"${shown(tool.name)}" is not on agent "${agent.id}"'s browser-tool allow-list.`,
+      });
     } else {
       const declaredParameters: JsonSchema = tool.parameters ?? {};
       const { shape, annotations } = splitSchemaDiff(diffSchemas(spec.parameters, declaredParameters));
@@ -149,6 +153,11 @@ function serverApproval(tool: ServerTool): RunToolApproval | undefined {
     responseSchema: approvalResponseSchema(tool.approvalFields),
     apply: tool.applyApproval ? (args, answer) => tool.applyApproval!(args, answer) : fallback.apply,
   };
+}
+
+/** A declared name as errors and logs show it: a name off the allow-list may be any length. */
+function shown(name: string): string {
+  return name.length > 64 ? `${name.slice(0, 63)}…` : name;
 }
 
 function browserApproval(spec: BrowserToolSpec): RunToolApproval {
