@@ -333,7 +333,7 @@ describe("the Recipes playbook", () => {
       [{ status: "succeeded", data: { orderId: "O-00007" } }, /^Ordered the ingredients for Egg fried rice \(4 servings\)\. Your order number is O-00007\.$/],
       [
         { status: "succeeded", data: { orderId: "O-00007", repeated: true } },
-        /^The ingredients for Egg fried rice \(4 servings\) were already ordered; nothing new was ordered\. Your order number is O-00007\.$/,
+        /^Ordered the ingredients for Egg fried rice \(4 servings\)\. Your order number is O-00007\.$/,
       ],
       [{ status: "failed", reason: "out_of_stock", message: "Eggs are sold out." }, /^The order for Egg fried rice didn't go through: Eggs are sold out\.$/],
       [

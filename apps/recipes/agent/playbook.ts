@@ -174,7 +174,7 @@ export function createRecipesPlaybook(recipes: readonly Recipe[]): Playbook {
     if (outcome?.status === "succeeded") {
       const orderId = typeof outcome.data?.orderId === "string" ? ` Your order number is ${outcome.data.orderId}.` : "";
       const servings = input?.servings ? ` (${plural(input.servings, "serving")})` : "";
-      if (outcome.data?.repeated) return { text: `The ingredients for ${title}${servings} were already ordered; nothing new was ordered.${orderId}` };
+      // `repeated` is this call's own order, placed before a reload cut the answer off: the request id is the call's id.
       return { text: `Ordered the ingredients for ${title}${servings}.${orderId}` };
     }
     if (!outcome) return { text: `I asked to order the ingredients for ${title}, but I can't tell whether the order went through.` };
