@@ -4,6 +4,8 @@ import type { TetherUser } from "../auth/user.ts";
 import { assertToolName, type ServerTool } from "../tools/define-tool.ts";
 import type { HistoryMode } from "../history/history-mode.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.ts";
+import { renderA2uiTool } from "../genui/render-tool.ts";
+import { DEFAULT_MAX_ATTEMPTS } from "../genui/surface-lifecycle.ts";
 
 /**
  * `strict`: a declared browser tool off the allow-list, or with a different
@@ -36,6 +38,12 @@ export interface AgentDefinition<User extends TetherUser = TetherUser> {
    * signed in.
    */
   allowUser?: (user: TetherUser) => boolean;
+  /**
+   * Generated UI: the model may show A2UI v0.9 surfaces with `render_a2ui`.
+   * Each is validated against the client's catalog before any client sees it,
+   * and the model gets the errors and tries again, `maxAttempts` times in all (default 3).
+   */
+  generatedUi?: boolean | { maxAttempts?: number };
 }
 
 /** An agent as the runtime holds it; `User` is the app's user type its tools and instructions take. */
@@ -52,6 +60,8 @@ export interface Agent<User extends TetherUser = any> {
   retry: RetryPolicy;
   approvalTimeoutMs: number;
   allowUser(user: TetherUser): boolean;
+  /** Set when the agent shows generated surfaces (`render_a2ui` is among its tools). */
+  generatedUi?: { maxAttempts: number };
   /** Checks calls against this agent's tool schemas, compiled once at definition. */
   checker: ArgumentChecker;
 }
@@ -59,7 +69,11 @@ export interface Agent<User extends TetherUser = any> {
 /** Checks an agent's configuration once, at start-up, so runs never meet a broken one. */
 export function defineAgent<User extends TetherUser = TetherUser>(definition: AgentDefinition<User>): Agent<User> {
   if (!isValidId(definition.id)) throw new TetherError("config_invalid", `Agent id "${definition.id}" is not a valid id.`);
-  const tools = definition.tools ?? [];
+  const generatedUi = definition.generatedUi ? { maxAttempts: (definition.generatedUi === true ? undefined : definition.generatedUi.maxAttempts) ?? DEFAULT_MAX_ATTEMPTS } : undefined;
+  if (generatedUi && (!Number.isInteger(generatedUi.maxAttempts) || generatedUi.maxAttempts < 1)) {
+    throw new TetherError("config_invalid", `generatedUi.maxAttempts must be a positive integer, got ${generatedUi.maxAttempts}.`);
+  }
+  const tools = [...(definition.tools ?? []), ...(generatedUi ? [renderA2uiTool()] : [])];
   const browserTools = definition.browserTools ?? [];
   const seen = new Set<string>();
   const checker = createArgumentChecker();
@@ -90,6 +104,7 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
     retry: { ...DEFAULT_RETRY, ...definition.retry },
     approvalTimeoutMs: definition.approvalTimeoutMs ?? 15 * 60 * 1000,
     allowUser: definition.allowUser ?? (() => true),
+    ...(generatedUi ? { generatedUi } : {}),
     checker,
   };
 }

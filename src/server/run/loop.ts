@@ -14,6 +14,7 @@ import { toModelError } from "./model-error.ts";
 import { streamModelStep, type StepCall, type StepResult } from "./model-step.ts";
 import { toModelPrompt } from "./prompt.ts";
 import { settleToolCalls } from "./settle-tool-calls.ts";
+import { createSurfaceLifecycle } from "../genui/surface-lifecycle.ts";
 
 /** What the loop needs beside the prepared run: where its events go, the store, cancellation, ids. */
 export interface RunServices {
@@ -45,6 +46,16 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     inputSchema: tool.modelParameters,
   }));
   const decide = createCallDecisions(run.toolSet.tools, run.user, run.toolSet.checker);
+  const surfaces = agent.generatedUi
+    ? createSurfaceLifecycle({ emit, catalogs: run.surfaceCatalogs, maxAttempts: agent.generatedUi.maxAttempts })
+    : undefined;
+  // The model's events as they go out, watched for surfaces being built.
+  const stepEmit: typeof emit = surfaces
+    ? (event) => {
+        emit(event);
+        surfaces.observe(event);
+      }
+    : emit;
   const summedUsage = () => (usage.length > 0 ? { usage: aggregateTokenUsage(usage) } : {});
   const commit = (stepMessages: Message[], pending: ToolCall[], interrupts: StoredInterrupt[] = []) =>
     store.commitStep({
@@ -79,7 +90,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
         prompt: toModelPrompt(agent.instructions(run.user), run.context, messages),
         tools,
         signal: services.signal,
-        emit,
+        emit: stepEmit,
         newMessageId: services.ids.message,
         newToolCallId: services.ids.toolCall,
         usedToolCallIds,
@@ -110,6 +121,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
         decide,
         tools: run.toolSet.tools,
         emit,
+        ...(surfaces ? { surfaces } : {}),
         approvals: {
           mode: agent.history,
           expiresInMs: agent.approvalTimeoutMs,

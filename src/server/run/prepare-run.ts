@@ -7,6 +7,8 @@ import { prepareClientHistory, reconcileServerHistory } from "../history/reconci
 import { checkResume, type ResumeCheck } from "../approvals/check-resume.ts";
 import type { BeginRun, RunStore } from "../store/port.ts";
 import { buildToolSet, type ToolSet } from "../tools/tool-set.ts";
+import { clientCatalogs } from "../genui/client-catalogs.ts";
+import type { SurfaceCatalog } from "../genui/validate-surface.ts";
 import type { IdSource } from "./ids.ts";
 
 /**
@@ -38,6 +40,8 @@ export interface NewRun {
   synthesized: boolean;
   /** Answers to interrupts this run carries, acted on before the model speaks. */
   answers: ResumeCheck["answers"];
+  /** What the client can render, bounding generated surfaces (agents with generated UI). */
+  surfaceCatalogs: SurfaceCatalog[];
 }
 
 /**
@@ -147,6 +151,7 @@ export async function prepareRun(options: {
     deferred,
     synthesized: reconciled.synthesized,
     answers: resume.answers,
+    surfaceCatalogs: agent.generatedUi ? clientCatalogs(input) : [],
   };
 }
 

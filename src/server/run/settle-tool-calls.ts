@@ -7,6 +7,7 @@ import { errorContent, runServerTool } from "../tools/run-server-tool.ts";
 import { sendToolResult } from "../tools/send-tool-result.ts";
 import type { ToolScope } from "../tools/tool-scope.ts";
 import type { StepCall } from "./model-step.ts";
+import { RENDER_A2UI, type SurfaceLifecycle } from "../genui/surface-lifecycle.ts";
 
 export interface SettleOptions extends ToolScope {
   calls: StepCall[];
@@ -14,6 +15,8 @@ export interface SettleOptions extends ToolScope {
   decide: DecideCall;
   /** For approvals: how interrupts are identified, and when they lapse. */
   approvals: { mode: HistoryMode; expiresInMs: number; secret: string; newId(): string; now(): Date };
+  /** The run's generated surfaces, when its agent has generated UI: they settle render calls. */
+  surfaces?: SurfaceLifecycle;
 }
 
 export interface Settled {
@@ -72,6 +75,7 @@ async function decide(call: StepCall, options: SettleOptions): Promise<Decision>
   }
   const { tool } = decision;
   if (tool.location === "browser") return { pending: call };
+  if (options.surfaces && tool.name === RENDER_A2UI) return { result: options.surfaces.settle(call.toolCallId, decision.args) };
   return {
     result: await runServerTool(tool.server, decision.args, {
       user: options.user,
