@@ -46,3 +46,17 @@ export type {
 } from "./store/port.ts";
 export { loadToolCatalog, type ToolDeclaration, type ToolExecutor } from "./tools/catalog.ts";
 export { defineTool, type ServerTool, type ToolContext, type ToolDefinition } from "./tools/define-tool.ts";
+export {
+  BASIC_CATALOG_ID,
+  basicCatalog,
+  formatSurfaceErrors,
+  validateSurface,
+  type A2uiOperation,
+  type JsonSchemaLike,
+  type RenderA2uiArgs,
+  type SurfaceCatalog,
+  type SurfaceError,
+  type SurfaceErrorCode,
+  type SurfaceValidation,
+  type ValidateSurfaceOptions,
+} from "./genui/validate-surface.ts";
