@@ -19,11 +19,16 @@ const CARD = {
   data: { request: { id: "R-1042", title: "Badge reader at gate 3" } },
 };
 /** The same card whose column names a child that does not exist. */
-const BROKEN = { ...CARD, components: CARD.components.map((component) => (component.id === "body" ? { ...component, children: ["title", "ghost"] } : component)) };
+const BROKEN = {
+  ...CARD,
+  components: CARD.components.map((component) => (component.id === "body" ? { ...component, children: ["title", "ghost"] } : component)),
+};
 
 const render = (input: unknown) => ({ toolCalls: [{ toolName: "render_a2ui", input }] });
 const snapshots = (frames: Array<{ data: Record<string, unknown> }>) =>
-  frames.filter((frame) => frame.data.type === EventType.ACTIVITY_SNAPSHOT).map((frame) => frame.data as { messageId: string; activityType: string; content: Record<string, unknown>; replace: boolean });
+  frames
+    .filter((frame) => frame.data.type === EventType.ACTIVITY_SNAPSHOT)
+    .map((frame) => frame.data as { messageId: string; activityType: string; content: Record<string, unknown>; replace: boolean });
 const verified = (frames: Array<{ data: unknown }>) => lastValueFrom(from(frames.map((frame) => frame.data as BaseEvent)).pipe(verifyEvents(), toArray()));
 
 describe("generated surfaces in a run", () => {
@@ -33,10 +38,20 @@ describe("generated surfaces in a run", () => {
     await verified(frames);
     const [building, shown, ...rest] = snapshots(frames);
     expect(rest).toEqual([]);
-    expect(building).toEqual({ type: "ACTIVITY_SNAPSHOT", messageId: expect.stringMatching(/^a2ui-surface-/), activityType: "a2ui-surface", content: { status: "building" }, replace: true });
+    expect(building).toEqual({
+      type: "ACTIVITY_SNAPSHOT",
+      messageId: expect.stringMatching(/^a2ui-surface-/),
+      activityType: "a2ui-surface",
+      content: { status: "building" },
+      replace: true,
+    });
     expect(shown!.messageId).toBe(building!.messageId);
     const parsed = tryParseA2UIOperations(JSON.stringify(shown!.content));
-    expect(parsed?.operations.map((operation) => Object.keys(operation).filter((key) => key !== "version"))).toEqual([["createSurface"], ["updateComponents"], ["updateDataModel"]]);
+    expect(parsed?.operations.map((operation) => Object.keys(operation).filter((key) => key !== "version"))).toEqual([
+      ["createSurface"],
+      ["updateComponents"],
+      ["updateDataModel"],
+    ]);
     expect(parsed?.operations.every((operation) => operation.version === "v0.9")).toBe(true);
     const result = frames.find((frame) => frame.data.type === EventType.TOOL_CALL_RESULT)!.data;
     expect(JSON.parse(result.content as string)).toMatchObject({ rendered: true, surfaceId: "request-R-1042", attempt: 1 });
@@ -49,7 +64,12 @@ describe("generated surfaces in a run", () => {
     const lifecycle = snapshots(frames);
     expect(lifecycle.map((snapshot) => snapshot.content.status ?? "operations")).toEqual(["building", "retrying", "operations"]);
     expect(new Set(lifecycle.map((snapshot) => snapshot.messageId)).size).toBe(1);
-    expect(lifecycle[1]!.content).toMatchObject({ status: "retrying", attempt: 2, maxAttempts: 3, errors: [expect.objectContaining({ code: "missing_child" })] });
+    expect(lifecycle[1]!.content).toMatchObject({
+      status: "retrying",
+      attempt: 2,
+      maxAttempts: 3,
+      errors: expect.arrayContaining([expect.objectContaining({ code: "missing_child" })]),
+    });
     // What the model read before its second attempt.
     const secondPrompt = JSON.stringify(app.model.calls[1]!.prompt);
     expect(secondPrompt).toContain("A2UI validation failed");
@@ -97,9 +117,21 @@ describe("generated surfaces in a run", () => {
   it("offers render_a2ui only to an agent with generated UI", async () => {
     const plain = await createScriptedApp([{ text: "Hi." }]);
     await plain.run({ threadId: "t6", runId: "r1", messages: [user("hi")] });
-    expect(plain.model.calls[0]!.tools?.map((tool) => tool.name)).not.toContain("render_a2ui");
+    expect((plain.model.calls[0]!.tools ?? []).map((tool) => tool.name)).not.toContain("render_a2ui");
     const withUi = await createScriptedApp([{ text: "Hi." }], { agent: { generatedUi: true } });
     await withUi.run({ threadId: "t6", runId: "r1", messages: [user("hi")] });
     expect(withUi.model.calls[0]!.tools?.map((tool) => tool.name)).toContain("render_a2ui");
+  });
+});
+
+describe("the generated UI setting", () => {
+  it("refuses a maxAttempts that is not a positive integer, and honours one attempt", async () => {
+    const { defineAgent } = await import("tether/server");
+    const { createScriptedModel, catchTetherError } = await import("tether/testing");
+    const error = catchTetherError(() => defineAgent({ id: "a", model: createScriptedModel([]), generatedUi: { maxAttempts: 0 } }));
+    expect(error.code).toBe("config_invalid");
+    const app = await createScriptedApp([render(BROKEN), { text: "I could not show it." }], { agent: { generatedUi: { maxAttempts: 1 } } });
+    const frames = await app.run({ threadId: "t7", runId: "r1", messages: [user("show R-1042 as a card")] });
+    expect(snapshots(frames).map((snapshot) => snapshot.content.status)).toEqual(["building", "failed"]);
   });
 });

@@ -69,7 +69,9 @@ export interface Agent<User extends TetherUser = any> {
 /** Checks an agent's configuration once, at start-up, so runs never meet a broken one. */
 export function defineAgent<User extends TetherUser = TetherUser>(definition: AgentDefinition<User>): Agent<User> {
   if (!isValidId(definition.id)) throw new TetherError("config_invalid", `Agent id "${definition.id}" is not a valid id.`);
-  const generatedUi = definition.generatedUi ? { maxAttempts: (definition.generatedUi === true ? undefined : definition.generatedUi.maxAttempts) ?? DEFAULT_MAX_ATTEMPTS } : undefined;
+  const generatedUi = definition.generatedUi
+    ? { maxAttempts: (definition.generatedUi === true ? undefined : definition.generatedUi.maxAttempts) ?? DEFAULT_MAX_ATTEMPTS }
+    : undefined;
   if (generatedUi && (!Number.isInteger(generatedUi.maxAttempts) || generatedUi.maxAttempts < 1)) {
     throw new TetherError("config_invalid", `generatedUi.maxAttempts must be a positive integer, got ${generatedUi.maxAttempts}.`);
   }

@@ -14,13 +14,7 @@ export interface SurfaceCatalog {
   components: Record<string, JsonSchemaLike>;
 }
 
-/**
- * The v0.9 basic catalog's id, read from `@a2ui/web_core`, the id its
- * renderers (`@a2ui/react` too) register. Not the middleware's
- * `…/v0_9/basic_catalog.json`: a renderer that gets that id throws
- * "Catalog not found".
- */
-export const BASIC_CATALOG_ID: string = webCoreBasicCatalog.id;
+export { BASIC_CATALOG_ID } from "./catalog-ids.ts";
 
 /**
  * The basic catalog as the JSON Schema a `@a2ui/web_core` client declares
@@ -29,6 +23,13 @@ export const BASIC_CATALOG_ID: string = webCoreBasicCatalog.id;
  * child references (`$ref: …/ComponentId`, `…/ChildList`) cannot drift.
  */
 export function basicCatalog(): SurfaceCatalog {
+  // Built once (about 20 ms): every render call of every run validates against it.
+  return (built ??= buildBasicCatalog());
+}
+
+let built: SurfaceCatalog | undefined;
+
+function buildBasicCatalog(): SurfaceCatalog {
   const processor = new MessageProcessor([webCoreBasicCatalog]);
   const declared = processor.getClientCapabilities({ includeInlineCatalogs: true })["v0.9"]?.inlineCatalogs?.[0];
   if (!declared?.components) throw new Error("@a2ui/web_core declared no inline basic catalog");

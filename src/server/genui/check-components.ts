@@ -1,6 +1,7 @@
 import { basicCatalog as webCoreBasicCatalog } from "@a2ui/web_core/v0_9/basic_catalog";
 import { formatIssuePath } from "./a2ui-operations.ts";
-import { BASIC_CATALOG_ID, type SurfaceCatalog } from "./catalog.ts";
+import type { SurfaceCatalog } from "./catalog.ts";
+import { BASIC_CATALOG_IDS } from "./catalog-ids.ts";
 import type { ComponentSchema } from "./component-schema.ts";
 import type { ComponentEntry } from "./render-a2ui-args.ts";
 import { quote, type SurfaceError } from "./surface-error.ts";
@@ -61,7 +62,7 @@ export function checkProperties(components: ComponentEntry[], choice: CatalogCho
         message: `${quote(component.component)} requires the property ${quote(name)}`,
       });
     }
-    if (choice.chosen.catalogId === BASIC_CATALOG_ID) errors.push(...checkBasicProperties(component, index, missing));
+    if (BASIC_CATALOG_IDS.has(choice.chosen.catalogId)) errors.push(...checkBasicProperties(component, index, missing));
   });
   return errors;
 }

@@ -1,31 +1,43 @@
 import type { RunAgentInput } from "@ag-ui/core";
-import { BASIC_CATALOG_ID, basicCatalog, type SurfaceCatalog } from "./validate-surface.ts";
+import { BASIC_CATALOG_ID, BASIC_CATALOG_IDS } from "./catalog-ids.ts";
+import type { JsonSchemaLike } from "./catalog.ts";
 
 /** The context entry `@ag-ui/a2ui-middleware` adds with the app's component catalog. */
 export const A2UI_SCHEMA_CONTEXT_DESCRIPTION =
   "A2UI Component Schema \u2014 available components for generating UI surfaces. Use these component names and properties when creating A2UI operations.";
 
+/** A catalog a client can render: inline (its components given), or the basic catalog under one of its names. */
+export interface ClientCatalog {
+  catalogId: string;
+  /** Absent for the basic catalog, which the validator knows itself. */
+  components?: Record<string, JsonSchemaLike>;
+}
+
 /**
  * The catalogs this client can render, which bound what may be generated:
- * an inline catalog in the middleware's context entry, the catalog ids of
- * `forwardedProps.a2uiClientCapabilities.supportedCatalogIds` Tether knows
- * (the basic catalog), or the basic catalog when the client says nothing.
+ * an inline catalog in the middleware's context entry, the basic catalog when
+ * `forwardedProps.a2uiClientCapabilities.supportedCatalogIds` names it (under
+ * either of its ids), or the basic catalog when the client says nothing.
  */
-export function clientCatalogs(input: Pick<RunAgentInput, "context" | "forwardedProps">): SurfaceCatalog[] {
-  const catalogs: SurfaceCatalog[] = [];
+export function clientCatalogs(input: Pick<RunAgentInput, "context" | "forwardedProps">): ClientCatalog[] {
+  const catalogs: ClientCatalog[] = [];
   for (const entry of input.context ?? []) {
     if (entry.description !== A2UI_SCHEMA_CONTEXT_DESCRIPTION) continue;
     const inline = parseInlineCatalog(entry.value);
     if (inline) catalogs.push(inline);
   }
   const capabilities = (input.forwardedProps as { a2uiClientCapabilities?: { supportedCatalogIds?: unknown } } | undefined)?.a2uiClientCapabilities;
-  const supported = Array.isArray(capabilities?.supportedCatalogIds) ? capabilities.supportedCatalogIds.filter((id) => typeof id === "string") : undefined;
-  if (supported?.includes(BASIC_CATALOG_ID) && !catalogs.some((catalog) => catalog.catalogId === BASIC_CATALOG_ID)) catalogs.push(basicCatalog());
+  const supported = Array.isArray(capabilities?.supportedCatalogIds)
+    ? capabilities.supportedCatalogIds.filter((id): id is string => typeof id === "string")
+    : undefined;
+  for (const id of supported ?? []) {
+    if (BASIC_CATALOG_IDS.has(id) && !catalogs.some((catalog) => catalog.catalogId === id)) catalogs.push({ catalogId: id });
+  }
   // A client that names catalogs has said what it renders; one that says nothing gets the basic catalog.
-  return catalogs.length > 0 || supported ? catalogs : [basicCatalog()];
+  return catalogs.length > 0 || supported ? catalogs : [{ catalogId: BASIC_CATALOG_ID }];
 }
 
-function parseInlineCatalog(value: string): SurfaceCatalog | undefined {
+function parseInlineCatalog(value: string): ClientCatalog | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
@@ -36,5 +48,5 @@ function parseInlineCatalog(value: string): SurfaceCatalog | undefined {
   if (typeof catalog.catalogId !== "string" || typeof catalog.components !== "object" || catalog.components === null || Array.isArray(catalog.components)) {
     return undefined;
   }
-  return { catalogId: catalog.catalogId, components: catalog.components as SurfaceCatalog["components"] };
+  return { catalogId: catalog.catalogId, components: catalog.components as Record<string, JsonSchemaLike> };
 }

@@ -12,8 +12,8 @@ export function renderA2uiTool(): ServerTool {
   return defineTool({
     name: RENDER_A2UI,
     description:
-      "Show the person a piece of UI (an A2UI v0.9 surface) in the conversation: a flat list of components, one with id \"root\", children referenced by id, " +
-      "values bound to `data` with {\"path\":\"/…\"}. Buttons carry an action {\"event\":{\"name\":\"…\",\"context\":{…}}}; a click comes back to you as the next turn. " +
+      'Show the person a piece of UI (an A2UI v0.9 surface) in the conversation: a flat list of components, one with id "root", children referenced by id, ' +
+      'values bound to `data` with {"path":"/…"}. Buttons carry an action {"event":{"name":"…","context":{…}}}; a click comes back to you as the next turn. ' +
       "If the result says A2UI validation failed, fix each listed error and call this tool again.",
     parameters: {
       type: "object",

@@ -1,5 +1,6 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import { formatSurfaceErrors, validateSurface, type SurfaceCatalog, type SurfaceError } from "./validate-surface.ts";
+import type { ClientCatalog } from "./client-catalogs.ts";
+import type { SurfaceCatalog, SurfaceError, SurfaceValidation } from "./validate-surface.ts";
 
 /** The render tool's name, as `@ag-ui/a2ui-middleware` calls it. */
 export const RENDER_A2UI = "render_a2ui";
@@ -15,7 +16,7 @@ export interface SurfaceLifecycle {
   /** Watches the run's events: a render call starting is a surface building, its arguments its progress. */
   observe(event: BaseEvent): void;
   /** Validates a finished render call; returns the tool result the model reads. */
-  settle(toolCallId: string, args: unknown): string;
+  settle(toolCallId: string, args: unknown): Promise<string>;
 }
 
 interface Surface {
@@ -34,11 +35,7 @@ interface Surface {
  * validated operations or `failed`. Nothing that failed validation is ever
  * sent as operations; the model gets the errors, one line each, and tries again.
  */
-export function createSurfaceLifecycle(options: {
-  emit(event: BaseEvent): void;
-  catalogs: SurfaceCatalog[];
-  maxAttempts?: number;
-}): SurfaceLifecycle {
+export function createSurfaceLifecycle(options: { emit(event: BaseEvent): void; catalogs: ClientCatalog[]; maxAttempts?: number }): SurfaceLifecycle {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const byCall = new Map<string, Surface>();
   // A surface whose last attempt failed: the model's next render call is its next attempt, at the same position.
@@ -72,11 +69,24 @@ export function createSurfaceLifecycle(options: {
       }
     },
 
-    settle(toolCallId, args) {
+    async settle(toolCallId, args) {
+      // Loaded on the first render call: the A2UI library costs a second at start-up that an agent without surfaces never pays.
+      const { basicCatalog, formatSurfaceErrors, validateSurface } = await import("./validate-surface.ts");
+      const catalogs: SurfaceCatalog[] = options.catalogs.map((catalog) =>
+        catalog.components ? { catalogId: catalog.catalogId, components: catalog.components } : { ...basicCatalog(), catalogId: catalog.catalogId },
+      );
       const surface = byCall.get(toolCallId) ?? { messageId: `a2ui-surface-${toolCallId}`, attempts: 0, characters: 0, reported: 0 };
       byCall.delete(toolCallId);
       const attempt = surface.attempts + 1;
-      const validation = validateSurface(args, { catalogs: options.catalogs });
+      const validation: SurfaceValidation =
+        catalogs.length > 0
+          ? validateSurface(args, { catalogs })
+          : {
+              ok: false,
+              errors: [
+                { code: "outside_catalog", path: "catalogId", message: "this client declared no catalog Tether knows, so no surface can be shown to it" },
+              ],
+            };
       if (validation.ok) {
         publish(surface, { a2ui_operations: validation.operations });
         const surfaceId = (args as { surfaceId: string }).surfaceId;

@@ -46,9 +46,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     inputSchema: tool.modelParameters,
   }));
   const decide = createCallDecisions(run.toolSet.tools, run.user, run.toolSet.checker);
-  const surfaces = agent.generatedUi
-    ? createSurfaceLifecycle({ emit, catalogs: run.surfaceCatalogs, maxAttempts: agent.generatedUi.maxAttempts })
-    : undefined;
+  const surfaces = agent.generatedUi ? createSurfaceLifecycle({ emit, catalogs: run.surfaceCatalogs, maxAttempts: agent.generatedUi.maxAttempts }) : undefined;
   // The model's events as they go out, watched for surfaces being built.
   const stepEmit: typeof emit = surfaces
     ? (event) => {

@@ -7,8 +7,7 @@ import { prepareClientHistory, reconcileServerHistory } from "../history/reconci
 import { checkResume, type ResumeCheck } from "../approvals/check-resume.ts";
 import type { BeginRun, RunStore } from "../store/port.ts";
 import { buildToolSet, type ToolSet } from "../tools/tool-set.ts";
-import { clientCatalogs } from "../genui/client-catalogs.ts";
-import type { SurfaceCatalog } from "../genui/validate-surface.ts";
+import { clientCatalogs, type ClientCatalog } from "../genui/client-catalogs.ts";
 import type { IdSource } from "./ids.ts";
 
 /**
@@ -41,7 +40,7 @@ export interface NewRun {
   /** Answers to interrupts this run carries, acted on before the model speaks. */
   answers: ResumeCheck["answers"];
   /** What the client can render, bounding generated surfaces (agents with generated UI). */
-  surfaceCatalogs: SurfaceCatalog[];
+  surfaceCatalogs: ClientCatalog[];
 }
 
 /**

@@ -75,7 +75,7 @@ async function decide(call: StepCall, options: SettleOptions): Promise<Decision>
   }
   const { tool } = decision;
   if (tool.location === "browser") return { pending: call };
-  if (options.surfaces && tool.name === RENDER_A2UI) return { result: options.surfaces.settle(call.toolCallId, decision.args) };
+  if (options.surfaces && tool.name === RENDER_A2UI) return { result: await options.surfaces.settle(call.toolCallId, decision.args) };
   return {
     result: await runServerTool(tool.server, decision.args, {
       user: options.user,
