@@ -9,6 +9,7 @@ export default defineConfig({
     alias: {
       "tether/protocol": source("./src/protocol/index.ts"),
       "tether/server": source("./src/server/index.ts"),
+      "tether/genui": source("./src/server/genui/index.ts"),
       "tether/client": source("./src/client/index.ts"),
       "tether/react": source("./src/react/index.ts"),
       "tether/testing": source("./src/testing/index.ts"),
