@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import type { AssistantMessage, Message, ToolMessage } from "@ag-ui/core";
 import { TetherError, type Trigger } from "../../protocol/index.ts";
-import type { Agent } from "../agent/define-agent.ts";
 import type { RunStore } from "../store/port.ts";
 import { actionNamesOf, findComponent, findRenderedSurface } from "./rendered-surface.ts";
 import { readUserAction, type UserAction } from "./user-action.ts";
@@ -37,7 +36,8 @@ export type PreparedUiAction =
  * history it sends, and a stateless server has nothing else to check against.
  */
 export async function prepareUiAction(options: {
-  agent: Agent;
+  /** The agent the run is for (only what is read here: server/agent imports genui, not the reverse). */
+  agent: { id: string; generatedUi?: unknown };
   threadId: string;
   forwardedProps: unknown;
   trigger: Trigger | undefined;
