@@ -44,6 +44,19 @@ describe("TETHER_ERROR_CODES", () => {
   });
 });
 
+describe("the codes of actions on generated UI", () => {
+  it("refuse a malformed action with 400 and an unknown surface or action with 404", () => {
+    expect({
+      ui_action_invalid: HTTP_STATUS.ui_action_invalid,
+      surface_unknown: HTTP_STATUS.surface_unknown,
+      ui_action_unknown: HTTP_STATUS.ui_action_unknown,
+    }).toEqual({ ui_action_invalid: 400, surface_unknown: 404, ui_action_unknown: 404 });
+    expect(new TetherError("surface_unknown", "Thread t1 shows no surface s1.").toJSON()).toEqual({
+      error: { code: "surface_unknown", message: "Thread t1 shows no surface s1." },
+    });
+  });
+});
+
 describe("TetherError", () => {
   it("carries its code, message and the status of its code", () => {
     const error = new TetherError("history_conflict", "Message m2 differs from the stored thread.");

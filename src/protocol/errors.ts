@@ -51,6 +51,10 @@ export const TETHER_ERROR_CODES = {
   interrupt_thread_mismatch: "interrupt_thread_mismatch",
   resume_invalid: "resume_invalid",
   resume_conflict: "resume_conflict",
+  // Actions on generated UI (a click on a surface that starts a run).
+  ui_action_invalid: "ui_action_invalid",
+  surface_unknown: "surface_unknown",
+  ui_action_unknown: "ui_action_unknown",
   // Tool calls made by the model (reported to the model, not to HTTP clients).
   invalid_arguments: "invalid_arguments",
   tool_unknown: "tool_unknown",
@@ -111,6 +115,9 @@ export const HTTP_STATUS: Record<TetherErrorCode, number> = {
   interrupt_thread_mismatch: 403,
   resume_invalid: 400,
   resume_conflict: 409,
+  ui_action_invalid: 400,
+  surface_unknown: 404,
+  ui_action_unknown: 404,
   invalid_arguments: 400,
   tool_unknown: 400,
   tool_failed: 500,

@@ -8,6 +8,7 @@ import { checkResume, type ResumeCheck } from "../approvals/check-resume.ts";
 import type { BeginRun, RunStore } from "../store/port.ts";
 import { buildToolSet, type ToolSet } from "../tools/tool-set.ts";
 import { clientCatalogs, type ClientCatalog } from "../genui/client-catalogs.ts";
+import { prepareUiAction } from "../genui/ui-action.ts";
 import type { IdSource } from "./ids.ts";
 
 /**
@@ -58,8 +59,8 @@ export async function prepareRun(options: {
 }): Promise<PreparedRun> {
   const { agent, user, input, store, ids } = options;
   checkIds(input);
-  const trigger = parseTrigger(input);
-  const parentRunId = trigger?.parentRunId ?? input.parentRunId;
+  let trigger = parseTrigger(input);
+  let parentRunId = trigger?.parentRunId ?? input.parentRunId;
 
   const thread = await store.getThread(input.threadId);
   if (thread && thread.ownerId !== user.id) throw beginRunRefusals.threadOfAnotherUser();
@@ -107,16 +108,30 @@ export async function prepareRun(options: {
           newMessageId: ids.message,
         })
       : prepareClientHistory(input.messages);
+  const uiAction = await prepareUiAction({
+    agent,
+    threadId: input.threadId,
+    forwardedProps: input.forwardedProps,
+    trigger,
+    parentRunId,
+    history: reconciled.history,
+    store,
+  });
+  if (uiAction?.kind === "repeat") return uiAction;
+  const actionMessages = uiAction?.messages ?? [];
+  if (uiAction) ({ trigger, parentRunId } = uiAction);
   // A retried browser outcome and nothing else (the same message again, or the same content under a
   // new id): the run that took it in is its result, not a new turn of the model.
-  if (agent.history === "server" && reconciled.added.length === 0 && resume.answers.length === 0) {
+  if (agent.history === "server" && reconciled.added.length === 0 && resume.answers.length === 0 && !uiAction) {
     const last = input.messages.filter((message) => message.role !== "activity" && message.role !== "reasoning").at(-1);
     const retried = reconciled.repeatedResults.at(-1) ?? (last?.role === "tool" && storedIds.has(last.id) ? last.id : undefined);
     const runId = retried && (await store.getMessageRun(input.threadId, retried));
     if (runId) return { kind: "repeat", runId };
   }
   // In client mode the request is the reference; the store keeps what it has not seen, for the record.
-  const added = agent.history === "server" ? reconciled.added : reconciled.added.filter((message) => !storedIds.has(message.id));
+  // A click on a surface comes last: the model reads what was clicked as the newest turn.
+  const added = [...(agent.history === "server" ? reconciled.added : reconciled.added.filter((message) => !storedIds.has(message.id))), ...actionMessages];
+  const history = [...reconciled.history, ...actionMessages];
   // A call's result must come right after it in the stored thread: new messages wait for the answered calls' results.
   const defer = resume.answers.length > 0 && agent.history === "server";
   const deferred = defer ? added : [];
@@ -144,7 +159,7 @@ export async function prepareRun(options: {
     },
     ...(parentRunId ? { parentRunId } : {}),
     toolSet,
-    history: defer ? reconciled.history.slice(0, reconciled.history.length - reconciled.added.length) : reconciled.history,
+    history: defer ? history.slice(0, history.length - added.length) : history,
     // Replayed in RUN_STARTED, so a reloaded page following the run sees the question that started it (in client mode: what this store had not seen).
     added,
     deferred,
