@@ -86,7 +86,7 @@ describe("generated surfaces in a run", () => {
     expect(lifecycle.map((snapshot) => snapshot.content.status)).toEqual(["building", "retrying", "retrying", "failed"]);
     expect(lifecycle.at(-1)!.content).toMatchObject({ status: "failed", attempts: 3, maxAttempts: 3 });
     expect(lifecycle.some((snapshot) => "a2ui_operations" in snapshot.content)).toBe(false);
-    expect(JSON.stringify(app.model.calls[3]!.prompt)).toContain("the surface was not shown");
+    expect(JSON.stringify(app.model.calls[3]!.prompt)).toContain("The surface was not shown: that was the last of 3 attempts");
     expect(frames.at(-1)!.data.type).toBe("RUN_FINISHED");
   });
 

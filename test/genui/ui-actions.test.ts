@@ -64,7 +64,7 @@ describe("a click on a generated surface", () => {
     expect(result!.role).toBe("tool");
     expect(result!.content[0]).toMatchObject({ type: "tool-result", toolName: "log_a2ui_event", toolCallId: call!.content[0]!.toolCallId });
     expect(JSON.stringify(result!.content[0]!.output)).toContain(
-      'The person clicked \\"open_detail\\" on surface \\"request-R-1042\\" (component \\"open\\") with context {\\"requestId\\":\\"R-1042\\"}.',
+      'The person clicked \\"open_detail\\" on surface \\"request-R-1042\\" (component \\"open\\") with context {\\"requestId\\":\\"R-1042\\"} (as the page reported it).',
     );
 
     const run = await app.store.getRun("r2");

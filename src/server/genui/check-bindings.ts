@@ -5,6 +5,8 @@ import { ROOT_ID, type SurfaceGraph } from "./surface-graph.ts";
 
 /** Template items checked per list: enough to catch a wrong field name, bounded for long lists. */
 const MAX_TEMPLATE_ITEMS = 20;
+// Nested templates multiply their items (20 × 20 × 20 …): past this many visits, relative paths go unchecked rather than hold the event loop.
+const MAX_SCOPE_VISITS = 5_000;
 
 /**
  * Every binding must resolve against `data`, read with `@a2ui/web_core`'s
@@ -46,7 +48,7 @@ export function checkBindings(graph: SurfaceGraph, data: Record<string, unknown>
   const visit = (index: number, base: string | undefined, ancestors: Set<number>): void => {
     // An undefined base is a template over an empty list: nothing is rendered with a scope.
     const key = `${index}|${base ?? ""}`;
-    if (visited.has(key) || ancestors.has(index)) return;
+    if (visited.has(key) || ancestors.has(index) || visited.size >= MAX_SCOPE_VISITS) return;
     visited.add(key);
     checkAbsolute(index);
     if (base !== undefined) {

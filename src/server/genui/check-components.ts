@@ -36,7 +36,7 @@ export function checkMembership(components: ComponentEntry[], choice: CatalogCho
         : {
             code: "unknown_component",
             path,
-            message: `${quote(name)} is not a component of any known catalog; use one of: ${[...choice.schemas.keys()].join(", ")}`,
+            message: `${quote(name)} is not a component of any known catalog; use one of: ${someOf([...choice.schemas.keys()])}`,
           },
     );
   });
@@ -54,7 +54,7 @@ export function checkProperties(components: ComponentEntry[], choice: CatalogCho
   components.forEach((component, index) => {
     const schema = choice.schemas.get(component.component);
     if (!schema) return;
-    const missing = schema.required.filter((name) => component[name] === undefined);
+    const missing = schema.required.filter((name) => !Object.hasOwn(component, name) || component[name] === undefined);
     for (const name of missing) {
       errors.push({
         code: "missing_property",
@@ -76,4 +76,9 @@ function checkBasicProperties(component: ComponentEntry, index: number, missing:
   return result.error.issues
     .filter((issue) => !(issue.path.length === 1 && missing.includes(String(issue.path[0]))))
     .map((issue) => ({ code: "schema", path: `components[${index}]${formatIssuePath(issue.path)}`, message: issue.message }));
+}
+
+/** A list for an error message: a client's catalog may name thousands of components, and every error would repeat them. */
+function someOf(names: string[], shown = 30): string {
+  return names.length <= shown ? names.join(", ") : `${names.slice(0, shown).join(", ")} …and ${names.length - shown} more`;
 }

@@ -48,5 +48,9 @@ function parseInlineCatalog(value: string): ClientCatalog | undefined {
   if (typeof catalog.catalogId !== "string" || typeof catalog.components !== "object" || catalog.components === null || Array.isArray(catalog.components)) {
     return undefined;
   }
-  return { catalogId: catalog.catalogId, components: catalog.components as Record<string, JsonSchemaLike> };
+  // Only entries that are schemas: a null or a string here would describe no component.
+  const components = Object.fromEntries(
+    Object.entries(catalog.components).filter(([, schema]) => typeof schema === "object" && schema !== null && !Array.isArray(schema)),
+  );
+  return { catalogId: catalog.catalogId, components: components as Record<string, JsonSchemaLike> };
 }

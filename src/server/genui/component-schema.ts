@@ -27,7 +27,8 @@ export interface ComponentSchema {
  * web_core wraps each component in `allOf: [ComponentCommon, {…}]`.
  */
 export function readComponentSchema(schema: JsonSchemaLike): ComponentSchema {
-  const { properties, required } = flatten(schema);
+  // A client's inline catalog is JSON from anywhere: an entry that is not a schema describes nothing.
+  const { properties, required } = isPlainObject(schema) ? flatten(schema) : { properties: {}, required: [] };
   const refFields = new Map<string, RefKind>();
   for (const [name, property] of Object.entries(properties)) {
     const kind = refKindOf(property);

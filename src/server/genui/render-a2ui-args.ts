@@ -29,6 +29,21 @@ export type ArgsShape = { ok: true; args: RenderA2uiArgs; components: ComponentE
  * id, a bounded non-empty list of objects each with a string `id` and
  * `component`, and a plain-object data model.
  */
+// Deeper than any UI needs, and shallow enough that nothing after this check recurses into trouble.
+const MAX_DEPTH = 32;
+
+/** Whether a JSON value nests deeper than `limit`, walked without recursion. */
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export function checkArgsShape(input: unknown): ArgsShape {
   if (!isPlainObject(input)) return { ok: false, errors: [{ code: "schema", path: "", message: "the arguments must be an object" }] };
   const errors: SurfaceError[] = [];
@@ -44,6 +59,8 @@ export function checkArgsShape(input: unknown): ArgsShape {
   }
   if (data !== undefined && !isPlainObject(data)) {
     errors.push({ code: "schema", path: "data", message: "data must be an object (the data model at '/')" });
+  } else if (data !== undefined && deeperThan(data, MAX_DEPTH)) {
+    errors.push({ code: "schema", path: "data", message: `data is nested more than ${MAX_DEPTH} levels deep` });
   }
 
   if (!Array.isArray(components) || components.length === 0) {
@@ -51,7 +68,11 @@ export function checkArgsShape(input: unknown): ArgsShape {
   } else if (components.length > MAX_COMPONENTS) {
     errors.push({ code: "schema", path: "components", message: `a surface has at most ${MAX_COMPONENTS} components, got ${components.length}` });
   } else {
-    components.forEach((component: unknown, index) => errors.push(...checkComponentShape(component, `components[${index}]`)));
+    components.forEach((component: unknown, index) => {
+      if (deeperThan(component, MAX_DEPTH))
+        errors.push({ code: "schema", path: `components[${index}]`, message: `a component is nested more than ${MAX_DEPTH} levels deep` });
+      else errors.push(...checkComponentShape(component, `components[${index}]`));
+    });
   }
 
   if (errors.length > 0) return { ok: false, errors };

@@ -11,19 +11,28 @@ export const DEFAULT_MAX_ATTEMPTS = 3;
 
 // A building surface reports its progress at most every this many characters of arguments.
 const PROGRESS_EVERY_CHARS = 512;
+// What a client is shown of the errors: the model gets them all (capped in its own text).
+const ERRORS_SHOWN = 20;
 
 export interface SurfaceLifecycle {
   /** Watches the run's events: a render call starting is a surface building, its arguments its progress. */
   observe(event: BaseEvent): void;
   /** Validates a finished render call; returns the tool result the model reads. */
   settle(toolCallId: string, args: unknown): Promise<string>;
+  /** The run is ending: every surface still building or waiting for a retry ends `failed`, never left spinning. */
+  finish(): void;
 }
 
+/** A surface the model is still working on: its one activity position, and the attempts made. */
 interface Surface {
-  /** One activity position per surface, kept across retries: `a2ui-surface-<first call id>`. */
   messageId: string;
-  /** Attempts made before this call. */
   attempts: number;
+}
+
+/** A render call while its arguments stream. */
+interface Building {
+  /** Where it shows `building`; unset while it may be a retry of a surface already on screen. */
+  messageId?: string;
   characters: number;
   reported: number;
 }
@@ -33,38 +42,40 @@ interface Surface {
  * middleware has it: one ACTIVITY_SNAPSHOT position per surface carrying
  * `building` (with progress), then `retrying` with the errors, then the
  * validated operations or `failed`. Nothing that failed validation is ever
- * sent as operations; the model gets the errors, one line each, and tries again.
+ * sent as operations; the model gets the errors, one line each, and tries
+ * again. A surface is known by its `surfaceId`, so two surfaces in one run
+ * keep their own positions and their own attempts.
  */
 export function createSurfaceLifecycle(options: { emit(event: BaseEvent): void; catalogs: ClientCatalog[]; maxAttempts?: number }): SurfaceLifecycle {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  const byCall = new Map<string, Surface>();
-  // A surface whose last attempt failed: the model's next render call is its next attempt, at the same position.
-  let retrying: Surface | undefined;
+  const building = new Map<string, Building>();
+  // Surfaces whose last attempt failed, by surfaceId: the model's next call for one is its next attempt.
+  const retrying = new Map<string, Surface>();
 
-  const publish = (surface: Surface, content: Record<string, unknown>) =>
-    options.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: surface.messageId, activityType: A2UI_ACTIVITY_TYPE, content, replace: true } as BaseEvent);
+  const publish = (messageId: string, content: Record<string, unknown>) =>
+    options.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId, activityType: A2UI_ACTIVITY_TYPE, content, replace: true } as BaseEvent);
 
   return {
     observe(event) {
       if (event.type === EventType.TOOL_CALL_START) {
         const { toolCallId, toolCallName } = event as unknown as { toolCallId: string; toolCallName: string };
         if (toolCallName !== RENDER_A2UI) return;
-        const surface: Surface = retrying
-          ? { ...retrying, characters: 0, reported: 0 }
-          : { messageId: `a2ui-surface-${toolCallId}`, attempts: 0, characters: 0, reported: 0 };
-        retrying = undefined;
-        byCall.set(toolCallId, surface);
-        // A retry keeps showing "retrying" until its arguments are complete; a first attempt is building.
-        if (surface.attempts === 0) publish(surface, { status: "building" });
+        // While a surface waits for a retry, a new call may be that retry: its position is decided once its surfaceId is known.
+        const call: Building = { characters: 0, reported: 0 };
+        if (retrying.size === 0) {
+          call.messageId = `a2ui-surface-${toolCallId}`;
+          publish(call.messageId, { status: "building" });
+        }
+        building.set(toolCallId, call);
       } else if (event.type === EventType.TOOL_CALL_ARGS) {
         const { toolCallId, delta } = event as unknown as { toolCallId: string; delta: string };
-        const surface = byCall.get(toolCallId);
-        if (!surface) return;
-        surface.characters += delta.length;
-        if (surface.attempts === 0 && surface.characters - surface.reported >= PROGRESS_EVERY_CHARS) {
-          surface.reported = surface.characters;
+        const call = building.get(toolCallId);
+        if (!call?.messageId) return;
+        call.characters += delta.length;
+        if (call.characters - call.reported >= PROGRESS_EVERY_CHARS) {
+          call.reported = call.characters;
           // The middleware's field: an estimate of the tokens streamed so far (about four characters each).
-          publish(surface, { status: "building", progressTokens: Math.round(surface.characters / 4) });
+          publish(call.messageId, { status: "building", progressTokens: Math.round(call.characters / 4) });
         }
       }
     },
@@ -72,12 +83,20 @@ export function createSurfaceLifecycle(options: { emit(event: BaseEvent): void; 
     async settle(toolCallId, args) {
       // Loaded on the first render call: the A2UI library costs a second at start-up that an agent without surfaces never pays.
       const { basicCatalog, formatSurfaceErrors, validateSurface } = await import("./validate-surface.ts");
+      const call = building.get(toolCallId);
+      building.delete(toolCallId);
+      const surfaceId = typeof (args as { surfaceId?: unknown } | undefined)?.surfaceId === "string" ? (args as { surfaceId: string }).surfaceId : "";
+      const earlier = retrying.get(surfaceId);
+      retrying.delete(surfaceId);
+      const surface: Surface = earlier ?? { messageId: call?.messageId ?? `a2ui-surface-${toolCallId}`, attempts: 0 };
+      // A call that showed `building` at its own position but turned out to be a retry: that position is taken back.
+      if (earlier && call?.messageId && call.messageId !== earlier.messageId)
+        publish(call.messageId, { status: "failed", error: "Merged into an earlier surface.", attempts: 0 });
+      const attempt = surface.attempts + 1;
+
       const catalogs: SurfaceCatalog[] = options.catalogs.map((catalog) =>
         catalog.components ? { catalogId: catalog.catalogId, components: catalog.components } : { ...basicCatalog(), catalogId: catalog.catalogId },
       );
-      const surface = byCall.get(toolCallId) ?? { messageId: `a2ui-surface-${toolCallId}`, attempts: 0, characters: 0, reported: 0 };
-      byCall.delete(toolCallId);
-      const attempt = surface.attempts + 1;
       const validation: SurfaceValidation =
         catalogs.length > 0
           ? validateSurface(args, { catalogs })
@@ -88,22 +107,37 @@ export function createSurfaceLifecycle(options: { emit(event: BaseEvent): void; 
               ],
             };
       if (validation.ok) {
-        publish(surface, { a2ui_operations: validation.operations });
-        const surfaceId = (args as { surfaceId: string }).surfaceId;
+        publish(surface.messageId, { a2ui_operations: validation.operations });
         return JSON.stringify({ rendered: true, surfaceId, attempt, message: `Surface ${surfaceId} is on the person's screen.` });
       }
       const errors = validation.errors;
-      if (attempt < maxAttempts) {
-        retrying = { ...surface, attempts: attempt };
-        publish(surface, { status: "retrying", attempt: attempt + 1, maxAttempts, errors: errorsForClient(errors) });
-        return `${formatSurfaceErrors(errors)}\nFix these and call ${RENDER_A2UI} again (attempt ${attempt + 1} of ${maxAttempts}).`;
+      if (attempt < maxAttempts && surfaceId) {
+        retrying.set(surfaceId, { messageId: surface.messageId, attempts: attempt });
+        publish(surface.messageId, { status: "retrying", attempt: attempt + 1, maxAttempts, errors: errorsForClient(errors) });
+        return `${formatSurfaceErrors(errors)}\nFix these and call ${RENDER_A2UI} again with surfaceId "${surfaceId}" (attempt ${attempt + 1} of ${maxAttempts}).`;
       }
-      publish(surface, { status: "failed", error: `The surface did not pass validation in ${maxAttempts} attempts.`, attempts: attempt, maxAttempts });
-      return `${formatSurfaceErrors(errors)}\nThat was the last of ${maxAttempts} attempts: the surface was not shown. Tell the person you could not show it, and give the answer in words.`;
+      publish(surface.messageId, {
+        status: "failed",
+        error: `The surface did not pass validation in ${attempt} attempt${attempt === 1 ? "" : "s"}.`,
+        attempts: attempt,
+        maxAttempts,
+      });
+      return `${formatSurfaceErrors(errors)}\nThe surface was not shown${attempt < maxAttempts ? " (without a surfaceId it cannot be retried)" : `: that was the last of ${maxAttempts} attempts`}. Tell the person you could not show it, and give the answer in words.`;
+    },
+
+    finish() {
+      for (const call of building.values()) {
+        if (call.messageId) publish(call.messageId, { status: "failed", error: "The surface's arguments could not be read.", attempts: 1, maxAttempts });
+      }
+      for (const surface of retrying.values()) {
+        publish(surface.messageId, { status: "failed", error: "The model did not try again.", attempts: surface.attempts, maxAttempts });
+      }
+      building.clear();
+      retrying.clear();
     },
   };
 }
 
 function errorsForClient(errors: SurfaceError[]) {
-  return errors.map(({ code, path, message }) => ({ code, path, message }));
+  return errors.slice(0, ERRORS_SHOWN).map(({ code, path, message }) => ({ code, path, message: message.slice(0, 300) }));
 }

@@ -85,7 +85,7 @@ export async function prepareUiAction(options: {
   }
   const names = actionNamesOf(component);
   if (!names.has(action.name)) {
-    const carried = names.size > 0 ? `it carries ${[...names].join(", ")}` : "it carries none";
+    const carried = names.size > 0 ? `it carries ${[...names].slice(0, 20).join(", ")}` : "it carries none";
     throw new TetherError(
       "ui_action_unknown",
       `Component ${action.sourceComponentId} of surface ${action.surfaceId} has no action ${action.name} (${carried}).`,
@@ -137,6 +137,7 @@ export function uiActionMessages(ids: UiActionIds, action: UserAction): [Assista
 export function describeUiAction(action: UserAction): string {
   return (
     `The person clicked "${action.name}" on surface "${action.surfaceId}" (component "${action.sourceComponentId}") ` +
-    `with context ${JSON.stringify(action.context)}.`
+    // The context is what the page sent: the button's bound values, but nothing the server checked.
+    `with context ${JSON.stringify(action.context)} (as the page reported it).`
   );
 }

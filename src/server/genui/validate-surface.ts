@@ -59,7 +59,10 @@ export function validateSurface(input: unknown, options: ValidateSurfaceOptions 
     errors.push({
       code: "outside_catalog",
       path: "catalogId",
-      message: `${quote(args.catalogId)} is not a catalog the client declared; use one of: ${catalogs.map((catalog) => catalog.catalogId).join(", ")}`,
+      message: `${quote(args.catalogId)} is not a catalog the client declared; use one of: ${catalogs
+        .slice(0, 10)
+        .map((catalog) => catalog.catalogId)
+        .join(", ")}`,
     });
   }
 

@@ -64,11 +64,13 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       interrupts,
     });
   // The store records the end with the run's last events before any client hears of it.
-  const finish = (outcome: RunFinishedOutcome) =>
-    channel.end(
+  const finish = (outcome: RunFinishedOutcome) => {
+    surfaces?.finish();
+    return channel.end(
       { type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome, ...summedUsage() },
       { status: outcome.type === "cancelled" ? "cancelled" : "finished", outcome, ...summedUsage() },
     );
+  };
 
   try {
     if (run.answers.length > 0) {
@@ -150,6 +152,8 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     }
   } catch (thrown) {
     const error = toTetherError(thrown);
+    // A surface the run was building is over too: it says so rather than spin for ever.
+    surfaces?.finish();
     await channel.end(
       {
         type: EventType.RUN_ERROR,
