@@ -39,7 +39,8 @@ describe("uiActionMessages", () => {
         id: `${ids.toolCallId}-result`,
         role: "tool",
         toolCallId: ids.toolCallId,
-        content: 'The person clicked "close_fixed" on surface "request-R-1042" (component "close") with context {"requestId":"R-1042"} (as the page reported it).',
+        content:
+          'The person clicked "close_fixed" on surface "request-R-1042" (component "close") with context {"requestId":"R-1042"} (as the page reported it).',
       },
     ]);
   });
