@@ -18,6 +18,8 @@ export interface WorkdeskAgentOptions {
   toolCatalog?: unknown;
   /** How long an approval may wait; default 15 minutes. */
   approvalTimeoutMs?: number;
+  /** Generated UI ("show R-1042 as a card"). Off until the Workdesk panel renders surfaces. */
+  generatedUi?: boolean;
 }
 
 /**
@@ -36,6 +38,7 @@ export function createWorkdeskAgent(options: WorkdeskAgentOptions): Agent {
     browserToolPolicy: "strict",
     history: "server",
     allowUser: isWorkdeskUser,
+    ...(options.generatedUi ? { generatedUi: true } : {}),
     ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
   });
 }

@@ -2,6 +2,10 @@ import { describe, expect, it } from "vitest";
 import { readIntent } from "./intents.ts";
 
 describe("readIntent", () => {
+  it.each(["show R-1042 as a card", "Show me request r1042 as a card", "display R-1042 as a card please"])("reads %j as a card of R-1042", (said) => {
+    expect(readIntent(said)).toEqual({ kind: "card", requestId: "R-1042" });
+  });
+
   describe("asking to go somewhere", () => {
     it.each([
       ["open the work request list", "work request list"],

@@ -5,6 +5,7 @@ export type Intent =
   | { kind: "navigate"; target: string; newTab?: true }
   | { kind: "navigate-by-id"; screenId: string }
   | { kind: "close"; requestId: string; resolution: string }
+  | { kind: "card"; requestId: string }
   | { kind: "search"; query: string; status?: WorkRequestStatus }
   | { kind: "greet" }
   | { kind: "help" }
@@ -65,6 +66,9 @@ export function readIntent(text: string): Intent {
   }
   if (!said) return greeted ? { kind: "greet" } : { kind: "unknown" };
   if (/^(help|what can you do|what do you do|who are you|what are you)\b/.test(said)) return { kind: "help" };
+  // "show R-1042 as a card": generated UI, where the page can show it.
+  const card = /^(?:show|display|render)\s+(?:me\s+)?(?:request\s+)?r-?(\d{4})\s+as\s+an?\s+card(?:\s+please)?$/.exec(said);
+  if (card) return { kind: "card", requestId: `R-${card[1]}` };
   const close = /^(?:close|resolve|mark)\s+(?:request\s+)?r-?(\d{4})(?:\s+(?:as|with resolution|:)\s+(.+?))?(?:\s+closed)?$/.exec(said);
   if (close) return { kind: "close", requestId: `R-${close[1]}`, resolution: close[2]?.trim() || "done" };
 

@@ -2,6 +2,8 @@ import type { NavigateToScreenArgs } from "./navigate-to-screen.ts";
 import { parseToolOutcome, type ToolOutcome } from "tether/protocol";
 import type { Playbook, PlaybookResult, ScriptedTurn } from "tether/server";
 import { readIntent } from "./intents.ts";
+import { requestCard } from "./request-card.ts";
+import type { WorkRequestStatus } from "./work-requests.ts";
 import type { ScreenCandidate, ScreenLookup } from "./lookup-screens.ts";
 
 const REAL_MODEL_HINT = "To talk with a real model instead, set TETHER_MODEL (for example openai:gpt-4o-mini with OPENAI_API_KEY) and restart the server.";
@@ -22,6 +24,9 @@ export const workdeskPlaybook: Playbook = {
     const intent = readIntent(conversation.userText);
     // Where the user asked for the screen travels from their words to the navigation after the lookup.
     const target = intent.kind === "navigate" && intent.newTab ? "new-tab" : undefined;
+    if (latest?.toolName === "log_a2ui_event") return afterClick(latest.input as { name?: string; context?: Record<string, unknown> } | undefined);
+    if (latest?.toolName === "searchWorkRequests" && intent.kind === "card")
+      return showCard(intent.requestId, latest.output as SearchResult, conversation.tools);
     if (latest) return afterResult(latest, conversation.tools, conversation.sinceUser, target);
     switch (intent.kind) {
       case "navigate":
@@ -31,6 +36,9 @@ export const workdeskPlaybook: Playbook = {
         return conversation.tools.includes("navigateToScreen")
           ? { text: `Opening ${intent.screenId}…`, toolCalls: [{ toolName: "navigateToScreen", input: { screenId: intent.screenId } }] }
           : { text: `I can't open screens from here; look for ${intent.screenId} in the menu.` };
+      case "card":
+        // The record first, from the user's organisation only; the card is drawn from what the search returned.
+        return { toolCalls: [{ toolName: "searchWorkRequests", input: { query: intent.requestId } }] };
       case "close":
         return {
           text: `I'll close ${intent.requestId} as "${intent.resolution}" once you approve.`,
@@ -73,6 +81,10 @@ function afterResult(result: PlaybookResult, tools: string[], sinceUser: Playboo
       return afterSearch(result.output as SearchResult);
     case "closeWorkRequest":
       return afterClose(result.input as { requestId?: string } | undefined, result.output);
+    case "render_a2ui":
+      return (result.output as { rendered?: boolean } | undefined)?.rendered
+        ? { text: "Here it is. Open detail or close it as fixed from the card." }
+        : { text: "I couldn't show that as a card." };
     default:
       return { text: "Done." };
   }
@@ -187,6 +199,40 @@ function afterClose(args: { requestId?: string } | undefined, output: unknown): 
     return { text: `I didn't close ${requestId}: the approval was rejected${result.comment ? ` ("${result.comment}")` : ""}.` };
   if (result?.status === "cancelled") return { text: `I left ${requestId} open: the approval was cancelled.` };
   return { text: `I can't tell whether ${requestId} was closed.` };
+}
+
+/** R-1042 as a card, where the page renders generated UI; in words where it does not. */
+function showCard(requestId: string, search: SearchResult, tools: string[]): ScriptedTurn {
+  const request = search.requests?.find((found) => found.id === requestId);
+  if (!request) return { text: `There is no work request ${requestId} in ${search.orgScope}.` };
+  if (!tools.includes("render_a2ui")) {
+    return {
+      text: `${request.id} "${request.title}" is ${request.status.replace("_", " ")}, ${request.priority} priority, requested by ${request.requester}.`,
+    };
+  }
+  return {
+    toolCalls: [
+      {
+        toolName: "render_a2ui",
+        input: requestCard({ ...request, status: request.status as WorkRequestStatus, priority: request.priority as "low" | "medium" | "high" }),
+      },
+    ],
+  };
+}
+
+/** A click on the card: the button's action, with the request it carries, starts what the button says. */
+function afterClick(action: { name?: string; context?: Record<string, unknown> } | undefined): ScriptedTurn {
+  const requestId = typeof action?.context?.requestId === "string" ? action.context.requestId : undefined;
+  if (!requestId) return { text: "I couldn't tell which request that button was for." };
+  if (action?.name === "open_detail") return { text: `Opening ${requestId}…`, toolCalls: [{ toolName: "lookupScreens", input: { query: requestId } }] };
+  if (action?.name === "close_request") {
+    const resolution = typeof action.context?.resolution === "string" ? action.context.resolution : "fixed";
+    return {
+      text: `I'll close ${requestId} as "${resolution}" once you approve.`,
+      toolCalls: [{ toolName: "closeWorkRequest", input: { requestId, resolution } }],
+    };
+  }
+  return { text: `That button (${action?.name ?? "unnamed"}) is not one I know what to do with.` };
 }
 
 function errorMessage(output: unknown): string {

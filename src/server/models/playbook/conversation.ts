@@ -53,6 +53,12 @@ export function readConversation(prompt: LanguageModelV3Prompt, offered: Playboo
       results = [];
       sinceUser = [];
       turnsSinceUser = 0;
+    } else if (message.role === "assistant" && isUiAction(message.content)) {
+      // A click on a generated surface is the person's turn, as a message is (the server records it as this call).
+      results = [];
+      sinceUser = [];
+      turnsSinceUser = 0;
+      for (const part of message.content) if (part.type === "tool-call") inputs.set(part.toolCallId, part.input);
     } else if (message.role === "assistant") {
       results = [];
       turnsSinceUser++;
@@ -85,4 +91,12 @@ function parseMaybe(value: unknown): unknown {
   } catch {
     return value;
   }
+}
+
+/** The tool call a UI action is recorded as (see genui/ui-action.ts). */
+const UI_ACTION_TOOL = "log_a2ui_event";
+
+function isUiAction(content: Extract<LanguageModelV3Prompt[number], { role: "assistant" }>["content"]): boolean {
+  const calls = content.filter((part) => part.type === "tool-call");
+  return calls.length > 0 && calls.every((part) => part.type === "tool-call" && part.toolName === UI_ACTION_TOOL);
 }
