@@ -3,26 +3,12 @@ import { tryParseA2UIOperations } from "@ag-ui/a2ui-middleware";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { createScriptedApp } from "../helpers/scripted-app.ts";
+import { R1042_BROKEN_CARD, R1042_CARD } from "../fixtures/surfaces.ts";
 
 const user = (content: string) => ({ id: "u1", role: "user" as const, content });
 
-/** R-1042 as a card: a title bound to the data, and a button whose action carries the request's id. */
-const CARD = {
-  surfaceId: "request-R-1042",
-  components: [
-    { id: "root", component: "Card", child: "body" },
-    { id: "body", component: "Column", children: ["title", "open"] },
-    { id: "title", component: "Text", text: { path: "/request/title" } },
-    { id: "open", component: "Button", child: "open-label", action: { event: { name: "open_detail", context: { requestId: { path: "/request/id" } } } } },
-    { id: "open-label", component: "Text", text: "Open detail" },
-  ],
-  data: { request: { id: "R-1042", title: "Badge reader at gate 3" } },
-};
-/** The same card whose column names a child that does not exist. */
-const BROKEN = {
-  ...CARD,
-  components: CARD.components.map((component) => (component.id === "body" ? { ...component, children: ["title", "ghost"] } : component)),
-};
+const CARD = R1042_CARD;
+const BROKEN = R1042_BROKEN_CARD;
 
 const render = (input: unknown) => ({ toolCalls: [{ toolName: "render_a2ui", input }] });
 const snapshots = (frames: Array<{ data: Record<string, unknown> }>) =>

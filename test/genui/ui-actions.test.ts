@@ -4,21 +4,11 @@ import { from, lastValueFrom, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { parseSseFrames, type ScriptedStep } from "tether/testing";
 import { createScriptedApp } from "../helpers/scripted-app.ts";
+import { R1042_CARD } from "../fixtures/surfaces.ts";
 
 const ask = { id: "u1", role: "user" as const, content: "show R-1042 as a card" };
 
-/** R-1042 as a card with one button, "Open detail", whose action is open_detail. */
-const CARD = {
-  surfaceId: "request-R-1042",
-  components: [
-    { id: "root", component: "Card", child: "body" },
-    { id: "body", component: "Column", children: ["title", "open"] },
-    { id: "title", component: "Text", text: { path: "/request/title" } },
-    { id: "open", component: "Button", child: "open-label", action: { event: { name: "open_detail", context: { requestId: { path: "/request/id" } } } } },
-    { id: "open-label", component: "Text", text: "Open detail" },
-  ],
-  data: { request: { id: "R-1042", title: "Badge reader at gate 3" } },
-};
+const CARD = R1042_CARD;
 
 const CLICK = {
   name: "open_detail",

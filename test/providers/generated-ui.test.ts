@@ -16,6 +16,7 @@ import { PROVIDER_WIRES, type ProviderWire } from "./provider-wires.ts";
 import { toolCall } from "./story-fixtures.ts";
 import { ofType, parseResult, runAgent } from "./tether-stack.ts";
 import { startUpstreamTap, type UpstreamTap } from "./upstream-tap.ts";
+import { R1042_BROKEN_CARD, R1042_CARD } from "../fixtures/surfaces.ts";
 
 /**
  * Generated UI over each provider's wire: the model's first surface is
@@ -28,23 +29,8 @@ import { startUpstreamTap, type UpstreamTap } from "./upstream-tap.ts";
 const ASK = "Show R-1042 as a card.";
 const DONE = "Here is R-1042 as a card.";
 
-/** R-1042 as a card: a title bound to the data, and a button whose action carries the request's id. */
-const CARD = {
-  surfaceId: "request-R-1042",
-  components: [
-    { id: "root", component: "Card", child: "body" },
-    { id: "body", component: "Column", children: ["title", "open"] },
-    { id: "title", component: "Text", text: { path: "/request/title" } },
-    { id: "open", component: "Button", child: "open-label", action: { event: { name: "open_detail", context: { requestId: { path: "/request/id" } } } } },
-    { id: "open-label", component: "Text", text: "Open detail" },
-  ],
-  data: { request: { id: "R-1042", title: "Badge reader at gate 3" } },
-};
-/** The same card whose column names a child that does not exist. */
-const BROKEN = {
-  ...CARD,
-  components: CARD.components.map((component) => (component.id === "body" ? { ...component, children: ["title", "ghost"] } : component)),
-};
+const CARD = R1042_CARD;
+const BROKEN = R1042_BROKEN_CARD;
 
 /** R-1042's missing child as the validator words it, the line the model must read. */
 const MISSING_CHILD_LINE = "[missing_child] components[1].children[1]: 'ghost' is not the id of any component";
