@@ -4,6 +4,7 @@ import type { OfferRecipesArgs } from "./browser-tools.ts";
 import { readIntent, readNumber, type RecipesIntent } from "./intents.ts";
 import type { Recipe } from "./recipe.ts";
 import type { RecipeSearchResult, RecipeSummary } from "./search-recipes.ts";
+import { ORDINALS, clip, plural, spoken } from "./wording.ts";
 import { swapFor, swapsFor, type IngredientSwap } from "./swaps.ts";
 
 const REAL_MODEL_HINT = "To talk with a real model instead, set TETHER_MODEL (for example openai:gpt-4o-mini with OPENAI_API_KEY) and restart the server.";
@@ -275,29 +276,8 @@ function canDo(conversation: PlaybookConversation): string {
   return `I can ${can.length ? `${can.join(", ")} and ${last}` : last}.${has("save_to_cookbook") ? "" : " Sign in to save recipes and order ingredients."}`;
 }
 
-/** "the first one", "the 2nd": which of the cards offered last. */
-const ORDINALS = [/\b(first|1st)\b/, /\b(second|2nd)\b/, /\b(third|3rd)\b/];
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
-
-/** At most `length` characters, cut at a word. */
-function clip(text: string, length: number): string {
-  if (text.length <= length) return text;
-  const cut = text.slice(0, length - 1);
-  const space = cut.lastIndexOf(" ");
-  return `${space > 0 ? cut.slice(0, space) : cut}…`;
-}
-
 function reasonFor(recipe: RecipeSummary): string {
   return `Ready in ${recipe.minutes} minutes. ${recipe.summary}`.slice(0, 200);
-}
-
-function spoken(seconds: number): string {
-  if (seconds % 60 !== 0) return `${seconds}-second`;
-  const minutes = seconds / 60;
-  return minutes % 60 === 0 ? `${minutes / 60}-hour` : `${minutes}-minute`;
 }
 
 function isRecipe(value: ScriptedTurn | Recipe): value is Recipe {
