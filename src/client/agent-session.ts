@@ -76,6 +76,26 @@ export interface SessionState {
   interrupts: Interrupt[];
 }
 
+/** A click on a generated surface, in A2UI v0.9's `userAction` shape (what `@a2ui/web_core` dispatches). */
+export interface SurfaceAction {
+  name: string;
+  surfaceId: string;
+  sourceComponentId: string;
+  /** The action's context with its data bindings resolved. */
+  context: Record<string, unknown>;
+  /** When it was clicked (ISO 8601). */
+  timestamp: string;
+}
+
+/** What a page saw go wrong showing a surface. */
+export interface RendererErrorReport {
+  /** The surface's activity message (`a2ui-surface-<toolCallId>`): it names the run that produced the surface. */
+  activityMessageId?: string;
+  surfaceId?: string;
+  message: string;
+  details?: unknown;
+}
+
 export interface AgentSession {
   readonly threadId: string;
   readonly registry: ToolRegistry;
@@ -96,6 +116,17 @@ export interface AgentSession {
    * agent in one run.
    */
   answer(interruptId: string, answer: ApprovalResponse | "cancel"): Promise<void>;
+  /**
+   * Sends a click on a generated surface (A2UI's `userAction`): a new run
+   * with trigger `ui-action`, whose history tells the agent what was clicked
+   * on which surface. Open approvals are answered `cancelled`, as with `send`.
+   */
+  act(action: SurfaceAction): Promise<void>;
+  /**
+   * Tells the server a surface could not be shown (the renderer refused it or
+   * threw): a `renderer-error` report on the run that produced it. Never throws.
+   */
+  reportRendererError(report: RendererErrorReport): Promise<void>;
   /** Asks the server to stop the current run. */
   cancel(): Promise<void>;
   /** Loads the thread, follows its active run without acting on it, then answers what this tab still owes. */

@@ -5,7 +5,16 @@
  * @module
  */
 export { createAgentSession } from "./session.ts";
-export type { AgentSession, AgentSessionOptions, SessionState, ToolDispatchTiming } from "./agent-session.ts";
+export type { AgentSession, AgentSessionOptions, RendererErrorReport, SessionState, SurfaceAction, ToolDispatchTiming } from "./agent-session.ts";
+export {
+  describeSurfaceClick,
+  readSurfaceActivity,
+  SURFACE_ACTION_TOOL,
+  SURFACE_ACTIVITY_TYPE,
+  SURFACE_MESSAGE_PREFIX,
+  type SurfaceActivity,
+  type SurfaceIssue,
+} from "./surface-activity.ts";
 export { sessionStatus, type SessionStatus } from "./session-status.ts";
 export { createToolRegistry, type BrowserToolHandler, type ToolExecution, type ToolRegistry } from "./tool-registry.ts";
 export { createToolRunner, type SettledCall, type ToolRunner } from "./tool-runner.ts";

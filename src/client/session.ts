@@ -10,6 +10,7 @@ import { owedCalls } from "./owed-calls.ts";
 import { createRunEventReader, type RunEnd } from "./run-event-reader.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { TetherHttpAgent } from "./tether-agent.ts";
+import { SURFACE_MESSAGE_PREFIX } from "./surface-activity.ts";
 import { createToolRegistry } from "./tool-registry.ts";
 import { createToolRunner } from "./tool-runner.ts";
 
@@ -115,7 +116,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   });
   const messagesSubscriber: AgentSubscriber = { onMessagesChanged: ({ messages }) => setState({ messages: [...messages] }) };
 
-  const runOnce = async (trigger: Trigger, resume?: ResumeEntry[]): Promise<void> => {
+  const runOnce = async (trigger: Trigger, resume?: ResumeEntry[], forwarded: Record<string, unknown> = {}): Promise<void> => {
     const requestedRunId = randomUUID();
     journal.ownRun(requestedRunId);
     setState({ running: true, observing: false, runId: requestedRunId, error: undefined });
@@ -127,7 +128,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
           runId: requestedRunId,
           tools: registry.list().map((handler) => toAgUiTool(handler.spec)),
           ...(options.context ? { context: options.context() } : {}),
-          forwardedProps: { tether: { trigger } },
+          forwardedProps: { ...forwarded, tether: { trigger } },
           ...(resume ? { resume } : {}),
         },
         messagesSubscriber,
@@ -211,6 +212,14 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   };
 
   const loadThread = () => readThread(routes.thread, doFetch, headers);
+  // The thread's latest run as last loaded: after a reload, what a surface's renderer error is reported on when its own run is unknown.
+  let lastRunId: string | undefined;
+
+  /** Moving on answers what is still open: cancelled, so nothing runs that nobody approved. */
+  const movingOn = (): ResumeEntry[] | undefined => {
+    const open = agent.pendingInterrupts;
+    return open.length > 0 ? open.map((interrupt): ResumeEntry => answers.get(interrupt.id) ?? { interruptId: interrupt.id, status: "cancelled" }) : undefined;
+  };
 
   return {
     threadId,
@@ -246,11 +255,32 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         }
       }
       agent.addMessage({ id: randomUUID(), role: "user", content: text });
-      // Moving on answers what is still open: cancelled, so nothing runs that nobody approved.
-      const open = agent.pendingInterrupts;
-      const resume =
-        open.length > 0 ? open.map((interrupt): ResumeEntry => answers.get(interrupt.id) ?? { interruptId: interrupt.id, status: "cancelled" }) : undefined;
-      await runOnce({ kind: "user-message" }, resume);
+      await runOnce({ kind: "user-message" }, movingOn());
+    },
+
+    async act(action) {
+      if (state.running) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before using the assistant's view.");
+      // The middleware's and CopilotKit's field: a server that speaks A2UI reads the click from here.
+      await runOnce({ kind: "ui-action" }, movingOn(), { a2uiAction: { userAction: action } });
+    },
+
+    async reportRendererError(report) {
+      if (!routes.api) return;
+      const toolCallId = report.activityMessageId?.startsWith(SURFACE_MESSAGE_PREFIX)
+        ? report.activityMessageId.slice(SURFACE_MESSAGE_PREFIX.length)
+        : undefined;
+      const runId = runner.activities().find((activity) => activity.toolCallId === toolCallId)?.runId || lastRunId || state.runId;
+      if (!runId) return;
+      await doFetch(`${routes.api}/runs/${encodeURIComponent(runId)}/reports`, {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/json" },
+        body: JSON.stringify({
+          kind: "renderer-error",
+          ...(report.surfaceId ? { surfaceId: report.surfaceId.slice(0, 128) } : {}),
+          message: report.message.slice(0, 4000),
+          ...(report.details !== undefined ? { details: report.details } : {}),
+        }),
+      }).catch(() => {}); // a report that cannot be sent must not break the page showing the failure
     },
 
     async cancel() {
@@ -268,6 +298,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       try {
         const thread = await loadThread();
         if (!thread) return;
+        lastRunId = thread.runs?.at(-1)?.runId;
         agent.setMessages(thread.messages);
         agent.pendingInterrupts = thread.pendingInterrupts ?? [];
         runner.restore(thread.messages);

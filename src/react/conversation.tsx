@@ -1,7 +1,7 @@
-import { useContext, useSyncExternalStore } from "react";
+import { useContext, useMemo, useSyncExternalStore } from "react";
 import { sessionStatus } from "../client/index.ts";
 import { isBusy } from "./is-busy.ts";
-import { MessageList } from "./message-list.tsx";
+import { MessageList, type SurfaceHandlers } from "./message-list.tsx";
 import { ToolRenderersContext } from "./tool-renderers.ts";
 import { useAgentSession } from "./use-agent-session.ts";
 import { useTetherSession } from "./use-tether-session.ts";
@@ -12,12 +12,30 @@ import { useTetherSession } from "./use-tether-session.ts";
  * message the tools it called with how each one ended.
  */
 export function Conversation() {
-  const state = useAgentSession(useTetherSession());
+  const session = useTetherSession();
+  const state = useAgentSession(session);
   const renderers = useContext(ToolRenderersContext);
   // A tool that registers its renderer after the first paint still shows its calls its way.
   const version = renderers?.version ?? noVersion;
   useSyncExternalStore(renderers?.subscribe ?? noSubscription, version, version);
-  return <MessageList messages={state.messages} activities={state.activities} running={isBusy(sessionStatus(state))} {...(renderers ? { renderers } : {})} />;
+  const surfaces = useMemo(
+    (): SurfaceHandlers => ({
+      // A click while the agent is busy is refused by the session; the refusal shows as the session's error.
+      onAction: (action) => void session.act(action).catch(() => {}),
+      onError: ({ messageId, surfaceId, code, message }) =>
+        void session.reportRendererError({ activityMessageId: messageId, ...(surfaceId ? { surfaceId } : {}), message, details: { code } }),
+    }),
+    [session],
+  );
+  return (
+    <MessageList
+      messages={state.messages}
+      activities={state.activities}
+      running={isBusy(sessionStatus(state))}
+      surfaces={surfaces}
+      {...(renderers ? { renderers } : {})}
+    />
+  );
 }
 
 const noSubscription = () => () => {};

@@ -1,24 +1,38 @@
 import type { Message } from "@ag-ui/core";
 import { Fragment, useEffect, useRef } from "react";
-import type { ToolActivity } from "../client/index.ts";
+import { describeSurfaceClick, readSurfaceActivity, type SurfaceAction, type ToolActivity } from "../client/index.ts";
+import { SurfaceView } from "./surface-view.tsx";
 import { ToolActivityItem } from "./tool-activity-item.tsx";
 import type { ToolCallView, ToolRenderers } from "./tool-renderers.ts";
 
+/** What generated surfaces in the log do when clicked or when they cannot be shown. */
+export interface SurfaceHandlers {
+  onAction(action: SurfaceAction): void;
+  onError(error: { messageId: string; surfaceId?: string; code: string; message: string }): void;
+}
+
+// The render call's surface stands at its own place in the log, so its line in the tool list would say it twice.
+const SHOWN_AS_SURFACE = new Set(["render_a2ui"]);
+
 /**
- * The conversation as a log: user and assistant messages, and after each
- * assistant message the tools it called with how each one ended.
+ * The conversation as a log: user and assistant messages, after each
+ * assistant message the tools it called with how each one ended, and the
+ * surfaces the agent generated where they arrived.
  */
 export function MessageList({
   messages,
   activities,
   running,
   renderers,
+  surfaces,
 }: {
   messages: Message[];
   activities: ToolActivity[];
   running: boolean;
   /** How browser tools show their calls (useBrowserTool's `render`), beside the call's line. */
   renderers?: ToolRenderers;
+  /** Where clicks on generated surfaces go; without them surfaces are shown and their buttons do nothing. */
+  surfaces?: SurfaceHandlers;
 }) {
   const end = useRef<HTMLDivElement>(null);
   const byCall = new Map(activities.map((activity) => [activity.toolCallId, activity]));
@@ -35,9 +49,32 @@ export function MessageList({
             </article>
           );
         }
+        const surface = readSurfaceActivity(message);
+        if (surface) {
+          return (
+            <SurfaceView
+              key={message.id}
+              messageId={message.id}
+              activity={surface}
+              onAction={(action) => surfaces?.onAction(action)}
+              onError={(error) => surfaces?.onError({ messageId: message.id, ...error })}
+            />
+          );
+        }
+        const click = describeSurfaceClick(message, messages);
+        if (click) {
+          return (
+            <p key={message.id} className="tether-message tether-message--action" aria-label="You chose">
+              {click}
+            </p>
+          );
+        }
         if (message.role !== "assistant") return null;
         const argumentsOf = new Map((message.toolCalls ?? []).map((call) => [call.id, call.function.arguments]));
-        const calls = (message.toolCalls ?? []).map((call) => byCall.get(call.id)).filter((activity) => activity !== undefined);
+        const calls = (message.toolCalls ?? [])
+          .map((call) => byCall.get(call.id))
+          .filter((activity): activity is ToolActivity => activity !== undefined && !SHOWN_AS_SURFACE.has(activity.toolName));
+        if (!message.content && calls.length === 0) return null;
         return (
           <div key={message.id} className="tether-turn">
             {message.content ? (

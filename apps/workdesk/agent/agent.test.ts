@@ -59,9 +59,9 @@ describe("createWorkdeskAgent", () => {
     expect(navigate?.parameters).toMatchObject({ type: "object", required: ["screenId"] });
   });
 
-  it("loads lookupScreens and searchWorkRequests from tools.json, descriptions and schemas included, then closeWorkRequest", () => {
+  it("loads lookupScreens and searchWorkRequests from tools.json, descriptions and schemas included, then closeWorkRequest and render_a2ui", () => {
     const tools = workdesk().tools;
-    expect(tools.map((candidate) => candidate.name)).toEqual(["lookupScreens", "searchWorkRequests", "closeWorkRequest"]);
+    expect(tools.map((candidate) => candidate.name)).toEqual(["lookupScreens", "searchWorkRequests", "closeWorkRequest", "render_a2ui"]);
     // Asks for every close that would change something (close-work-request.test.ts has when it does not).
     expect(tools.find((candidate) => candidate.name === "closeWorkRequest")?.needsApproval).toEqual(expect.any(Function));
     for (const declared of declarations) {

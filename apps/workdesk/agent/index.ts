@@ -18,7 +18,7 @@ export interface WorkdeskAgentOptions {
   toolCatalog?: unknown;
   /** How long an approval may wait; default 15 minutes. */
   approvalTimeoutMs?: number;
-  /** Generated UI ("show R-1042 as a card"). Off until the Workdesk panel renders surfaces. */
+  /** Generated UI ("show R-1042 as a card", A2UI surfaces in the panel); on unless `false`. */
   generatedUi?: boolean;
 }
 
@@ -38,7 +38,7 @@ export function createWorkdeskAgent(options: WorkdeskAgentOptions): Agent {
     browserToolPolicy: "strict",
     history: "server",
     allowUser: isWorkdeskUser,
-    ...(options.generatedUi ? { generatedUi: true } : {}),
+    ...(options.generatedUi !== false ? { generatedUi: true } : {}),
     ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
   });
 }
