@@ -3,6 +3,7 @@ import type { Playbook, PlaybookConversation, PlaybookResult, ScriptedTurn } fro
 import type { OfferRecipesArgs } from "./browser-tools.ts";
 import { readIntent, readNumber, type RecipesIntent } from "./intents.ts";
 import type { Recipe } from "./recipe.ts";
+import { afterRecipeSurface, showRecipeSurface } from "./recipe-surface-turns.ts";
 import type { RecipeSearchResult, RecipeSummary } from "./search-recipes.ts";
 import { ORDINALS, clip, plural, spoken } from "./wording.ts";
 import { swapFor, swapsFor, type IngredientSwap } from "./swaps.ts";
@@ -149,6 +150,8 @@ export function createRecipesPlaybook(recipes: readonly Recipe[]): Playbook {
         return afterTimer(result);
       case "order_ingredients":
         return afterOrder(result);
+      case "render_a2ui":
+        return afterRecipeSurface(result, byId);
       default:
         return { text: "Done." };
     }
@@ -232,6 +235,7 @@ function afterSearch(search: RecipeSearchResult, conversation: PlaybookConversat
 }
 
 function showRecipe(recipe: Recipe, conversation: PlaybookConversation): ScriptedTurn {
+  if (conversation.tools.includes("render_a2ui")) return showRecipeSurface(recipe, conversation.tools);
   const needs = recipe.ingredients.map((ingredient) => ingredient.name).join(", ");
   const text = `${recipe.title} takes ${recipe.minutes} minutes and serves ${recipe.servings}, in ${recipe.steps.length} steps. You'll need ${needs}.`;
   if (!conversation.tools.includes("offer_recipes")) return { text };
