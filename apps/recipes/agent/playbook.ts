@@ -6,6 +6,7 @@ import type { Recipe } from "./recipe.ts";
 import { afterRecipeSurface, showRecipeSurface } from "./recipe-surface-turns.ts";
 import type { RecipeSearchResult, RecipeSummary } from "./search-recipes.ts";
 import { ORDINALS, clip, plural, spoken } from "./wording.ts";
+import { afterSurfaceClick, type SurfaceClick } from "./surface-click.ts";
 import { swapFor, swapsFor, type IngredientSwap } from "./swaps.ts";
 
 const REAL_MODEL_HINT = "To talk with a real model instead, set TETHER_MODEL (for example openai:gpt-4o-mini with OPENAI_API_KEY) and restart the server.";
@@ -152,6 +153,9 @@ export function createRecipesPlaybook(recipes: readonly Recipe[]): Playbook {
         return afterOrder(result);
       case "render_a2ui":
         return afterRecipeSurface(result, byId);
+      case "log_a2ui_event":
+        // A click on a surface: the person's turn, with the button's action as what they asked.
+        return afterSurfaceClick(result.input as SurfaceClick | undefined, byId, conversation.tools);
       default:
         return { text: "Done." };
     }
