@@ -117,7 +117,8 @@ describe.each(PROVIDER_WIRES)("the Recipes frontends' wording over $name", (wire
 
   it.each(RECIPES_CLIENTS)("sends $name's tool descriptions, top-level and nested, to the model verbatim", async (client) => {
     const sent = await upstreamTools(client, `wording-${wire.name}-${client.name.replace(" ", "-")}`);
-    expect(sent.map((tool) => tool.name).sort()).toEqual(["getRecipe", "searchRecipes", ...client.tools.map((tool: Tool) => tool.name)].sort());
+    // The agent's own tools (render_a2ui: it shows generated UI) and this frontend's.
+    expect(sent.map((tool) => tool.name).sort()).toEqual(["getRecipe", "render_a2ui", "searchRecipes", ...client.tools.map((tool: Tool) => tool.name)].sort());
     let nested = 0;
     for (const declared of client.tools) {
       const upstream = sent.find((tool) => tool.name === declared.name)!;

@@ -13,13 +13,16 @@ export interface RecipesAgentOptions {
   playbook?: PlaybookModelOptions;
   /** How long an order's approval may wait; default 15 minutes. */
   approvalTimeoutMs?: number;
+  /** Generated UI: a recipe as a surface with its timer and save buttons. On unless set to false. */
+  generatedUi?: boolean;
 }
 
 /**
  * The Recipes agent: stateless (the client owns the history, so any instance
  * can take the next turn), two server tools over the shipped recipes, and an
  * allow-list of five browser tools of which each frontend hands over the ones
- * that fit its device and its user.
+ * that fit its device and its user; a recipe can be shown as a generated
+ * surface whose buttons use those same tools.
  */
 export function createRecipesAgent(options: RecipesAgentOptions = {}): Agent {
   return defineAgent({
@@ -32,6 +35,8 @@ export function createRecipesAgent(options: RecipesAgentOptions = {}): Agent {
     browserToolPolicy: "strict",
     history: "client",
     allowUser: isRecipesUser,
+    // On by default: the demo server creates this agent without options for it.
+    generatedUi: options.generatedUi ?? true,
     ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
   });
 }

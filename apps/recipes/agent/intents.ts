@@ -39,6 +39,10 @@ const NUMBER = "(\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|tw
 const FOOD_WORDS =
   /\b(recipe|recipes|cook|cooking|dinner|lunch|breakfast|brunch|dessert|snack|meal|idea|ideas|something|quick|leftover|leftovers|soup|salad|pasta|rice|curry|bake|baking|vegetarian|vegan|gluten|dairy|eggs?|tofu|chicken|beef|fish|noodles?|bread|cake)\b/;
 
+// Asking for one recipe's card or its method: "show me how to make r-204", "how do I make egg fried rice", "recipe card for …".
+const SHOW =
+  /\b(show me|tell me about|open|walk me through|how (?:do|can|should|would) (?:i|you|we) (?:make|cook)|how to (?:make|cook)|recipe card|as a card|(?:show|display) (?:the |a )?recipe (?:for|of))\b/;
+
 export function readIntent(text: string): RecipesIntent {
   const said = text.toLowerCase().trim();
   if (/\b(timer|count ?down|remind me)\b/.test(said)) return { kind: "timer", ...duration(said), ...stepNumber(said) };
@@ -57,7 +61,7 @@ export function readIntent(text: string): RecipesIntent {
   if (swapped || /\b(swaps?|substitut\w*|replace|make it vegan|make it vegetarian)\b/.test(said)) {
     return { kind: "swap", ...(swapped && !["it", "a", "the"].includes(swapped) ? { ingredient: swapped.trim() } : {}) };
   }
-  if (/\br-\d{3}\b/.test(said) || /\b(show me|how do i make|tell me about|open)\b/.test(said)) return { kind: "show" };
+  if (/\br-\d{3}\b/.test(said) || SHOW.test(said)) return { kind: "show" };
   if (/^(hi|hello|hey|good (morning|evening|afternoon))\b/.test(said)) return { kind: "greet" };
   if (/\b(help|what can you do)\b/.test(said)) return { kind: "help" };
   if (FOOD_WORDS.test(said)) return find(said);

@@ -3,8 +3,10 @@ import type { Playbook, PlaybookConversation, PlaybookResult, ScriptedTurn } fro
 import type { OfferRecipesArgs } from "./browser-tools.ts";
 import { readIntent, readNumber, type RecipesIntent } from "./intents.ts";
 import type { Recipe } from "./recipe.ts";
+import { afterRecipeSurface, showRecipeSurface } from "./recipe-surface-turns.ts";
 import type { RecipeSearchResult, RecipeSummary } from "./search-recipes.ts";
 import { ORDINALS, clip, plural, spoken } from "./wording.ts";
+import { afterSurfaceClick, type SurfaceClick } from "./surface-click.ts";
 import { swapFor, swapsFor, type IngredientSwap } from "./swaps.ts";
 
 const REAL_MODEL_HINT = "To talk with a real model instead, set TETHER_MODEL (for example openai:gpt-4o-mini with OPENAI_API_KEY) and restart the server.";
@@ -149,6 +151,11 @@ export function createRecipesPlaybook(recipes: readonly Recipe[]): Playbook {
         return afterTimer(result);
       case "order_ingredients":
         return afterOrder(result);
+      case "render_a2ui":
+        return afterRecipeSurface(result, byId);
+      case "log_a2ui_event":
+        // A click on a surface: the person's turn, with the button's action as what they asked.
+        return afterSurfaceClick(result.input as SurfaceClick | undefined, byId, conversation.tools);
       default:
         return { text: "Done." };
     }
@@ -232,6 +239,7 @@ function afterSearch(search: RecipeSearchResult, conversation: PlaybookConversat
 }
 
 function showRecipe(recipe: Recipe, conversation: PlaybookConversation): ScriptedTurn {
+  if (conversation.tools.includes("render_a2ui")) return showRecipeSurface(recipe, conversation.tools);
   const needs = recipe.ingredients.map((ingredient) => ingredient.name).join(", ");
   const text = `${recipe.title} takes ${recipe.minutes} minutes and serves ${recipe.servings}, in ${recipe.steps.length} steps. You'll need ${needs}.`;
   if (!conversation.tools.includes("offer_recipes")) return { text };

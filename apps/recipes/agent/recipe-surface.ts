@@ -1,4 +1,5 @@
 import type { Recipe } from "./recipe.ts";
+import { amountOf } from "./wording.ts";
 
 /**
  * A recipe as an A2UI v0.9 surface (the basic catalog): ingredients with
@@ -10,7 +11,7 @@ export function recipeSurface(recipe: Recipe, buttons: { timers: boolean; save: 
   const ingredients = recipe.ingredients.map((ingredient, index) => ({
     id: `ingredient-${index}`,
     component: "Text",
-    text: `${ingredient.quantity}${ingredient.unit ? ` ${ingredient.unit}` : ""} ${ingredient.name}`,
+    text: amountOf(ingredient),
   }));
   const steps = recipe.steps.flatMap((step, index) => {
     const number = index + 1;

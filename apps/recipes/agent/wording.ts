@@ -1,4 +1,6 @@
-/** How the Recipes playbook words numbers, lengths and ordinals in what it says. */
+import type { Ingredient } from "./recipe.ts";
+
+/** How the Recipes playbook words numbers, lengths, ordinals and amounts in what it says. */
 
 /** "the first one", "the 2nd": which of the cards offered last. */
 export const ORDINALS = [/\b(first|1st)\b/, /\b(second|2nd)\b/, /\b(third|3rd)\b/];
@@ -20,4 +22,9 @@ export function spoken(seconds: number): string {
   if (seconds % 60 !== 0) return `${seconds}-second`;
   const minutes = seconds / 60;
   return minutes % 60 === 0 ? `${minutes / 60}-hour` : `${minutes}-minute`;
+}
+
+/** "400 g cooked rice", "3 eggs": an ingredient with its amount. */
+export function amountOf(ingredient: Ingredient): string {
+  return `${ingredient.quantity}${ingredient.unit ? ` ${ingredient.unit}` : ""} ${ingredient.name}`;
 }
