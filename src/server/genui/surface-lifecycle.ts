@@ -1,4 +1,4 @@
-import { EventType, type BaseEvent } from "@ag-ui/core";
+import { EventType, type ActivityMessage, type BaseEvent } from "@ag-ui/core";
 import type { ClientCatalog } from "./client-catalogs.ts";
 import type { SurfaceCatalog, SurfaceError, SurfaceValidation } from "./validate-surface.ts";
 
@@ -19,8 +19,19 @@ export interface SurfaceLifecycle {
   observe(event: BaseEvent): void;
   /** Validates a finished render call; returns the tool result the model reads. */
   settle(toolCallId: string, args: unknown): Promise<string>;
-  /** The run is ending: every surface still building or waiting for a retry ends `failed`, never left spinning. */
-  finish(): void;
+  /**
+   * The surfaces that reached their final state (operations, or `failed`) since
+   * the last call, as the activity messages the thread keeps: the client holds
+   * one at that id, and a reloaded page finds it in the stored thread. Each is
+   * handed over once, in the order the surfaces first appeared.
+   */
+  takeFinished(): ActivityMessage[];
+  /**
+   * The run is ending: every surface still building or waiting for a retry ends
+   * `failed`, never left spinning. Returns what `takeFinished` would: those, and
+   * any other surface ended and not handed over yet.
+   */
+  finish(): ActivityMessage[];
 }
 
 /** A surface the model is still working on: its one activity position, and the attempts made. */
@@ -51,9 +62,30 @@ export function createSurfaceLifecycle(options: { emit(event: BaseEvent): void; 
   const building = new Map<string, Building>();
   // Surfaces whose last attempt failed, by surfaceId: the model's next call for one is its next attempt.
   const retrying = new Map<string, Surface>();
+  // Every position shown, by messageId, with what it last carried; kept in the order they first appeared.
+  const shown = new Map<string, Record<string, unknown>>();
+  // Positions whose last content is final and not handed over yet.
+  const finished = new Set<string>();
 
-  const publish = (messageId: string, content: Record<string, unknown>) =>
+  const publish = (messageId: string, content: Record<string, unknown>) => {
+    shown.set(messageId, content);
     options.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId, activityType: A2UI_ACTIVITY_TYPE, content, replace: true } as BaseEvent);
+  };
+  const publishFinal = (messageId: string, content: Record<string, unknown>) => {
+    publish(messageId, content);
+    finished.add(messageId);
+  };
+  const takeFinished = (): ActivityMessage[] => {
+    const messages: ActivityMessage[] = [];
+    for (const [id, content] of shown) {
+      if (!finished.has(id)) continue;
+      messages.push({ id, role: "activity", activityType: A2UI_ACTIVITY_TYPE, content });
+      // A final position changes no more: it needs no tracking after it is handed over.
+      shown.delete(id);
+    }
+    finished.clear();
+    return messages;
+  };
 
   return {
     observe(event) {
@@ -90,8 +122,11 @@ export function createSurfaceLifecycle(options: { emit(event: BaseEvent): void; 
       retrying.delete(surfaceId);
       const surface: Surface = earlier ?? { messageId: call?.messageId ?? `a2ui-surface-${toolCallId}`, attempts: 0 };
       // A call that showed `building` at its own position but turned out to be a retry: that position is taken back.
-      if (earlier && call?.messageId && call.messageId !== earlier.messageId)
+      // It was never a surface of its own, so the thread does not keep it.
+      if (earlier && call?.messageId && call.messageId !== earlier.messageId) {
         publish(call.messageId, { status: "failed", error: "Merged into an earlier surface.", attempts: 0 });
+        shown.delete(call.messageId);
+      }
       const attempt = surface.attempts + 1;
 
       const catalogs: SurfaceCatalog[] = options.catalogs.map((catalog) =>
@@ -107,7 +142,7 @@ export function createSurfaceLifecycle(options: { emit(event: BaseEvent): void; 
               ],
             };
       if (validation.ok) {
-        publish(surface.messageId, { a2ui_operations: validation.operations });
+        publishFinal(surface.messageId, { a2ui_operations: validation.operations });
         return JSON.stringify({ rendered: true, surfaceId, attempt, message: `Surface ${surfaceId} is on the person's screen.` });
       }
       const errors = validation.errors;
@@ -116,7 +151,7 @@ export function createSurfaceLifecycle(options: { emit(event: BaseEvent): void; 
         publish(surface.messageId, { status: "retrying", attempt: attempt + 1, maxAttempts, errors: errorsForClient(errors) });
         return `${formatSurfaceErrors(errors)}\nFix these and call ${RENDER_A2UI} again with surfaceId "${surfaceId}" (attempt ${attempt + 1} of ${maxAttempts}).`;
       }
-      publish(surface.messageId, {
+      publishFinal(surface.messageId, {
         status: "failed",
         error: `The surface did not pass validation in ${attempt} attempt${attempt === 1 ? "" : "s"}.`,
         attempts: attempt,
@@ -127,14 +162,17 @@ export function createSurfaceLifecycle(options: { emit(event: BaseEvent): void; 
 
     finish() {
       for (const call of building.values()) {
-        if (call.messageId) publish(call.messageId, { status: "failed", error: "The surface's arguments could not be read.", attempts: 1, maxAttempts });
+        if (call.messageId) publishFinal(call.messageId, { status: "failed", error: "The surface's arguments could not be read.", attempts: 1, maxAttempts });
       }
       for (const surface of retrying.values()) {
-        publish(surface.messageId, { status: "failed", error: "The model did not try again.", attempts: surface.attempts, maxAttempts });
+        publishFinal(surface.messageId, { status: "failed", error: "The model did not try again.", attempts: surface.attempts, maxAttempts });
       }
       building.clear();
       retrying.clear();
+      return takeFinished();
     },
+
+    takeFinished,
   };
 }
 

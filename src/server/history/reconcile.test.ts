@@ -180,6 +180,21 @@ describe("reconcileServerHistory", () => {
     expect(result.history.some((message) => message.role === "activity")).toBe(false);
   });
 
+  it("keeps a step's results one block when the thread holds a surface between them, and passes stored surfaces to the model's history", () => {
+    // A render result and its surface came with the step; the browser's result came in the next run.
+    const calls = assistantMessage("m2", "", [toolCall("call_1", "navigate", { screenId: "MNU-3120" }), toolCall("call_2", "render_a2ui")]);
+    const rendered = toolMessage("m3", "call_2", { rendered: true });
+    const surface = activityMessage("a2ui-surface-call_2");
+    const navigated = toolMessage("m4", "call_1", outcome);
+    const thread = [stored[0]!, calls, rendered, surface, navigated];
+    const next = userMessage("m5", "thanks");
+
+    const result = reconcile({ stored: thread, incoming: [stored[0]!, calls, navigated, rendered, next] });
+
+    expect(result.added).toEqual([next]);
+    expect(result.history).toEqual([...thread, next]);
+  });
+
   it("refuses known messages sent out of order with history_conflict", () => {
     const error = catchTetherError(() => reconcile({ stored: answered, incoming: [answered[1]!, answered[0]!] }));
 

@@ -34,9 +34,11 @@ export function reconcileServerHistory(options: {
   const { stored, pending, incoming } = options;
   const storedIndex = new Map(stored.map((message, index) => [message.id, index]));
   // The results of one assistant message's calls form a block whose order carries no meaning
-  // (clients place them as they arrive): a result is ordered by the message it answers.
+  // (clients place them as they arrive): a result is ordered by the message it answers. The thread
+  // keeps a step's surfaces after its results, and a browser call's result may come in a later run,
+  // after them: a surface takes the order of what precedes it, so it never splits a block.
   const orderOf: number[] = [];
-  stored.forEach((message, index) => orderOf.push(message.role === "tool" && index > 0 ? orderOf[index - 1]! : index));
+  stored.forEach((message, index) => orderOf.push((message.role === "tool" || UI_ONLY_ROLES.has(message.role)) && index > 0 ? orderOf[index - 1]! : index));
   const storedResults = new Map<string, ToolMessage>();
   for (const message of stored) if (message.role === "tool") storedResults.set(message.toolCallId, message);
   const waiting = new Map(pending.map((call) => [call.toolCallId, call]));

@@ -13,6 +13,7 @@ import type { NewRun } from "./prepare-run.ts";
 import { toModelError } from "./model-error.ts";
 import { streamModelStep, type StepCall, type StepResult } from "./model-step.ts";
 import { toModelPrompt } from "./prompt.ts";
+import { snapshotMessages } from "./snapshot-messages.ts";
 import { settleToolCalls } from "./settle-tool-calls.ts";
 import { createSurfaceLifecycle } from "../genui/surface-lifecycle.ts";
 
@@ -63,9 +64,17 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       pending: agent.history === "server" ? pending.map((call) => toPending(call, run.runId)) : [],
       interrupts,
     });
+  // A surface the run leaves unfinished ends `failed`; the thread keeps it as the client last saw it.
+  // Rare (the model stopped short of a retry), so its own small commit rather than a place in every step's.
+  const endSurfaces = async () => {
+    const ended = surfaces?.finish() ?? [];
+    if (ended.length === 0) return;
+    messages.push(...ended);
+    await commit(ended, []);
+  };
   // The store records the end with the run's last events before any client hears of it.
-  const finish = (outcome: RunFinishedOutcome) => {
-    surfaces?.finish();
+  const finish = async (outcome: RunFinishedOutcome) => {
+    await endSurfaces();
     return channel.end(
       { type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome, ...summedUsage() },
       { status: outcome.type === "cancelled" ? "cancelled" : "finished", outcome, ...summedUsage() },
@@ -135,14 +144,17 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
         settled.results.push(...settled.interrupts.map((stored) => cancelledAnswer(stored.toolCallId, services)));
         settled.interrupts = [];
       }
-      const stepMessages = [result.message, ...settled.results];
+      // Surfaces come after the results, where the client holds them (a result goes right after its call).
+      const stepMessages = [result.message, ...settled.results, ...(surfaces?.takeFinished() ?? [])];
       messages.push(...stepMessages);
       await commit(stepMessages, settled.pending, settled.interrupts);
       if (services.signal.aborted) return await finish({ type: "cancelled" });
       if (settled.interrupts.length > 0) {
+        // The snapshot then holds every surface with its final content.
+        await endSurfaces();
         // What the client needs to show the question and come back to it later, before the run ends.
         emit({ type: EventType.STATE_SNAPSHOT, snapshot: run.state ?? {} });
-        emit({ type: EventType.MESSAGES_SNAPSHOT, messages });
+        emit({ type: EventType.MESSAGES_SNAPSHOT, messages: snapshotMessages(messages, agent.history) });
         return await finish({ type: "interrupt", interrupts: settled.interrupts.map((stored) => stored.interrupt) });
       }
       if (settled.pending.length > 0) {
@@ -153,7 +165,8 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
   } catch (thrown) {
     const error = toTetherError(thrown);
     // A surface the run was building is over too: it says so rather than spin for ever.
-    surfaces?.finish();
+    // Kept in the thread if the store can take it; when the store is what failed, the run's end comes first.
+    await endSurfaces().catch(() => {});
     await channel.end(
       {
         type: EventType.RUN_ERROR,

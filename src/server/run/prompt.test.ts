@@ -180,12 +180,8 @@ describe("toModelPrompt", () => {
     ]);
   });
 
-  // Bug: prompt.ts line 35 closes open calls before *every* non-tool message, including the
-  // activity and reasoning messages the switch then skips as UI state (line 70). An activity
-  // message between a tool call and its result therefore gives the call a synthetic
-  // "no result was reported" result, and the real result (line 56) is dropped as an answer to
-  // nothing, so the model is told the action may not have happened when it did. Not reachable
-  // through the runner today (history/reconcile.ts filters activity messages out first).
+  // The stored thread keeps a step's surfaces after its results, and a browser call's result
+  // may come in a later run, after them: the call still gets its real result.
   it("keeps the real result of a call when an activity message sits between the call and its result", () => {
     const prompt = toModelPrompt(
       "",

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { EventType, type Message } from "@ag-ui/core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { isTetherError, type TetherErrorCode } from "../../protocol/index.ts";
-import { assistantMessage, toolCall, toolMessage, userMessage } from "../../../test/fixtures/messages.ts";
+import { activityMessage, assistantMessage, toolCall, toolMessage, userMessage } from "../../../test/fixtures/messages.ts";
 import { createMemoryRunStore } from "./memory.ts";
 import { UNSTORED_EVENT_LIMIT, type BeginRun, type PendingToolCall, type RunStore, type StoredEvent, type StoredInterrupt } from "./port.ts";
 import { createSqliteRunStore } from "./sqlite.ts";
@@ -329,6 +329,19 @@ function runStoreContract(adapter: StoreAdapter) {
       expect(await store.getMessages("thread_1")).toEqual([userTurn, navigateCall]);
       expect(await store.getPendingToolCalls("thread_1")).toEqual(pendingCalls);
       expect(await store.getPendingToolCalls("thread_2")).toEqual([]);
+    });
+
+    it("keeps a surface's activity message committed with a step, in order, and in a lost run's snapshot", async () => {
+      const store = await openStore();
+      await store.beginRun(begin({ events: [started()] }));
+      const result = toolMessage("m3", "call_2", { rendered: true });
+      const surface = activityMessage("a2ui-surface-call_2", { a2ui_operations: [{ version: "v0.9", createSurface: { surfaceId: "s1" } }] });
+
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall, result, surface], pending: [pendingCalls[0]!] });
+
+      expect(await store.getMessages("thread_1")).toEqual([userTurn, navigateCall, result, surface]);
+      const ending = await store.endLostRun("run_1", { code: "instance_lost", status: "error", message: "The server stopped." });
+      expect(ending?.[0]?.event).toMatchObject({ type: EventType.MESSAGES_SNAPSHOT, messages: [userTurn, navigateCall, result, surface] });
     });
 
     it("removes the pending calls a new run resolves, and only those", async () => {

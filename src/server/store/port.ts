@@ -23,9 +23,12 @@ export const UNSTORED_EVENT_LIMIT = 4096;
 export interface RunStore {
   getThread(threadId: string): Promise<ThreadRecord | undefined>;
   /**
-   * The thread's model history, in order. `excludeRunId` leaves out the
-   * messages a run added (a client restoring a thread replays the active run
-   * from its events, so it takes the history from before it).
+   * The thread's messages, in order: the model's history, and the activity
+   * messages of the surfaces it showed, each with its final content (UI state
+   * for a client restoring the thread; never part of a model's prompt).
+   * `excludeRunId` leaves out the messages a run added (a client restoring a
+   * thread replays the active run from its events, so it takes the history
+   * from before it).
    */
   getMessages(threadId: string, options?: { excludeRunId?: string }): Promise<Message[]>;
   /** The run that added a message to the thread. */
@@ -56,7 +59,7 @@ export interface RunStore {
   readEvents(runId: string, afterSeq?: number): Promise<StoredEvent[]>;
   /** The run's last stored event (its RUN_FINISHED or RUN_ERROR once it ended). */
   getLastEvent(runId: string): Promise<StoredEvent | undefined>;
-  /** Stores one model step: its messages and the browser calls it left pending. */
+  /** Stores one model step: its messages (a surface's activity message after the results) and the browser calls it left pending. */
   commitStep(step: CommitStep): Promise<void>;
   /**
    * Records how the run ended, with its last events, in one write; the run
