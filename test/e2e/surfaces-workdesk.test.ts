@@ -35,6 +35,13 @@ describe("generated UI in the Workdesk panel", () => {
     await expect.poll(() => page.getByRole("log", { name: "Conversation" }).locator(".tether-message--action").allTextContents()).toEqual(["Open detail"]);
     // Still one card, at its place: the next run did not draw it again.
     expect(await page.locator('section[aria-label="Generated view"]').count()).toBe(1);
+
+    // The card is part of the thread: a reload shows it again, with the click after it, and it still works.
+    await page.reload();
+    await card.getByText("Replace broken badge reader at Gate 3").waitFor();
+    expect(await page.getByRole("log", { name: "Conversation" }).locator(".tether-message--action").allTextContents()).toEqual(["Open detail"]);
+    await card.getByRole("button", { name: "Close as fixed" }).click();
+    await page.getByRole("group", { name: "Approval needed" }).waitFor({ timeout: 20_000 });
     await context.close();
   });
 
