@@ -2,7 +2,7 @@ import type { Browser, Page, Request, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./browser.ts";
 import { browserSuite } from "./suite.ts";
-import { ask, contentHeading, lastActivity, lastReply, openWorkdesk, signIn } from "./workdesk.ts";
+import { ask, contentHeading, sendMessage, lastActivity, lastReply, openWorkdesk, signIn } from "./workdesk.ts";
 
 const VIEWPORT = { width: 1400, height: 860 };
 const ASK_FOR_A_NEW_TAB = "open the work request list in a new tab";
@@ -75,7 +75,7 @@ describe("opening a screen in a new tab, in Chromium", () => {
       });
       const reported = page.waitForRequest(carriesToolOutcome, { timeout: 45_000 });
 
-      await ask(page, ASK_FOR_A_NEW_TAB);
+      await sendMessage(page, ASK_FOR_A_NEW_TAB);
       await held;
       await reported;
 

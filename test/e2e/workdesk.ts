@@ -25,7 +25,16 @@ export async function signIn(page: Page, user: string): Promise<void> {
   await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
 }
 
+/** Sends a message, and returns once the conversation shows it (the run has begun: a reply read after this is the new one). */
 export async function ask(page: Page, text: string): Promise<void> {
+  const asked = page.getByRole("log", { name: "Conversation" }).getByRole("article", { name: "You said" });
+  const before = await asked.count();
+  await sendMessage(page, text);
+  await expect.poll(() => asked.count(), { timeout: 15_000 }).toBeGreaterThan(before);
+}
+
+/** Types and sends a message, and touches the page no more (for tests that hold the run request). */
+export async function sendMessage(page: Page, text: string): Promise<void> {
   await page.getByRole("textbox", { name: "Message the assistant" }).fill(text);
   await page.getByRole("button", { name: "Send" }).click();
 }
