@@ -44,3 +44,4 @@ export {
 export { createArgumentChecker, type ArgumentChecker, type ArgumentsCheck } from "./argument-checker.ts";
 export { TRIGGER_KINDS, TriggerSchema, type Trigger, type TriggerKind } from "./trigger.ts";
 export { readTetherProps, type TetherForwardedProps } from "./forwarded-props.ts";
+export type * from "./run-record.ts";
