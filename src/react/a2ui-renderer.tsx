@@ -1,8 +1,8 @@
 import { renderMarkdown } from "@a2ui/markdown-it";
-import { A2uiSurface, MarkdownContext, basicCatalog } from "@a2ui/react/v0_9";
-import { MessageProcessor, type A2uiMessage } from "@a2ui/web_core/v0_9";
+import { A2uiSurface, MarkdownContext } from "@a2ui/react/v0_9";
 import { useEffect, useMemo, useRef } from "react";
 import type { SurfaceAction } from "../client/index.ts";
+import { buildSurface } from "./build-surface.ts";
 
 export interface A2uiRendererProps {
   surfaceId: string;
@@ -23,17 +23,7 @@ export default function A2uiRenderer({ surfaceId, operations, onAction, onError 
   const handlers = useRef({ onAction, onError });
   handlers.current = { onAction, onError };
   // A new snapshot replaces the surface as a whole (the server sends `replace: true`), so each one gets a fresh processor.
-  const built = useMemo(() => {
-    const processor = new MessageProcessor([basicCatalog], (action) => handlers.current.onAction(action as SurfaceAction));
-    try {
-      processor.processMessages(operations as unknown as A2uiMessage[]);
-    } catch (error) {
-      return { processor, error: { code: "RENDERER_REFUSED", message: error instanceof Error ? error.message : String(error) } };
-    }
-    const surface = processor.model.getSurface(surfaceId);
-    if (!surface) return { processor, error: { code: "SURFACE_MISSING", message: `The operations never created surface ${surfaceId}.` } };
-    return { processor, surface };
-  }, [surfaceId, operations]);
+  const built = useMemo(() => buildSurface(surfaceId, operations, (action) => handlers.current.onAction(action)), [surfaceId, operations]);
 
   useEffect(() => {
     if (built.error) return handlers.current.onError(built.error);

@@ -20,7 +20,7 @@ export function Conversation() {
   useSyncExternalStore(renderers?.subscribe ?? noSubscription, version, version);
   const surfaces = useMemo(
     (): SurfaceHandlers => ({
-      // A click while the agent is busy is refused by the session; the refusal shows as the session's error.
+      // Surfaces are disabled while the agent is busy; a refusal that slips through (a click racing the run's start) has nothing to show.
       onAction: (action) => void session.act(action).catch(() => {}),
       onError: ({ messageId, surfaceId, code, message }) =>
         void session.reportRendererError({ activityMessageId: messageId, ...(surfaceId ? { surfaceId } : {}), message, details: { code } }),

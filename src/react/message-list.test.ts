@@ -48,3 +48,19 @@ describe("MessageList with a tool's renderer", () => {
     expect(html).not.toContain("startTimer view");
   });
 });
+
+describe("MessageList with a generated surface", () => {
+  const surface = {
+    id: "a2ui-surface-call_1",
+    role: "activity" as const,
+    activityType: "a2ui-surface",
+    content: { a2ui_operations: [{ version: "v0.9", createSurface: { surfaceId: "s1", catalogId: "basic" } }] },
+  };
+  const html = (running: boolean) =>
+    renderToStaticMarkup(createElement(MessageList, { messages: [surface], activities: [], running, surfaces: { onAction: () => {}, onError: () => {} } }));
+
+  it("disables the surface's buttons while the agent is busy, as the composer's, so a click is never silently dropped", () => {
+    expect(html(true)).toMatch(/<fieldset disabled=""[^>]*>.*Loading the view/);
+    expect(html(false)).not.toContain("disabled");
+  });
+});

@@ -58,6 +58,7 @@ export function MessageList({
               activity={surface}
               onAction={(action) => surfaces?.onAction(action)}
               onError={(error) => surfaces?.onError({ messageId: message.id, ...error })}
+              disabled={running}
             />
           );
         }

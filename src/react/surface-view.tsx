@@ -12,6 +12,8 @@ export interface SurfaceViewProps {
   onAction(action: SurfaceAction): void;
   /** The surface could not be shown here; told once per failure. */
   onError(error: { surfaceId?: string; code: string; message: string }): void;
+  /** The agent is busy: the session would refuse a click, so the buttons are off until it is done. */
+  disabled?: boolean;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface SurfaceViewProps {
  * React renderer, and a failure (generation or rendering) as a small note,
  * never a blank.
  */
-export function SurfaceView({ messageId, activity, onAction, onError }: SurfaceViewProps) {
+export function SurfaceView({ messageId, activity, onAction, onError, disabled = false }: SurfaceViewProps) {
   const [rendererError, setRendererError] = useState<string>();
   const reported = useRef(new Set<string>());
   const surfaceId = activity.status === "ready" ? activity.surfaceId : undefined;
@@ -59,11 +61,14 @@ export function SurfaceView({ messageId, activity, onAction, onError }: SurfaceV
   }
   return (
     <section className="tether-surface" aria-label="Generated view" data-surface={messageId} data-surface-id={activity.surfaceId}>
-      <RendererBoundary onError={fail}>
-        <Suspense fallback={<span role="status">Loading the view…</span>}>
-          <A2uiRenderer surfaceId={activity.surfaceId} operations={activity.operations} onAction={onAction} onError={fail} />
-        </Suspense>
-      </RendererBoundary>
+      {/* A disabled fieldset turns off every button the renderer draws; `contents` keeps it out of the layout. */}
+      <fieldset disabled={disabled} style={{ display: "contents" }}>
+        <RendererBoundary onError={fail}>
+          <Suspense fallback={<span role="status">Loading the view…</span>}>
+            <A2uiRenderer surfaceId={activity.surfaceId} operations={activity.operations} onAction={onAction} onError={fail} />
+          </Suspense>
+        </RendererBoundary>
+      </fieldset>
     </section>
   );
 }

@@ -23,6 +23,8 @@ describe("generated UI in Recipes, in Chromium", () => {
     expect(await timers.count()).toBe(6);
     expect(await surface.getByRole("button", { name: "Save to cookbook" }).count()).toBe(1);
     await lastReply(page, /Egg fried rice/);
+    // Each button as tall as its label, beside a step that takes the rest of the width (a stretched row drew tall ovals).
+    for (const box of await Promise.all((await timers.all()).map((timer) => timer.boundingBox()))) expect(box!.height).toBeLessThan(60);
     await timers.first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SCREENSHOTS}/surface-recipe-mobile.png` });
 

@@ -18,8 +18,9 @@ export function recipeSurface(recipe: Recipe, buttons: { timers: boolean; save: 
     const text = { id: `step-${number}-text`, component: "Text", text: `${number}. ${step.text}` };
     if (!buttons.timers) return [{ ...text, id: `step-${number}` }];
     return [
-      { id: `step-${number}`, component: "Row", children: [text.id, `step-${number}-timer`] },
-      text,
+      // Centred, with the words taking the width: a Row stretches its children by default, so a long step drew a tall oval button.
+      { id: `step-${number}`, component: "Row", children: [text.id, `step-${number}-timer`], align: "center" },
+      { ...text, weight: 1 },
       {
         id: `step-${number}-timer`,
         component: "Button",

@@ -149,14 +149,13 @@ describe("a recipe as a generated surface, on the offline playbook", () => {
     expect(shown.text).toBe("Here is Egg fried rice: 15 minutes, serves 2, in 6 steps.");
   });
 
-  it("gives the recipe in words when the client renders no catalog Tether can use", async () => {
+  it("offers no surface to a client that renders no catalog Tether can use, and shows the recipe the page's own way", async () => {
     const thread = await recipesThread("sam", "other-catalog");
     const shown = await thread.ask(SHOW_R204, SAM_MOBILE, { a2uiClientCapabilities: { supportedCatalogIds: ["https://example.com/catalogs/other.json"] } });
-    expect(shown.surface).toMatchObject({ status: "failed" });
-    expect(shown.surface?.a2ui_operations).toBeUndefined();
-    expect(shown.text).toMatch(/^I couldn't show Egg fried rice as a card here \(this page can't draw it\), so here it is in words\. /);
-    expect(shown.text).toContain("You'll need 400 g cooked rice (leftover, cold), 3 eggs,");
-    expect(shown.text).toContain("6. Season with the soy sauce and sesame oil");
+    // render_a2ui was never offered, so nothing was tried and failed on this page.
+    expect(shown.surface).toBeUndefined();
+    expect(shown.text).toMatch(/^Egg fried rice takes 15 minutes and serves 2, in 6 steps\. You'll need /);
+    expect(shown.calls.map((call) => call.toolName)).toEqual(["getRecipe", "offer_recipes"]);
   });
 
   it("starts a step's timer when its button is clicked, and says it runs only once the browser reports it started", async () => {

@@ -37,6 +37,18 @@ export function clientCatalogs(input: Pick<RunAgentInput, "context" | "forwarded
   return catalogs.length > 0 || supported ? catalogs : [{ catalogId: BASIC_CATALOG_ID }];
 }
 
+/** The catalog ids a client named in `supportedCatalogIds`, for a log line: at most five, quoted. */
+export function describeCatalogIds(input: Pick<RunAgentInput, "forwardedProps">): string {
+  const ids = (input.forwardedProps as { a2uiClientCapabilities?: { supportedCatalogIds?: unknown } } | undefined)?.a2uiClientCapabilities?.supportedCatalogIds;
+  const named = Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
+  return named.length === 0
+    ? "none"
+    : named
+        .slice(0, 5)
+        .map((id) => JSON.stringify(id.slice(0, 200)))
+        .join(", ");
+}
+
 function parseInlineCatalog(value: string): ClientCatalog | undefined {
   let parsed: unknown;
   try {

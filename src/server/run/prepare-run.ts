@@ -7,7 +7,8 @@ import { prepareClientHistory, reconcileServerHistory } from "../history/reconci
 import { checkResume, type ResumeCheck } from "../approvals/check-resume.ts";
 import type { BeginRun, RunStore } from "../store/port.ts";
 import { buildToolSet, type ToolSet } from "../tools/tool-set.ts";
-import { clientCatalogs, type ClientCatalog } from "../genui/client-catalogs.ts";
+import { clientCatalogs, describeCatalogIds, type ClientCatalog } from "../genui/client-catalogs.ts";
+import { RENDER_A2UI } from "../genui/surface-lifecycle.ts";
 import { prepareUiAction } from "../genui/ui-action.ts";
 import type { IdSource } from "./ids.ts";
 
@@ -81,6 +82,16 @@ export async function prepareRun(options: {
   }
 
   const toolSet = buildToolSet(agent, user, input.tools);
+  const surfaceCatalogs = agent.generatedUi ? clientCatalogs(input) : [];
+  if (agent.generatedUi && surfaceCatalogs.length === 0) {
+    // Every surface for this client would fail validation three times over: the model answers in words instead.
+    toolSet.tools.delete(RENDER_A2UI);
+    toolSet.log.push({
+      level: "info",
+      code: "surface_catalog_unknown",
+      message: `The client declared no A2UI catalog Tether can check (only ${describeCatalogIds(input)}), so ${RENDER_A2UI} was not offered.`,
+    });
+  }
   const stored = thread ? await store.getMessages(thread.threadId) : [];
   const storedIds = new Set(stored.map((message) => message.id));
   const resume = await checkResume({
@@ -165,7 +176,7 @@ export async function prepareRun(options: {
     deferred,
     synthesized: reconciled.synthesized,
     answers: resume.answers,
-    surfaceCatalogs: agent.generatedUi ? clientCatalogs(input) : [],
+    surfaceCatalogs,
   };
 }
 
