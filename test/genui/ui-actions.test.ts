@@ -166,6 +166,47 @@ describe("a click that cannot be taken is refused before anything is stored", ()
     });
   });
 
+  it("refuses a click whose context says what its button does not: another record, a changed literal, an extra key", async () => {
+    for (const context of [{ requestId: "R-1005" }, { requestId: "R-1042", orgId: "ORG-02" }, { requestId: ["R-1042"] }]) {
+      const result = await refused({ forwardedProps: clickProps({ ...CLICK, context }) });
+      expect(result, JSON.stringify(context)).toMatchObject({ status: 400, error: { code: "ui_action_invalid" }, runs: ["r1"], modelCalls: 2 });
+      expect(result.error.message).toMatch(/open_detail action on surface request-R-1042 .*\(context "(requestId|orgId)"\)/);
+    }
+    // A literal the surface fixed is held too; a value a person may edit on the surface is the page's to send.
+    const form = {
+      surfaceId: "close-form",
+      components: [
+        { id: "root", component: "Column", children: ["note", "close"] },
+        { id: "note", component: "TextField", label: "Note", value: { path: "/form/note" } },
+        {
+          id: "close",
+          component: "Button",
+          child: "close-label",
+          action: { event: { name: "close_request", context: { resolution: "fixed", note: { path: "/form/note" }, requestId: { path: "/request/id" } } } },
+        },
+        { id: "close-label", component: "Text", text: "Close as fixed" },
+      ],
+      data: { request: { id: "R-1042" }, form: { note: "" } },
+    };
+    const click = { name: "close_request", surfaceId: "close-form", sourceComponentId: "close", timestamp: "2025-06-01T10:00:00.000Z" };
+    const app = await createScriptedApp([render(form), { text: "Here." }, { text: "Closing." }], { agent: { generatedUi: true } });
+    await app.run({ threadId: "t1", runId: "r1", messages: [ask] });
+    const forged = await app.post({
+      threadId: "t1",
+      runId: "r2",
+      forwardedProps: clickProps({ ...click, context: { resolution: "wontfix", note: "", requestId: "R-1042" } }),
+    });
+    expect(forged.status).toBe(400);
+    expect(await errorOf(forged)).toMatchObject({ code: "ui_action_invalid", message: expect.stringContaining('(context "resolution")') });
+    const typed = await app.post({
+      threadId: "t1",
+      runId: "r3",
+      forwardedProps: clickProps({ ...click, context: { resolution: "fixed", note: "replaced the reader", requestId: "R-1042" } }),
+    });
+    expect(typed.status).toBe(200);
+    await typed.text();
+  });
+
   it("refuses a click whose trigger says it is something else, with invalid_trigger", async () => {
     expect(await refused({ forwardedProps: clickProps(CLICK, { kind: "user-message" }) })).toMatchObject({ status: 400, error: { code: "invalid_trigger" } });
   });

@@ -10,6 +10,8 @@ export interface RenderedSurface {
   resultMessageId: string;
   /** The components as the render call passed them. */
   components: unknown[];
+  /** The data model the surface was rendered with. */
+  data: unknown;
 }
 
 // Deeper than any component's properties go; an action sits one or two levels down.
@@ -32,7 +34,7 @@ export function findRenderedSurface(history: Message[], surfaceId: string): Rend
       const result = parseJson(message.content);
       if (!isPlainObject(args) || args.surfaceId !== surfaceId || !Array.isArray(args.components)) continue;
       if (!isPlainObject(result) || result.rendered !== true || result.surfaceId !== surfaceId) continue;
-      found = { surfaceId, toolCallId: message.toolCallId, resultMessageId: message.id, components: args.components };
+      found = { surfaceId, toolCallId: message.toolCallId, resultMessageId: message.id, components: args.components, data: args.data };
     }
   }
   return found;

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { AssistantMessage, Message, ToolMessage } from "@ag-ui/core";
 import { TetherError, type Trigger } from "../../protocol/index.ts";
 import type { RunStore } from "../store/port.ts";
+import { checkActionContext } from "./check-action-context.ts";
 import { actionNamesOf, findComponent, findRenderedSurface } from "./rendered-surface.ts";
 import { readUserAction, type UserAction } from "./user-action.ts";
 
@@ -94,6 +95,8 @@ export async function prepareUiAction(options: {
       },
     );
   }
+
+  checkActionContext(surface, component, action);
 
   // In client mode the producing run may be unknown here (another instance, before a restart): then there is no link to make.
   const parentRunId = options.parentRunId ?? (await store.getMessageRun(threadId, surface.resultMessageId));
