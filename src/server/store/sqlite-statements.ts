@@ -39,6 +39,8 @@ export function prepareStatements(db: Database.Database) {
     resolveInterrupt: db.prepare("UPDATE interrupts SET status = ?, answer = ?, resolved_by_run_id = ? WHERE interrupt_id = ? AND status = 'pending'"),
     insertReport: db.prepare("INSERT INTO reports (run_id, received_at, body) VALUES (?, ?, ?)"),
     listReports: db.prepare<[string], { received_at: string; body: string }>("SELECT received_at, body FROM reports WHERE run_id = ? ORDER BY rowid"),
+    insertFact: db.prepare("INSERT INTO run_facts (run_id, body) VALUES (?, ?)"),
+    listFacts: db.prepare<[string], { body: string }>("SELECT body FROM run_facts WHERE run_id = ? ORDER BY rowid"),
     runningRuns: db.prepare<[], { run_id: string }>("SELECT run_id FROM runs WHERE status = 'running'"),
     lastSeq: db.prepare<[string], { last: number }>("SELECT COALESCE(MAX(last_seq), 0) AS last FROM event_pages WHERE run_id = ?"),
     lastPage: db.prepare<[string], { first_seq: number; body: Buffer }>(
