@@ -358,6 +358,20 @@ function runStoreContract(adapter: StoreAdapter) {
       expect((await store.getPendingInterrupts("thread_1")).map((stored) => stored.interrupt.id)).toEqual(["int_1"]);
     });
 
+    it("gives the thread as a run found it with beforeRunId: the messages of the runs that began before it", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: [] });
+      await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" } });
+      const second = userMessage("m3", "and the approvals");
+      await store.beginRun(begin({ runId: "run_2", messages: [second] }));
+      await store.commitStep({ threadId: "thread_1", runId: "run_2", messages: [assistantMessage("m4", "Here.")], pending: [] });
+
+      expect(await store.getMessages("thread_1", { beforeRunId: "run_1" })).toEqual([]);
+      expect(await store.getMessages("thread_1", { beforeRunId: "run_2" })).toEqual([userTurn, navigateCall]);
+      expect(await store.getMessages("thread_1", { beforeRunId: "no_such_run" })).toEqual([]);
+    });
+
     it("adds a step's messages and pending browser calls in commitStep", async () => {
       const store = await openStore();
       await store.beginRun(begin());

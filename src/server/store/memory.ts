@@ -52,7 +52,13 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       return copy(threads.get(threadId));
     },
     async getMessages(threadId, options = {}) {
-      return copy((messages.get(threadId) ?? []).filter((stored) => stored.runId !== options.excludeRunId).map((stored) => stored.message));
+      const order = runsByThread.get(threadId) ?? [];
+      const before = options.beforeRunId === undefined ? undefined : new Set(order.slice(0, Math.max(0, order.indexOf(options.beforeRunId))));
+      return copy(
+        (messages.get(threadId) ?? [])
+          .filter((stored) => stored.runId !== options.excludeRunId && (!before || before.has(stored.runId)))
+          .map((stored) => stored.message),
+      );
     },
     async getMessageRun(threadId, messageId) {
       return (messages.get(threadId) ?? []).find((stored) => stored.message.id === messageId)?.runId;

@@ -29,9 +29,10 @@ export interface RunStore {
    * for a client restoring the thread; never part of a model's prompt).
    * `excludeRunId` leaves out the messages a run added (a client restoring a
    * thread replays the active run from its events, so it takes the history
-   * from before it).
+   * from before it). `beforeRunId` keeps only the messages of the runs that
+   * began before that one: the thread as that run found it (its record).
    */
-  getMessages(threadId: string, options?: { excludeRunId?: string }): Promise<Message[]>;
+  getMessages(threadId: string, options?: { excludeRunId?: string; beforeRunId?: string }): Promise<Message[]>;
   /** The run that added a message to the thread. */
   getMessageRun(threadId: string, messageId: string): Promise<string | undefined>;
   /** Browser tool calls of the thread still waiting for their outcome. */

@@ -10,6 +10,10 @@ export function prepareStatements(db: Database.Database) {
     insertThread: db.prepare("INSERT INTO threads (thread_id, agent_id, owner_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"),
     touchThread: db.prepare("UPDATE threads SET updated_at = ? WHERE thread_id = ?"),
     getMessages: db.prepare<[string, string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? AND run_id != ? ORDER BY position"),
+    getMessagesBefore: db.prepare<[string, string], { body: string }>(
+      `SELECT m.body FROM messages m JOIN runs r ON r.run_id = m.run_id
+       WHERE m.thread_id = ? AND r.ordinal < (SELECT ordinal FROM runs WHERE run_id = ?) ORDER BY m.position`,
+    ),
     getMessageRun: db.prepare<[string, string], { run_id: string }>("SELECT run_id FROM messages WHERE thread_id = ? AND message_id = ?"),
     nextPosition: db.prepare<[string], { next: number }>("SELECT COALESCE(MAX(position), -1) + 1 AS next FROM messages WHERE thread_id = ?"),
     insertMessage: db.prepare("INSERT INTO messages (thread_id, position, message_id, run_id, body) VALUES (?, ?, ?, ?, ?)"),

@@ -203,7 +203,12 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
         return row && toThread(row);
       }),
     getMessages: (threadId, options = {}) =>
-      read(() => statements.getMessages.all(threadId, options.excludeRunId ?? "").map((row) => JSON.parse(row.body) as Message)),
+      read(() =>
+        (options.beforeRunId
+          ? statements.getMessagesBefore.all(threadId, options.beforeRunId)
+          : statements.getMessages.all(threadId, options.excludeRunId ?? "")
+        ).map((row) => JSON.parse(row.body) as Message),
+      ),
     getMessageRun: (threadId, messageId) => read(() => statements.getMessageRun.get(threadId, messageId)?.run_id),
     getPendingToolCalls: (threadId) =>
       read(() =>
