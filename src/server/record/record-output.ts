@@ -27,20 +27,20 @@ export function recordOutput(events: StoredEvent[], page: EventPageRequest): Rec
   for (const { seq, event } of events) {
     if (seq <= page.afterSeq) continue;
     const fields = event as unknown as { messageId?: unknown; toolCallId?: unknown };
-    const kept = keep<unknown>(event, RECORD_LIMITS.event);
-    const size = JSON.stringify(kept).length;
+    const entry = {
+      seq,
+      type: event.type,
+      ...(typeof fields.messageId === "string" ? { messageId: fields.messageId } : {}),
+      ...(typeof fields.toolCallId === "string" ? { toolCallId: fields.toolCallId } : {}),
+      event: keep<unknown>(event, RECORD_LIMITS.event),
+    };
+    const size = JSON.stringify(entry).length;
     if (output.events.length > 0 && (output.events.length >= page.limit || chars + size > page.maxChars)) {
       output.next = { afterSeq: output.events.at(-1)!.seq };
       break;
     }
     chars += size;
-    output.events.push({
-      seq,
-      type: event.type,
-      ...(typeof fields.messageId === "string" ? { messageId: fields.messageId } : {}),
-      ...(typeof fields.toolCallId === "string" ? { toolCallId: fields.toolCallId } : {}),
-      event: kept,
-    });
+    output.events.push(entry);
   }
   output.surfaces = finalSurfaces(events);
   return output;
