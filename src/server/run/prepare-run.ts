@@ -11,6 +11,7 @@ import { clientCatalogs, describeCatalogIds, type ClientCatalog } from "../genui
 import { RENDER_A2UI } from "../genui/surface-lifecycle.ts";
 import { prepareUiAction } from "../genui/ui-action.ts";
 import type { IdSource } from "./ids.ts";
+import { offeredTools } from "../record/offered-tools.ts";
 
 /**
  * A run request that passed every check: a new run, ready to be stored and
@@ -164,6 +165,7 @@ export async function prepareRun(options: {
         input: recordableInput(input, agent.history),
         log: toolSet.log,
       },
+      facts: [offeredTools(toolSet)],
       messages: defer ? [] : added,
       resolvedToolCallIds: reconciled.resolvedToolCallIds,
       resolvedInterrupts: resume.answers.map(({ stored: interrupt, answer }) => ({ interruptId: interrupt.interrupt.id, answer, interrupt })),
