@@ -21,9 +21,12 @@ export async function getJson<T>(path: string): Promise<Answer<T>> {
   return { state: "ok", value: body as T };
 }
 
-/** A page of a run's record: the first without `afterSeq`, the following ones from `output.next`. */
-export async function getRecord(runId: string, afterSeq?: number): Promise<Answer<RunRecordDocument>> {
-  const answer = await getJson<unknown>(`/api/runs/${encodeURIComponent(runId)}/record${afterSeq === undefined ? "" : `?afterSeq=${afterSeq}`}`);
+/** A page of a run's record: the first without `afterSeq`, the following ones from `output.next`; `limit` events at most when given. */
+export async function getRecord(runId: string, page: { afterSeq?: number; limit?: number } = {}): Promise<Answer<RunRecordDocument>> {
+  const query = new URLSearchParams();
+  if (page.afterSeq !== undefined) query.set("afterSeq", String(page.afterSeq));
+  if (page.limit !== undefined) query.set("limit", String(page.limit));
+  const answer = await getJson<unknown>(`/api/runs/${encodeURIComponent(runId)}/record${query.size > 0 ? `?${query}` : ""}`);
   if (answer.state !== "ok") return answer;
   try {
     assertRunRecord(answer.value);

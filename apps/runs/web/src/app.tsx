@@ -10,8 +10,8 @@ import { useAnswer, type Loading } from "./use-answer.ts";
 /** `/runs/?thread=…`: the thread's chain of runs; `?run=…`: that run's timeline, beside its thread's chain. */
 export function App() {
   const selection = useMemo(() => readSelection(window.location.search), []);
-  const { runId } = selection;
-  const record = useAnswer(runId, runId ? () => getRecord(runId) : undefined);
+  const { runId, limit } = selection;
+  const record = useAnswer(runId, runId ? () => getRecord(runId, { limit }) : undefined);
   // Only a run given: its thread comes from its record.
   const threadId = selection.threadId ?? (record?.state === "ok" ? record.value.threadId : undefined);
   const chain = useAnswer(threadId, threadId ? () => getChain(threadId) : undefined);
@@ -38,7 +38,7 @@ export function App() {
           <div className={`layout${runId ? " layout--run" : ""}`}>
             {threadId ? <Chain chain={chain} selectedRunId={runId} /> : null}
             {runId ? (
-              <Record record={record} />
+              <Record record={record} limit={limit} />
             ) : chain?.state === "ok" && chain.value.runs.length > 0 ? (
               <p className="hint">Choose a run to see its timeline.</p>
             ) : null}
@@ -57,12 +57,12 @@ function Chain({ chain, selectedRunId }: { chain: Loading<ThreadRunChain> | unde
   return <ChainView chain={chain.value} selectedRunId={selectedRunId} />;
 }
 
-function Record({ record }: { record: Loading<RunRecordDocument> | undefined }) {
+function Record({ record, limit }: { record: Loading<RunRecordDocument> | undefined; limit: number | undefined }) {
   if (!record || record.state === "loading") return <p aria-live="polite">Loading the run…</p>;
   if (record.state === "missing") return <Missing what="run" />;
   if (record.state === "failed") return <Failed message={record.message} />;
   if (record.state === "signed-out") return null;
-  return <RunView key={record.value.runId} record={record.value} />;
+  return <RunView key={record.value.runId} record={record.value} limit={limit} />;
 }
 
 function Start() {

@@ -6,6 +6,8 @@ describe("the viewer's addresses", () => {
     expect(readSelection("?thread=t-1")).toEqual({ threadId: "t-1" });
     expect(readSelection("?run=r-1&thread=t-1")).toEqual({ threadId: "t-1", runId: "r-1" });
     expect(readSelection("?run=&thread=%20")).toEqual({});
+    expect(readSelection("?run=r-1&limit=5")).toEqual({ runId: "r-1", limit: 5 });
+    expect(readSelection("?run=r-1&limit=-2")).toEqual({ runId: "r-1" });
   });
 
   it("writes links that read back as what they point to", () => {

@@ -13,7 +13,7 @@ import { SurfacesSection } from "./sections/surfaces-section.tsx";
 import { ToolCallsSection } from "./sections/tool-calls-section.tsx";
 
 /** One run's timeline: what started it, what the agent was given and did, what the browser said, what was sent. */
-export function RunView({ record }: { record: RunRecordDocument }) {
+export function RunView({ record, limit }: { record: RunRecordDocument; limit?: number | undefined }) {
   const nextRecords = useNextRecords(record);
   const ended = record.finishedAt ? Date.parse(record.finishedAt) - Date.parse(record.createdAt) : undefined;
   return (
@@ -74,7 +74,7 @@ export function RunView({ record }: { record: RunRecordDocument }) {
       <SurfacesSection record={record} />
       <ReportsSection record={record} />
       <OutcomeSection record={record} />
-      <EventsSection record={record} />
+      <EventsSection record={record} limit={limit} />
     </article>
   );
 }

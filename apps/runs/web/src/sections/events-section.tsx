@@ -7,7 +7,7 @@ import { Section } from "./section.tsx";
 type Events = RunRecordDocument["output"]["events"];
 
 /** The events the client was sent, in order, a page at a time (`output.next` says where the next page starts). */
-export function EventsSection({ record }: { record: RunRecordDocument }) {
+export function EventsSection({ record, limit }: { record: RunRecordDocument; limit?: number | undefined }) {
   const [events, setEvents] = useState<Events>(record.output.events);
   const [next, setNext] = useState(record.output.next);
   const [loading, setLoading] = useState(false);
@@ -16,7 +16,7 @@ export function EventsSection({ record }: { record: RunRecordDocument }) {
     if (!next) return;
     setLoading(true);
     setError(undefined);
-    const page = await getRecord(record.runId, next.afterSeq);
+    const page = await getRecord(record.runId, { afterSeq: next.afterSeq, limit });
     setLoading(false);
     if (page.state !== "ok") {
       setError(page.state === "failed" ? page.message : "The next page could not be read (signed out, or the run is gone).");
