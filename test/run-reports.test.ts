@@ -1,15 +1,11 @@
+import type { RunRecordDocument } from "tether/protocol";
 import { turnParts, type ApiOptions } from "tether/server";
 import { describe, expect, it } from "vitest";
 import { createScriptedApp, type ScriptedApp } from "./helpers/scripted-app.ts";
 
 const MiB = 1024 * 1024;
 
-interface Record {
-  run: { runId: string };
-  events: Array<{ seq: number; event: { type: string } }>;
-  reports: Array<{ receivedAt: string; report: unknown }>;
-  next?: { afterSeq: number; afterReport: number };
-}
+type Record = RunRecordDocument;
 
 /** An app with one finished run, r1, whose reply streamed as `deltas` text events of `deltaBytes` each. */
 async function appWithRun(options: { deltas?: number; deltaBytes?: number; api?: ApiOptions } = {}): Promise<ScriptedApp> {
@@ -126,82 +122,72 @@ describe("browser reports", () => {
 });
 
 describe("GET /runs/:runId/record", () => {
-  it("answers a small run in one page: run, events and reports, no next", async () => {
+  it("answers a small run in one page: the record, every event and the reports, no next", async () => {
     const app = await appWithRun();
     await postReport(app, outcome("call-1"));
 
     const { status, body } = await readRecord(app);
 
     expect(status).toBe(200);
-    expect(body.run.runId).toBe("r1");
-    expect(body.events.map((stored) => stored.seq)).toEqual((await app.store.readEvents("r1")).map((stored) => stored.seq));
-    expect(body.events.at(-1)!.event.type).toBe("RUN_FINISHED");
+    expect(body.runId).toBe("r1");
+    expect(body.output.events.map((stored) => stored.seq)).toEqual((await app.store.readEvents("r1")).map((stored) => stored.seq));
+    expect(body.output.events.at(-1)!.type).toBe("RUN_FINISHED");
     expect(body.reports).toHaveLength(1);
-    expect(body.next).toBeUndefined();
+    expect(body.output.next).toBeUndefined();
   });
 
-  it("pages a run of 3 MiB of events: no page over 1 MiB plus the run, and following next walks every event once", async () => {
+  it("pages a run of 3 MiB of events: no page over 1 MiB plus the rest of the record, and following next walks every event once", async () => {
     const app = await appWithRun({ deltas: 3 * 1024, deltaBytes: 1024 });
     await postReport(app, outcome("call-1"));
     const stored = await app.store.readEvents("r1");
     expect(stored.length).toBeGreaterThan(3 * 1024);
-    const runBytes = Buffer.byteLength(JSON.stringify(await app.store.getRun("r1")));
 
     const seqs: number[] = [];
-    const reports: unknown[] = [];
     let query = "";
     let pages = 0;
     for (;;) {
       const { status, bytes, body } = await readRecord(app, query);
       expect(status).toBe(200);
-      expect(bytes).toBeLessThanOrEqual(runBytes + MiB + 1024);
-      seqs.push(...body.events.map((event) => event.seq));
-      reports.push(...body.reports);
+      // The rest of the record is capped too: the model call's 3 MiB of text is kept as its head and hash.
+      expect(bytes).toBeLessThanOrEqual(MiB + 64 * 1024);
+      expect(body.modelCalls[0]!.text).toMatchObject({ cut: true, length: 3 * MiB });
+      seqs.push(...body.output.events.map((event) => event.seq));
+      expect(body.reports).toHaveLength(1);
       pages += 1;
-      if (!body.next) break;
-      query = `?afterSeq=${body.next.afterSeq}&afterReport=${body.next.afterReport}`;
+      if (!body.output.next) break;
+      query = `?afterSeq=${body.output.next.afterSeq}`;
     }
 
-    expect(pages).toBeGreaterThanOrEqual(4);
+    expect(pages).toBeGreaterThanOrEqual(3);
     expect(seqs).toEqual(stored.map((event) => event.seq));
-    expect(reports).toHaveLength(1);
   });
 
-  it("gives at most `limit` items a page, and 1000 when asked for more", async () => {
+  it("gives at most `limit` events a page, and 1000 when asked for more", async () => {
     const app = await appWithRun({ deltas: 1500, deltaBytes: 4 });
 
     const ten = await readRecord(app, "?limit=10");
     const many = await readRecord(app, "?limit=5000");
 
-    expect(ten.body.events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(ten.body.next).toEqual({ afterSeq: 10, afterReport: 0 });
-    expect(many.body.events).toHaveLength(1000);
-    const rest = await readRecord(app, `?afterSeq=${many.body.next!.afterSeq}`);
-    expect(rest.body.events[0]!.seq).toBe(1001);
+    expect(ten.body.output.events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(ten.body.output.next).toEqual({ afterSeq: 10 });
+    expect(many.body.output.events).toHaveLength(1000);
+    const rest = await readRecord(app, `?afterSeq=${many.body.output.next!.afterSeq}`);
+    expect(rest.body.output.events[0]!.seq).toBe(1001);
   });
 
-  it("pages reports stored before the limits existed: 1 MB ones come one a page", async () => {
+  it("keeps reports stored before the limits existed, 1 MB each, as their head, length and hash", async () => {
     const app = await appWithRun();
     // Written past the route, as a store filled by an older version would hold them.
     for (let index = 0; index < 6; index++) await app.store.addReport("r1", rendererError("broken", "x".repeat(1_000_000)));
-    const runBytes = Buffer.byteLength(JSON.stringify(await app.store.getRun("r1")));
 
-    let query = "";
-    let reports = 0;
-    let largest = 0;
-    for (;;) {
-      const { bytes, body } = await readRecord(app, query);
-      largest = Math.max(largest, bytes);
-      reports += body.reports.length;
-      if (!body.next) break;
-      query = `?afterSeq=${body.next.afterSeq}&afterReport=${body.next.afterReport}`;
-    }
+    const { bytes, body } = await readRecord(app);
 
-    expect(reports).toBe(6);
-    expect(largest).toBeLessThanOrEqual(runBytes + MiB + 1024);
+    expect(body.reports).toHaveLength(6);
+    for (const report of body.reports) expect(report.body).toMatchObject({ kind: "renderer-error", details: { cut: true, length: 1_000_000 } });
+    expect(bytes).toBeLessThanOrEqual(64 * 1024);
   });
 
-  it.each(["?afterSeq=-1", "?afterSeq=abc", "?limit=0", "?afterReport=1.5"])("refuses %s with 400 invalid_input", async (query) => {
+  it.each(["?afterSeq=-1", "?afterSeq=abc", "?limit=0", "?afterSeq=1.5"])("refuses %s with 400 invalid_input", async (query) => {
     const app = await appWithRun();
 
     const { status, body } = await readRecord(app, query);

@@ -40,6 +40,12 @@ export interface TetherAppOptions<User extends TetherUser = TetherUser> extends 
   now?: () => Date;
   ids?: IdSource;
   logger?: Logger;
+  /**
+   * Who may read every run's record and thread chain (`GET /runs/:runId/record`,
+   * `GET /threads/:threadId/runs`), not only their own: an app's admins.
+   * Default: nobody.
+   */
+  canReadAllRecords?: (user: User) => boolean;
 }
 
 export interface TetherApp<User extends TetherUser = TetherUser> {
@@ -107,8 +113,17 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
   );
   api.route("/", runAgentRoutes(runner, hub));
   api.route("/", capabilityRoutes(agents));
-  api.route("/", threadRoutes(store, hub));
-  api.route("/", runRoutes(store, runner, hub, options));
+  const canReadAllRecords = options.canReadAllRecords as ((user: TetherUser) => boolean) | undefined;
+  const records = { store, isLive: hub.isLive, generatedUi: (agentId: string) => Boolean(agents.get(agentId)?.generatedUi) };
+  api.route("/", threadRoutes(store, hub, { ...(canReadAllRecords ? { canReadAllRecords } : {}) }));
+  api.route(
+    "/",
+    runRoutes(store, runner, hub, records, {
+      ...(options.reportLimits ? { reportLimits: options.reportLimits } : {}),
+      ...(options.recordPage ? { recordPage: options.recordPage } : {}),
+      ...(canReadAllRecords ? { canReadAllRecords } : {}),
+    }),
+  );
 
   const onError = errorHandler(logger);
   const app = new Hono();

@@ -16,7 +16,7 @@ export { auth, type AuthEnv } from "./http/middleware/auth.ts";
 export { isJsonContentType, requireJson } from "./http/middleware/require-json.ts";
 export { sameOrigin, type SameOriginOptions } from "./http/middleware/same-origin.ts";
 export type { ApiOptions } from "./http/api-options.ts";
-export { DEFAULT_RECORD_PAGE_LIMITS, type RecordCursor, type RecordPage, type RecordPageLimits } from "./http/record-page.ts";
+export { DEFAULT_RECORD_PAGE_LIMITS, type RecordPageLimits } from "./http/record-page.ts";
 export { DEFAULT_REPORT_LIMITS, type ReportLimits } from "./http/report-limits.ts";
 export { consoleLogger, silentLogger, type Logger } from "./http/logger.ts";
 export { createPlaybookModel, PLAYBOOK_PROVIDER, type Playbook, type PlaybookModelOptions } from "./models/playbook/playbook-model.ts";

@@ -84,13 +84,13 @@ describe("transport", () => {
 
     await server.demo.tether.runner.settled("drop-1-r1");
     const record = await (await get("/api/runs/drop-1-r1/record")).json();
-    expect(record.run.status).toBe("finished");
-    expect(record.events.at(-1).event.type).toBe(EventType.RUN_FINISHED);
+    expect(record.status).toBe("finished");
+    expect(record.output.events.at(-1).event.type).toBe(EventType.RUN_FINISHED);
 
     const replay = parseSseFrames(await (await get("/api/threads/drop-1/events", { "Last-Event-ID": seen.at(-1)!.id! })).text());
     expect(replay[0]!.id).toBe("drop-1-r1:6");
-    expect([...seen, ...replay].map((frame) => frame.id)).toEqual(record.events.map((stored: { seq: number }) => `drop-1-r1:${stored.seq}`));
-    expect([...seen, ...replay].map((frame) => frame.data)).toEqual(record.events.map((stored: { event: unknown }) => stored.event));
+    expect([...seen, ...replay].map((frame) => frame.id)).toEqual(record.output.events.map((stored: { seq: number }) => `drop-1-r1:${stored.seq}`));
+    expect([...seen, ...replay].map((frame) => frame.data)).toEqual(record.output.events.map((stored: { event: unknown }) => stored.event));
   });
 
   it("reattaches to a run that is still going: the missed events, then the live ones, each once", async () => {

@@ -70,8 +70,8 @@ describe("the data directory", () => {
       const frames = await run.done;
       expect(frames.at(-1)!.data.type).toBe("RUN_FINISHED");
       const stored = await record(first, "two-1-r1");
-      expect(stored.run.status).toBe("finished");
-      expect(stored.events.map((event: { seq: number }) => event.seq)).toEqual(frames.map((frame) => Number(frame.id!.split(":")[1])));
+      expect(stored.status).toBe("finished");
+      expect(stored.output.events.map((event: { seq: number }) => event.seq)).toEqual(frames.map((frame) => Number(frame.id!.split(":")[1])));
     } finally {
       await first.stop("SIGKILL");
     }
@@ -116,8 +116,8 @@ describe("the data directory", () => {
       const frames = await inFlight.done;
       expect(frames.at(-1)!.data.type).toBe("RUN_FINISHED");
       const stored = await record(server, "lock-1-r1");
-      expect(stored.run.status).toBe("finished");
-      expect(stored.events).toHaveLength(frames.length);
+      expect(stored.status).toBe("finished");
+      expect(stored.output.events).toHaveLength(frames.length);
     } finally {
       if (outsider.inTransaction) outsider.exec("ROLLBACK");
       outsider.close();

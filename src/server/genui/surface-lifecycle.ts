@@ -1,4 +1,5 @@
 import { EventType, type ActivityMessage, type BaseEvent } from "@ag-ui/core";
+import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
 import type { ClientCatalog } from "./client-catalogs.ts";
 import type { SurfaceCatalog, SurfaceError, SurfaceValidation } from "./validate-surface.ts";
 
@@ -57,7 +58,13 @@ interface Building {
  * again. A surface is known by its `surfaceId`, so two surfaces in one run
  * keep their own positions and their own attempts.
  */
-export function createSurfaceLifecycle(options: { emit(event: BaseEvent): void; catalogs: ClientCatalog[]; maxAttempts?: number }): SurfaceLifecycle {
+export function createSurfaceLifecycle(options: {
+  emit(event: BaseEvent): void;
+  catalogs: ClientCatalog[];
+  maxAttempts?: number;
+  /** Told of each validation attempt and its verdict, for the run's record. */
+  onAttempt?(attempt: RecordSurfaceAttempt): void;
+}): SurfaceLifecycle {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const building = new Map<string, Building>();
   // Surfaces whose last attempt failed, by surfaceId: the model's next call for one is its next attempt.
@@ -141,12 +148,16 @@ export function createSurfaceLifecycle(options: { emit(event: BaseEvent): void; 
                 { code: "outside_catalog", path: "catalogId", message: "this client declared no catalog Tether knows, so no surface can be shown to it" },
               ],
             };
+      const attempted = { toolCallId, surfaceId, attempt, maxAttempts };
       if (validation.ok) {
+        options.onAttempt?.({ ...attempted, verdict: "rendered", errors: [] });
         publishFinal(surface.messageId, { a2ui_operations: validation.operations });
         return JSON.stringify({ rendered: true, surfaceId, attempt, message: `Surface ${surfaceId} is on the person's screen.` });
       }
       const errors = validation.errors;
-      if (attempt < maxAttempts && surfaceId) {
+      const retry = attempt < maxAttempts && surfaceId !== "";
+      options.onAttempt?.({ ...attempted, verdict: retry ? "retrying" : "failed", errors: errorsForClient(errors) });
+      if (retry) {
         retrying.set(surfaceId, { messageId: surface.messageId, attempts: attempt });
         publish(surface.messageId, { status: "retrying", attempt: attempt + 1, maxAttempts, errors: errorsForClient(errors) });
         return `${formatSurfaceErrors(errors)}\nFix these and call ${RENDER_A2UI} again with surfaceId "${surfaceId}" (attempt ${attempt + 1} of ${maxAttempts}).`;

@@ -16,6 +16,9 @@ import { toModelPrompt } from "./prompt.ts";
 import { snapshotMessages } from "./snapshot-messages.ts";
 import { settleToolCalls } from "./settle-tool-calls.ts";
 import { createSurfaceLifecycle } from "../genui/surface-lifecycle.ts";
+import { modelCallFact } from "../record/model-call-fact.ts";
+import type { RunFact } from "../record/run-facts.ts";
+import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
 
 /** What the loop needs beside the prepared run: where its events go, the store, cancellation, ids. */
 export interface RunServices {
@@ -47,7 +50,18 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     inputSchema: tool.modelParameters,
   }));
   const decide = createCallDecisions(run.toolSet.tools, run.user, run.toolSet.checker);
-  const surfaces = agent.generatedUi ? createSurfaceLifecycle({ emit, catalogs: run.surfaceCatalogs, maxAttempts: agent.generatedUi.maxAttempts }) : undefined;
+  // The current step's surface attempts, and record facts waiting for the run's next write to the store.
+  const attempts: RecordSurfaceAttempt[] = [];
+  const unstoredFacts: RunFact[] = [];
+  const surfaces = agent.generatedUi
+    ? createSurfaceLifecycle({
+        emit,
+        catalogs: run.surfaceCatalogs,
+        maxAttempts: agent.generatedUi.maxAttempts,
+        onAttempt: (attempt) => attempts.push(attempt),
+      })
+    : undefined;
+  const settings = { ...(tools.length > 0 ? { toolChoice: "auto" } : {}), maxRetries: agent.retry.maxRetries };
   // The model's events as they go out, watched for surfaces being built.
   const stepEmit: typeof emit = surfaces
     ? (event) => {
@@ -56,6 +70,8 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       }
     : emit;
   const summedUsage = () => (usage.length > 0 ? { usage: aggregateTokenUsage(usage) } : {});
+  // Every write takes the record facts waiting for one: they cost no write of their own.
+  const takeFacts = () => (unstoredFacts.length > 0 ? { facts: unstoredFacts.splice(0) } : {});
   const commit = (stepMessages: Message[], pending: ToolCall[], interrupts: StoredInterrupt[] = []) =>
     store.commitStep({
       threadId: run.threadId,
@@ -63,6 +79,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       messages: stepMessages,
       pending: agent.history === "server" ? pending.map((call) => toPending(call, run.runId)) : [],
       interrupts,
+      ...takeFacts(),
     });
   // A surface the run leaves unfinished ends `failed`; the thread keeps it as the client last saw it.
   // Rare (the model stopped short of a retry), so its own small commit rather than a place in every step's.
@@ -77,7 +94,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     await endSurfaces();
     return channel.end(
       { type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome, ...summedUsage() },
-      { status: outcome.type === "cancelled" ? "cancelled" : "finished", outcome, ...summedUsage() },
+      { status: outcome.type === "cancelled" ? "cancelled" : "finished", outcome, ...summedUsage(), ...takeFacts() },
     );
   };
 
@@ -94,9 +111,11 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       if (step === agent.maxSteps) {
         throw new TetherError("step_limit_exceeded", `The agent used all ${agent.maxSteps} model steps without finishing, so the run was stopped.`);
       }
+      const prompt = toModelPrompt(agent.instructions(run.user), run.context, messages);
+      const request = { step: step + 1, model: agent.model, settings, messageCount: prompt.length, toolCount: tools.length };
       const result = await streamModelStep({
         model: agent.model,
-        prompt: toModelPrompt(agent.instructions(run.user), run.context, messages),
+        prompt,
         tools,
         signal: services.signal,
         emit: stepEmit,
@@ -117,6 +136,9 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
             .catch(() => {}),
       });
       if (result.usage) usage.push(result.usage);
+      if (result.error || result.aborted || !result.message) {
+        unstoredFacts.push(modelCallFact(request, result, { surfaces: attempts.splice(0), tools: run.toolSet.tools }));
+      }
       if (result.error || result.aborted) {
         await keepPartialStep(result, run, services, commit);
         if (result.aborted) return await finish({ type: "cancelled" });
@@ -144,6 +166,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
         settled.results.push(...settled.interrupts.map((stored) => cancelledAnswer(stored.toolCallId, services)));
         settled.interrupts = [];
       }
+      unstoredFacts.push(modelCallFact(request, result, { toolCalls: settled.facts, surfaces: attempts.splice(0), tools: run.toolSet.tools }));
       // Surfaces come after the results, where the client holds them (a result goes right after its call).
       const stepMessages = [result.message, ...settled.results, ...(surfaces?.takeFinished() ?? [])];
       messages.push(...stepMessages);
@@ -176,7 +199,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
         metadata: { tether: { runId: run.runId, threadId: run.threadId } },
         ...summedUsage(),
       },
-      { status: "error", error: { code: error.code, message: error.message }, ...summedUsage() },
+      { status: "error", error: { code: error.code, message: error.message }, ...summedUsage(), ...takeFacts() },
     );
   }
 }

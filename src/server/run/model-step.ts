@@ -24,6 +24,16 @@ export interface StepResult {
   /** The model failed mid-stream; `message` holds what it produced before. */
   error?: TetherError;
   aborted: boolean;
+  /** When the call was made and how long it took, for the run's record. */
+  timing: StepTiming;
+}
+
+export interface StepTiming {
+  startedAt: Date;
+  /** Milliseconds from the request to the first text or tool-call part; absent when none came. */
+  firstTokenMs?: number;
+  /** Milliseconds from the request to the stream's end (or its failure). */
+  durationMs: number;
 }
 
 export interface ModelStepOptions {
@@ -62,7 +72,10 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
   const calls: StepCall[] = [];
   // Provider ids can be missing or reused across steps; parts refer to them, events use ours.
   const byProviderId = new Map<string, StepCall>();
-  const result: StepResult = { message: undefined, calls, aborted: false };
+  const startedAt = new Date();
+  const started = performance.now();
+  let firstPartAt: number | undefined;
+  const result: StepResult = { message: undefined, calls, aborted: false, timing: { startedAt, durationMs: 0 } };
 
   const closeText = () => {
     if (!textOpen) return;
@@ -95,6 +108,7 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
     switch (part.type) {
       case "text-delta":
         if (!part.delta) return;
+        firstPartAt ??= performance.now();
         if (!textOpen) {
           emit({ type: EventType.TEXT_MESSAGE_START, messageId, role: "assistant" });
           textOpen = true;
@@ -110,6 +124,7 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
         closeText();
         return;
       case "tool-input-start":
+        firstPartAt ??= performance.now();
         startCall(part.id, part.toolName);
         return;
       case "tool-input-delta": {
@@ -118,6 +133,7 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
         return;
       }
       case "tool-call": {
+        firstPartAt ??= performance.now();
         // Some providers only send the finished call; others stream it first and confirm it here.
         let call = byProviderId.get(part.toolCallId);
         if (!call || call.ended) call = startCall(part.toolCallId, part.toolName);
@@ -169,6 +185,8 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
     closeText();
   }
 
+  result.timing.durationMs = Math.round(performance.now() - started);
+  if (firstPartAt !== undefined) result.timing.firstTokenMs = Math.round(firstPartAt - started);
   const text = textSoFar();
   if (text || calls.length > 0) {
     result.message = {

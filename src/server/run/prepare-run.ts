@@ -10,6 +10,7 @@ import { buildToolSet, type ToolSet } from "../tools/tool-set.ts";
 import { clientCatalogs, type ClientCatalog } from "../genui/client-catalogs.ts";
 import { prepareUiAction } from "../genui/ui-action.ts";
 import type { IdSource } from "./ids.ts";
+import { offeredTools } from "../record/offered-tools.ts";
 
 /**
  * A run request that passed every check: a new run, ready to be stored and
@@ -153,6 +154,7 @@ export async function prepareRun(options: {
         input: recordableInput(input, agent.history),
         log: toolSet.log,
       },
+      facts: [offeredTools(toolSet)],
       messages: defer ? [] : added,
       resolvedToolCallIds: reconciled.resolvedToolCallIds,
       resolvedInterrupts: resume.answers.map(({ stored: interrupt, answer }) => ({ interruptId: interrupt.interrupt.id, answer, interrupt })),

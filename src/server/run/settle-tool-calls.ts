@@ -8,6 +8,7 @@ import { sendToolResult } from "../tools/send-tool-result.ts";
 import type { ToolScope } from "../tools/tool-scope.ts";
 import type { StepCall } from "./model-step.ts";
 import { RENDER_A2UI, type SurfaceLifecycle } from "../genui/surface-lifecycle.ts";
+import type { ToolCallFact } from "../record/run-facts.ts";
 
 export interface SettleOptions extends ToolScope {
   calls: StepCall[];
@@ -26,10 +27,12 @@ export interface Settled {
   pending: StepCall[];
   /** Calls waiting for a person's approval; nothing ran for them. */
   interrupts: StoredInterrupt[];
+  /** What became of each call, in call order, for the run's record. */
+  facts: ToolCallFact[];
 }
 
-type Decision = { result: string } | { pending: StepCall } | { interrupt: StoredInterrupt };
-type Settling = { result: ToolMessage } | { pending: StepCall } | { interrupt: StoredInterrupt };
+type Decision = ({ result: string } | { pending: StepCall } | { interrupt: StoredInterrupt }) & { fact: ToolCallFact };
+type Settling = ({ result: ToolMessage } | { pending: StepCall } | { interrupt: StoredInterrupt }) & { fact: ToolCallFact };
 
 /**
  * Acts on each tool call of a step as decided (arguments checked against the
@@ -44,11 +47,12 @@ export async function settleToolCalls(options: SettleOptions): Promise<Settled> 
       const decision = await decide(call, options);
       if (!("result" in decision)) return decision;
       // Sent the moment it is ready, whatever the other calls are doing.
-      return { result: sendToolResult(options, call.toolCallId, decision.result) };
+      return { result: sendToolResult(options, call.toolCallId, decision.result), fact: decision.fact };
     }),
   );
-  const settled: Settled = { results: [], pending: [], interrupts: [] };
+  const settled: Settled = { results: [], pending: [], interrupts: [], facts: [] };
   for (const decision of decisions) {
+    settled.facts.push(decision.fact);
     if ("pending" in decision) settled.pending.push(decision.pending);
     else if ("interrupt" in decision) settled.interrupts.push(decision.interrupt);
     else settled.results.push(decision.result);
@@ -58,31 +62,37 @@ export async function settleToolCalls(options: SettleOptions): Promise<Settled> 
 
 async function decide(call: StepCall, options: SettleOptions): Promise<Decision> {
   const decision = options.decide(call);
-  if (decision.kind === "refused") return { result: errorContent(decision.error) };
+  const named = { toolCallId: call.toolCallId, toolName: call.toolName };
+  if (decision.kind === "refused") return { result: errorContent(decision.error), fact: { ...named, location: "none", status: "refused" } };
   if (decision.kind === "ask") {
-    return {
-      interrupt: askApproval({
-        toolCallId: call.toolCallId,
-        tool: decision.tool,
-        args: decision.args,
-        argumentsText: call.argumentsText,
-        user: options.user,
-        threadId: options.threadId,
-        runId: options.runId,
-        ...options.approvals,
-      }),
-    };
-  }
-  const { tool } = decision;
-  if (tool.location === "browser") return { pending: call };
-  if (options.surfaces && tool.name === RENDER_A2UI) return { result: await options.surfaces.settle(call.toolCallId, decision.args) };
-  return {
-    result: await runServerTool(tool.server, decision.args, {
+    const interrupt = askApproval({
+      toolCallId: call.toolCallId,
+      tool: decision.tool,
+      args: decision.args,
+      argumentsText: call.argumentsText,
       user: options.user,
       threadId: options.threadId,
       runId: options.runId,
-      toolCallId: call.toolCallId,
-      signal: options.signal,
-    }),
-  };
+      ...options.approvals,
+    });
+    return { interrupt, fact: { ...named, location: decision.tool.location, status: "approval", interruptId: interrupt.interrupt.id } };
+  }
+  const { tool } = decision;
+  if (tool.location === "browser") return { pending: call, fact: { ...named, location: "browser", status: "pending" } };
+  const started = performance.now();
+  const result =
+    options.surfaces && tool.name === RENDER_A2UI
+      ? await options.surfaces.settle(call.toolCallId, decision.args)
+      : await runServerTool(tool.server, decision.args, {
+          user: options.user,
+          threadId: options.threadId,
+          runId: options.runId,
+          toolCallId: call.toolCallId,
+          signal: options.signal,
+        });
+  const durationMs = Math.round(performance.now() - started);
+  return { result, fact: { ...named, location: "server", status: result.startsWith(ERROR_RESULT) ? "error" : "result", durationMs } };
 }
+
+/** How an error result begins (see `errorContent`). */
+const ERROR_RESULT = '{"error":';

@@ -8,6 +8,7 @@ import { activityMessage, assistantMessage, toolCall, toolMessage, userMessage }
 import { createMemoryRunStore } from "./memory.ts";
 import { UNSTORED_EVENT_LIMIT, type BeginRun, type PendingToolCall, type RunStore, type StoredEvent, type StoredInterrupt } from "./port.ts";
 import { createSqliteRunStore } from "./sqlite.ts";
+import type { ModelCallFact, RunFact } from "../record/run-facts.ts";
 
 /** One adapter of the `RunStore` port, as the contract suite sees it. */
 interface StoreAdapter {
@@ -54,6 +55,26 @@ const approval: StoredInterrupt = {
   arguments: '{"screenId":"MNU-3120"}',
   status: "pending",
 };
+
+/** A model call as the loop writes it down, for the record. */
+function modelCall(step: number): ModelCallFact {
+  return {
+    kind: "model-call",
+    step,
+    model: { provider: "tether.playbook", modelId: "workdesk" },
+    settings: { toolChoice: "auto" },
+    messageCount: 2,
+    toolCount: 3,
+    startedAt: at(step),
+    firstTokenMs: 4,
+    durationMs: 20,
+    finishReason: "tool-calls",
+    messageId: "m2",
+    toolCalls: [{ toolCallId: "call_1", toolName: "navigate", location: "browser", status: "pending" }],
+    surfaces: [],
+  };
+}
+const offered: RunFact = { kind: "tools", tools: [{ name: "navigate", location: "browser", decision: "offered" }] };
 
 function started(runId = "run_1", threadId = "thread_1"): StoredEvent {
   return { seq: 1, event: { type: EventType.RUN_STARTED, threadId, runId } as StoredEvent["event"] };
@@ -106,6 +127,23 @@ function runStoreContract(adapter: StoreAdapter) {
       expect(await store.getRun("run_1")).toBeUndefined();
       expect(await store.readEvents("run_1")).toEqual([]);
       expect(await store.listReports("run_1")).toEqual([]);
+      expect(await store.listFacts("run_1")).toEqual([]);
+    });
+
+    it("keeps a run's record facts written with its start, its steps and its end, in order, and none of a refused start", async () => {
+      const store = await openStore();
+      await store.beginRun({ ...begin(), facts: [offered] });
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: [], facts: [modelCall(1)] });
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [], pending: [] });
+      await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" }, facts: [modelCall(2)] });
+      // A second end is ignored, with its facts.
+      await store.finishRun({ runId: "run_1", status: "error", error: { code: "internal", message: "late" }, facts: [modelCall(3)] });
+      expect(await rejection(store.beginRun({ ...begin({ runId: "run_1" }), facts: [offered] }))).toBe("run_exists");
+
+      expect(await store.listFacts("run_1")).toEqual([offered, modelCall(1), modelCall(2)]);
+      expect(await store.listFacts("run_2")).toEqual([]);
+      (await store.listFacts("run_1")).pop();
+      expect(await store.listFacts("run_1")).toHaveLength(3);
     });
 
     it("creates the thread, the running run and its messages in beginRun", async () => {
@@ -320,6 +358,20 @@ function runStoreContract(adapter: StoreAdapter) {
       expect((await store.getPendingInterrupts("thread_1")).map((stored) => stored.interrupt.id)).toEqual(["int_1"]);
     });
 
+    it("gives the thread as a run found it with beforeRunId: the messages of the runs that began before it", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: [] });
+      await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" } });
+      const second = userMessage("m3", "and the approvals");
+      await store.beginRun(begin({ runId: "run_2", messages: [second] }));
+      await store.commitStep({ threadId: "thread_1", runId: "run_2", messages: [assistantMessage("m4", "Here.")], pending: [] });
+
+      expect(await store.getMessages("thread_1", { beforeRunId: "run_1" })).toEqual([]);
+      expect(await store.getMessages("thread_1", { beforeRunId: "run_2" })).toEqual([userTurn, navigateCall]);
+      expect(await store.getMessages("thread_1", { beforeRunId: "no_such_run" })).toEqual([]);
+    });
+
     it("adds a step's messages and pending browser calls in commitStep", async () => {
       const store = await openStore();
       await store.beginRun(begin());
@@ -518,7 +570,7 @@ describe("createSqliteRunStore with a file", () => {
     const now = () => new Date(T0);
     const first = createSqliteRunStore({ filename, now });
     await first.beginRun(begin());
-    await first.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: pendingCalls });
+    await first.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: pendingCalls, facts: [modelCall(1)] });
     await first.appendEvents("run_1", [event(1, "Open"), event(2, "ing")]);
     await first.appendLog("run_1", [{ level: "info", code: "model_step", message: "step 1" }]);
     await first.addReport("run_1", { toolCallId: "call_1", outcome: { status: "succeeded" } });
@@ -530,6 +582,7 @@ describe("createSqliteRunStore with a file", () => {
       runs: await first.listRuns("thread_1"),
       events: await first.readEvents("run_1"),
       reports: await first.listReports("run_1"),
+      facts: await first.listFacts("run_1"),
     };
     await first.close();
 
@@ -542,7 +595,9 @@ describe("createSqliteRunStore with a file", () => {
         runs: await reopened.listRuns("thread_1"),
         events: await reopened.readEvents("run_1"),
         reports: await reopened.listReports("run_1"),
+        facts: await reopened.listFacts("run_1"),
       }).toEqual(before);
+      expect(before.facts).toEqual([modelCall(1)]);
       expect(before.messages).toEqual([userTurn, navigateCall]);
       expect(before.runs.map((run) => run.status)).toEqual(["finished"]);
       expect(before.events).toHaveLength(2);

@@ -3,6 +3,7 @@ import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
+import type { RunFact } from "../record/run-facts.ts";
 import type { PendingToolCall, RunRecord, RunReport, RunStore, StoredEvent, StoredInterrupt, ThreadRecord } from "./port.ts";
 
 /**
@@ -19,6 +20,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
   const events = new Map<string, StoredEvent[]>();
   const reports = new Map<string, RunReport[]>();
   const interrupts = new Map<string, StoredInterrupt>();
+  const facts = new Map<string, RunFact[]>();
   // Values are cloned in and out, as a database would, so callers never share state with the store.
   const copy = <T>(value: T): T => structuredClone(value);
 
@@ -40,6 +42,9 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       messages.set(run.threadId, [...(messages.get(run.threadId) ?? []), { runId: run.runId, message: result }]);
     }
   };
+  const addFacts = (runId: string, added: RunFact[] | undefined) => {
+    if (added && added.length > 0) facts.set(runId, [...(facts.get(runId) ?? []), ...added]);
+  };
   const activeRun = (threadId: string) => (runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!).find((run) => run.status === "running");
 
   return {
@@ -47,7 +52,13 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       return copy(threads.get(threadId));
     },
     async getMessages(threadId, options = {}) {
-      return copy((messages.get(threadId) ?? []).filter((stored) => stored.runId !== options.excludeRunId).map((stored) => stored.message));
+      const order = runsByThread.get(threadId) ?? [];
+      const before = options.beforeRunId === undefined ? undefined : new Set(order.slice(0, Math.max(0, order.indexOf(options.beforeRunId))));
+      return copy(
+        (messages.get(threadId) ?? [])
+          .filter((stored) => stored.runId !== options.excludeRunId && (!before || before.has(stored.runId)))
+          .map((stored) => stored.message),
+      );
     },
     async getMessageRun(threadId, messageId) {
       return (messages.get(threadId) ?? []).find((stored) => stored.message.id === messageId)?.runId;
@@ -70,7 +81,8 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async listRuns(threadId) {
       return copy((runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!));
     },
-    async beginRun({ thread, run, events: first, messages: added, resolvedToolCallIds, resolvedInterrupts = [] }) {
+    async beginRun(begin) {
+      const { thread, run, events: first, messages: added, resolvedToolCallIds, resolvedInterrupts = [] } = begin;
       const existing = threads.get(thread.threadId);
       if (existing && existing.ownerId !== thread.ownerId) throw beginRunRefusals.threadOfAnotherUser();
       if (runs.has(run.runId)) throw beginRunRefusals.runExists(run.runId);
@@ -86,6 +98,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       const newMessages = copy(added);
       const answers = copy(resolvedInterrupts);
       const firstEvents = first.map(({ seq, event }) => ({ seq, event: copy(event) }));
+      const firstFacts = copy(begin.facts);
       const at = now();
       threads.set(thread.threadId, existing ? { ...existing, updatedAt: at } : { ...thread, createdAt: at, updatedAt: at });
       runs.set(run.runId, {
@@ -97,6 +110,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       });
       runsByThread.set(thread.threadId, [...(runsByThread.get(thread.threadId) ?? []), run.runId]);
       events.set(run.runId, firstEvents);
+      addFacts(run.runId, firstFacts);
       messages.set(thread.threadId, [...(messages.get(thread.threadId) ?? []), ...newMessages.map((message) => ({ runId: run.runId, message }))]);
       for (const toolCallId of resolvedToolCallIds) pendingOf(thread.threadId).delete(toolCallId);
       for (const { interruptId, answer, interrupt } of answers) {
@@ -116,17 +130,20 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async commitStep(step) {
       const added = copy(step.messages);
       const calls = copy(step.pending);
+      const stepFacts = copy(step.facts);
       for (const stored of copy(step.interrupts ?? [])) interrupts.set(stored.interrupt.id, { ...stored, status: "pending" });
       messages.set(step.threadId, [...(messages.get(step.threadId) ?? []), ...added.map((message) => ({ runId: step.runId, message }))]);
       for (const call of calls) pendingOf(step.threadId).set(call.toolCallId, call);
+      addFacts(step.runId, stepFacts);
       const thread = threads.get(step.threadId);
       if (thread) thread.updatedAt = now();
     },
     async finishRun(finish) {
       const run = runs.get(finish.runId);
       if (!run || run.status !== "running") return;
-      const { runId: _runId, events: last = [], ...ending } = copy(finish);
+      const { runId: _runId, events: last = [], facts: lastFacts, ...ending } = copy(finish);
       appendEvents(finish.runId, last);
+      addFacts(finish.runId, lastFacts);
       runs.set(finish.runId, { ...run, ...ending, finishedAt: now() });
       if (finish.status !== "finished") closeApprovalsOf(run);
     },
@@ -151,6 +168,9 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     },
     async listReports(runId) {
       return copy(reports.get(runId) ?? []);
+    },
+    async listFacts(runId) {
+      return copy(facts.get(runId) ?? []);
     },
     async recoverInterruptedRuns() {
       return 0;

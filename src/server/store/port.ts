@@ -1,5 +1,6 @@
 import type { BaseEvent, Interrupt, Message, ResumeEntry, RunFinishedOutcome, TokenUsage } from "@ag-ui/core";
 import type { Trigger } from "../../protocol/index.ts";
+import type { RunFact } from "../record/run-facts.ts";
 
 /**
  * How far a run's stream may run ahead of its stored log. Events reach
@@ -28,9 +29,10 @@ export interface RunStore {
    * for a client restoring the thread; never part of a model's prompt).
    * `excludeRunId` leaves out the messages a run added (a client restoring a
    * thread replays the active run from its events, so it takes the history
-   * from before it).
+   * from before it). `beforeRunId` keeps only the messages of the runs that
+   * began before that one: the thread as that run found it (its record).
    */
-  getMessages(threadId: string, options?: { excludeRunId?: string }): Promise<Message[]>;
+  getMessages(threadId: string, options?: { excludeRunId?: string; beforeRunId?: string }): Promise<Message[]>;
   /** The run that added a message to the thread. */
   getMessageRun(threadId: string, messageId: string): Promise<string | undefined>;
   /** Browser tool calls of the thread still waiting for their outcome. */
@@ -79,6 +81,8 @@ export interface RunStore {
   /** Stores what a browser reported about a run (tool outcomes, renderer errors). */
   addReport(runId: string, report: unknown): Promise<void>;
   listReports(runId: string): Promise<RunReport[]>;
+  /** What the run wrote down for its record (see `RunFact`), in the order it was written. */
+  listFacts(runId: string): Promise<RunFact[]>;
   /**
    * Ends every run left `running` by a process that stopped, as `endLostRun`
    * does with code `instance_lost`, so their threads can continue. Called once
@@ -156,6 +160,8 @@ export interface BeginRun {
     input: unknown;
     log: RunLogEntry[];
   };
+  /** The run's first facts for its record (the tools it considered). */
+  facts?: RunFact[];
   /** New messages for the thread's history, in order. */
   messages: Message[];
   /** Pending browser calls this run answers (or closes as unanswered). */
@@ -179,6 +185,8 @@ export interface CommitStep {
   pending: PendingToolCall[];
   /** Approvals this step asked for. */
   interrupts?: StoredInterrupt[];
+  /** Facts for the run's record (the step's model call), stored in the same write. */
+  facts?: RunFact[];
 }
 
 /** An interrupt as the store keeps it: what was asked, about which call, and the answer once there is one. */
@@ -205,6 +213,8 @@ export interface FinishRun {
   usage?: TokenUsage[];
   /** The run's events not stored yet, its RUN_FINISHED or RUN_ERROR last. */
   events?: StoredEvent[];
+  /** Facts for the run's record not stored yet (a last model call that committed no step). */
+  facts?: RunFact[];
 }
 
 /** Why a run whose process is gone was ended. */

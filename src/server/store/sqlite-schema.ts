@@ -70,4 +70,11 @@ CREATE TABLE IF NOT EXISTS reports (
   body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS reports_by_run ON reports (run_id);
+-- What a run writes down for its record beside its events and messages (model
+-- calls, the tools it offered), one JSON row each, in the order written.
+CREATE TABLE IF NOT EXISTS run_facts (
+  run_id TEXT NOT NULL,
+  body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS run_facts_by_run ON run_facts (run_id);
 `;

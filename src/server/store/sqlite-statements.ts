@@ -10,6 +10,10 @@ export function prepareStatements(db: Database.Database) {
     insertThread: db.prepare("INSERT INTO threads (thread_id, agent_id, owner_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"),
     touchThread: db.prepare("UPDATE threads SET updated_at = ? WHERE thread_id = ?"),
     getMessages: db.prepare<[string, string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? AND run_id != ? ORDER BY position"),
+    getMessagesBefore: db.prepare<[string, string], { body: string }>(
+      `SELECT m.body FROM messages m JOIN runs r ON r.run_id = m.run_id
+       WHERE m.thread_id = ? AND r.ordinal < (SELECT ordinal FROM runs WHERE run_id = ?) ORDER BY m.position`,
+    ),
     getMessageRun: db.prepare<[string, string], { run_id: string }>("SELECT run_id FROM messages WHERE thread_id = ? AND message_id = ?"),
     nextPosition: db.prepare<[string], { next: number }>("SELECT COALESCE(MAX(position), -1) + 1 AS next FROM messages WHERE thread_id = ?"),
     insertMessage: db.prepare("INSERT INTO messages (thread_id, position, message_id, run_id, body) VALUES (?, ?, ?, ?, ?)"),
@@ -39,6 +43,8 @@ export function prepareStatements(db: Database.Database) {
     resolveInterrupt: db.prepare("UPDATE interrupts SET status = ?, answer = ?, resolved_by_run_id = ? WHERE interrupt_id = ? AND status = 'pending'"),
     insertReport: db.prepare("INSERT INTO reports (run_id, received_at, body) VALUES (?, ?, ?)"),
     listReports: db.prepare<[string], { received_at: string; body: string }>("SELECT received_at, body FROM reports WHERE run_id = ? ORDER BY rowid"),
+    insertFact: db.prepare("INSERT INTO run_facts (run_id, body) VALUES (?, ?)"),
+    listFacts: db.prepare<[string], { body: string }>("SELECT body FROM run_facts WHERE run_id = ? ORDER BY rowid"),
     runningRuns: db.prepare<[], { run_id: string }>("SELECT run_id FROM runs WHERE status = 'running'"),
     lastSeq: db.prepare<[string], { last: number }>("SELECT COALESCE(MAX(last_seq), 0) AS last FROM event_pages WHERE run_id = ?"),
     lastPage: db.prepare<[string], { first_seq: number; body: Buffer }>(

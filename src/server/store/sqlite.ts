@@ -22,6 +22,7 @@ import type {
   RunStore,
   StoredEvent,
 } from "./port.ts";
+import type { RunFact } from "../record/run-facts.ts";
 
 export interface SqliteRunStoreOptions {
   /** A file path, or `:memory:`. The folder is created when missing. */
@@ -78,6 +79,10 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     }
   };
 
+  const insertFacts = (runId: string, facts: RunFact[] | undefined) => {
+    for (const fact of facts ?? []) statements.insertFact.run(runId, JSON.stringify(fact));
+  };
+
   const insertInterrupt = (stored: StoredInterrupt) => {
     const { status: _status, answer: _answer, resolvedByRunId: _by, ...body } = stored;
     statements.insertInterrupt.run(stored.interrupt.id, stored.threadId, stored.runId, JSON.stringify(body));
@@ -111,6 +116,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       statements.nextOrdinal.get(thread.threadId)!.next,
     );
     insertEvents(run.runId, begin.events);
+    insertFacts(run.runId, begin.facts);
     appendMessages(thread.threadId, run.runId, begin.messages);
     for (const toolCallId of begin.resolvedToolCallIds) statements.deletePending.run(thread.threadId, toolCallId);
     for (const { interruptId, answer, interrupt } of begin.resolvedInterrupts ?? []) {
@@ -130,6 +136,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       statements.insertPending.run(step.threadId, call.toolCallId, call.toolName, call.runId, call.arguments);
     }
     for (const stored of step.interrupts ?? []) insertInterrupt(stored);
+    insertFacts(step.runId, step.facts);
     statements.touchThread.run(now(), step.threadId);
   });
 
@@ -145,6 +152,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     // A run someone else already ended (as lost) keeps the end it has.
     if (ended.changes !== 1) return;
     insertEvents(finish.runId, finish.events ?? []);
+    insertFacts(finish.runId, finish.facts);
     if (finish.status !== "finished") closeApprovalsOf(finish.runId);
   });
 
@@ -195,7 +203,12 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
         return row && toThread(row);
       }),
     getMessages: (threadId, options = {}) =>
-      read(() => statements.getMessages.all(threadId, options.excludeRunId ?? "").map((row) => JSON.parse(row.body) as Message)),
+      read(() =>
+        (options.beforeRunId
+          ? statements.getMessagesBefore.all(threadId, options.beforeRunId)
+          : statements.getMessages.all(threadId, options.excludeRunId ?? "")
+        ).map((row) => JSON.parse(row.body) as Message),
+      ),
     getMessageRun: (threadId, messageId) => read(() => statements.getMessageRun.get(threadId, messageId)?.run_id),
     getPendingToolCalls: (threadId) =>
       read(() =>
@@ -261,6 +274,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     },
     listReports: (runId) =>
       read((): RunReport[] => statements.listReports.all(runId).map((row) => ({ receivedAt: row.received_at, report: JSON.parse(row.body) }))),
+    listFacts: (runId) => read(() => statements.listFacts.all(runId).map((row) => JSON.parse(row.body) as RunFact)),
     async recoverInterruptedRuns() {
       return sqliteAttempt(() => recoverInterruptedRuns.immediate(), { ...writeWait, what: "recover the runs a stopped process left" });
     },

@@ -6,9 +6,11 @@ import type { RunHub } from "../../run/hub.ts";
 import type { Runner } from "../../run/runner.ts";
 import type { RunStore } from "../../store/port.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
-import { ownedRun } from "../owned.ts";
+import { ownedRun, readableRun, type CanReadAllRecords } from "../owned.ts";
 import { readJsonBody } from "../read-json-body.ts";
-import { DEFAULT_RECORD_PAGE_LIMITS, pageRecord, readRecordQuery, type RecordPageLimits } from "../record-page.ts";
+import { DEFAULT_RECORD_PAGE_LIMITS, readRecordQuery, type RecordPageLimits } from "../record-page.ts";
+import { assembleRecord } from "../../record/assemble-record.ts";
+import type { RecordSources } from "../../record/record-sources.ts";
 import { DEFAULT_REPORT_LIMITS, type ReportLimits } from "../report-limits.ts";
 import { createReportQuota } from "../report-quota.ts";
 
@@ -21,10 +23,12 @@ const ReportSchema = z.discriminatedUnion("kind", [
 export interface RunRouteOptions {
   reportLimits?: Partial<ReportLimits>;
   recordPage?: Partial<RecordPageLimits>;
+  /** Who may read every run's record, not only their own. */
+  canReadAllRecords?: CanReadAllRecords;
 }
 
-/** `POST /runs/:runId/cancel`, `GET /runs/:runId/record` (in pages) and `POST /runs/:runId/reports` (within limits). */
-export function runRoutes(store: RunStore, runner: Runner, hub: RunHub, options: RunRouteOptions = {}) {
+/** `POST /runs/:runId/cancel`, `GET /runs/:runId/record` (its events in pages) and `POST /runs/:runId/reports` (within limits). */
+export function runRoutes(store: RunStore, runner: Runner, hub: RunHub, records: RecordSources, options: RunRouteOptions = {}) {
   const reportLimits = { ...DEFAULT_REPORT_LIMITS, ...options.reportLimits };
   const recordPage = { ...DEFAULT_RECORD_PAGE_LIMITS, ...options.recordPage };
   const quota = createReportQuota(store, reportLimits);
@@ -55,11 +59,16 @@ export function runRoutes(store: RunStore, runner: Runner, hub: RunHub, options:
         const now = await store.getRun(run.runId);
         throw new TetherError("run_not_active", `Run ${run.runId} is not running (status ${now?.status ?? run.status}).`);
       })
+      /** The run's record (`RunRecordDocument`), for its owner or whoever may read every record; `?afterSeq=&limit=` pages its events. */
       .get("/runs/:runId/record", async (c) => {
-        const run = await ownedRun(store, c.req.param("runId"), c.var.user);
-        const { cursor, limit } = readRecordQuery((name) => c.req.query(name), recordPage);
-        const events = await store.readEvents(run.runId, cursor.afterSeq);
-        return c.json({ run, ...(await pageRecord(events, () => store.listReports(run.runId), cursor, limit, recordPage.maxBytes)) });
+        const run = await readableRun(store, c.req.param("runId"), c.var.user, options.canReadAllRecords);
+        return c.json(
+          await assembleRecord(
+            records,
+            run,
+            readRecordQuery((name) => c.req.query(name), recordPage),
+          ),
+        );
       })
       .post(
         "/runs/:runId/reports",

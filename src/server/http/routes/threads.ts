@@ -5,10 +5,16 @@ import type { RunRecord, RunStore } from "../../store/port.ts";
 import { eventStreamResponse } from "../event-stream.ts";
 import { parseLastEventId } from "../last-event-id.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
-import { ownedThread } from "../owned.ts";
+import { ownedThread, readableThread, type CanReadAllRecords } from "../owned.ts";
+import { threadRunChain } from "../../record/thread-run-chain.ts";
 
-export function threadRoutes(store: RunStore, hub: RunHub) {
+export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadAllRecords?: CanReadAllRecords } = {}) {
   const routes = new Hono<AuthEnv>()
+    /** The thread's chain of runs (`ThreadRunChain`): what started each, and the links between them. */
+    .get("/threads/:threadId/runs", async (c) => {
+      const thread = await readableThread(store, c.req.param("threadId"), c.var.user, options.canReadAllRecords);
+      return c.json(await threadRunChain({ store, isLive: hub.isLive }, thread));
+    })
     .get("/threads/:threadId", async (c) => {
       const thread = await ownedThread(store, c.req.param("threadId"), c.var.user);
       const [pending, interrupts, runs] = await Promise.all([

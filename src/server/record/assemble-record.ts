@@ -1,0 +1,97 @@
+import { EventType, type Message, type TokenUsage } from "@ag-ui/core";
+import type { RunRecordDocument } from "../../protocol/index.ts";
+import type { RunRecord } from "../store/port.ts";
+import { indexMessages } from "./message-index.ts";
+import { recordInput } from "./record-input.ts";
+import { recordModelCalls } from "./record-model-calls.ts";
+import { recordOutput, type EventPageRequest } from "./record-output.ts";
+import { recordReports } from "./record-reports.ts";
+import type { RecordSources } from "./record-sources.ts";
+import { runCompletion } from "./run-completion.ts";
+import { readRunRequest } from "./run-request.ts";
+import { runTrigger } from "./run-trigger.ts";
+
+/**
+ * A run's record, assembled from what the store kept of it: its row, the
+ * thread's messages, its events, its record facts and its reports. `page`
+ * picks which of its events come in this document (the rest by `output.next`).
+ */
+export async function assembleRecord(sources: RecordSources, run: RunRecord, page: EventPageRequest): Promise<RunRecordDocument> {
+  const { store } = sources;
+  const [runs, thread, before, events, facts, reports] = await Promise.all([
+    store.listRuns(run.threadId),
+    store.getMessages(run.threadId),
+    store.getMessages(run.threadId, { beforeRunId: run.runId }),
+    store.readEvents(run.runId),
+    store.listFacts(run.runId),
+    store.listReports(run.runId),
+  ]);
+  const request = readRunRequest(run, indexMessages(thread).byId);
+  const messages = indexMessages(request.mode === "client" ? request.messages : [], thread);
+  const output = recordOutput(events, page);
+  const modelCalls = recordModelCalls(facts, messages.byId, messages.results);
+  nameSurfaces(output, modelCalls);
+
+  return {
+    format: 1,
+    runId: run.runId,
+    threadId: run.threadId,
+    agentId: run.agentId,
+    userId: run.userId,
+    status: run.status,
+    ...runCompletion(run, sources.isLive(run.runId)),
+    createdAt: run.createdAt,
+    ...(run.finishedAt ? { finishedAt: run.finishedAt } : {}),
+    start: {
+      trigger: runTrigger(run, request),
+      ...(run.parentRunId ? { previousRunId: run.parentRunId } : {}),
+      nextRunIds: runs.filter((later) => later.parentRunId === run.runId).map((later) => later.runId),
+    },
+    input: recordInput({ request, before, added: addedMessages(events[0]?.event), facts, generatedUi: sources.generatedUi(run.agentId) }),
+    modelCalls,
+    output,
+    reports: await recordReports({
+      run,
+      reports,
+      runs,
+      results: messages.results,
+      runOfMessage: (messageId) => store.getMessageRun(run.threadId, messageId),
+    }),
+    ...(run.outcome ? { outcome: outcomeOf(run.outcome) } : {}),
+    ...(run.error ? { error: { code: run.error.code, message: run.error.message } } : {}),
+    ...(run.usage && run.usage.length > 0 ? { usage: sumUsage(run.usage) } : {}),
+  };
+}
+
+/** The run's new messages, as its RUN_STARTED replays them. */
+function addedMessages(first: { type: string } | undefined): Message[] {
+  if (first?.type !== EventType.RUN_STARTED) return [];
+  return (first as { input?: { messages?: Message[] } }).input?.messages ?? [];
+}
+
+function outcomeOf(outcome: NonNullable<RunRecord["outcome"]>): NonNullable<RunRecordDocument["outcome"]> {
+  const { type } = outcome;
+  if (type === "interrupt") return { type, interruptIds: (outcome.interrupts ?? []).map((interrupt) => interrupt.id) };
+  const pending = (outcome as { pendingToolCallIds?: string[] }).pendingToolCallIds;
+  return { type: type as "success" | "cancelled", ...(pending && pending.length > 0 ? { pendingToolCallIds: pending } : {}) };
+}
+
+function sumUsage(usage: TokenUsage[]): NonNullable<RunRecordDocument["usage"]> {
+  const total: NonNullable<RunRecordDocument["usage"]> = {};
+  for (const entry of usage) {
+    for (const key of ["inputTokens", "outputTokens", "totalTokens"] as const) {
+      if (typeof entry[key] === "number") total[key] = (total[key] ?? 0) + entry[key];
+    }
+  }
+  return total;
+}
+
+/** A surface that ended without operations names no surface id; its attempts do (its position is named after its first call). */
+function nameSurfaces(output: RunRecordDocument["output"], modelCalls: RunRecordDocument["modelCalls"]) {
+  const byPosition = new Map<string, string>();
+  for (const call of modelCalls) for (const attempt of call.surfaces) byPosition.set(`a2ui-surface-${attempt.toolCallId}`, attempt.surfaceId);
+  for (const surface of output.surfaces) {
+    const surfaceId = surface.surfaceId ?? byPosition.get(surface.messageId);
+    if (surfaceId) surface.surfaceId = surfaceId;
+  }
+}

@@ -1,0 +1,64 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
+import type { StepCall, StepResult } from "../run/model-step.ts";
+import type { RunTool } from "../tools/tool-set.ts";
+import type { ModelCallFact, ToolCallFact } from "./run-facts.ts";
+
+/** What a model call was asked: the parts of the request summary that are not in its result. */
+export interface ModelCallRequest {
+  /** 1, 2, … within the run. */
+  step: number;
+  model: LanguageModelV3;
+  settings: Record<string, unknown>;
+  /** Messages of the prompt, the instructions included. */
+  messageCount: number;
+  toolCount: number;
+}
+
+/**
+ * The record's facts about one model call, from its request, its streamed
+ * result, and what became of its tool calls and surfaces. Calls without a
+ * settled fact (the step failed or was cancelled before they ran) are
+ * described from the step itself.
+ */
+export function modelCallFact(
+  request: ModelCallRequest,
+  result: StepResult,
+  settled: { toolCalls?: ToolCallFact[]; surfaces: RecordSurfaceAttempt[]; tools: Map<string, RunTool> },
+): ModelCallFact {
+  const { timing, usage } = result;
+  const error = result.error ?? (result.aborted ? { code: "run_cancelled", message: "The run was cancelled during this call." } : undefined);
+  return {
+    kind: "model-call",
+    step: request.step,
+    model: { provider: request.model.provider, modelId: request.model.modelId },
+    settings: request.settings,
+    messageCount: request.messageCount,
+    toolCount: request.toolCount,
+    startedAt: timing.startedAt.toISOString(),
+    ...(timing.firstTokenMs !== undefined ? { firstTokenMs: timing.firstTokenMs } : {}),
+    durationMs: timing.durationMs,
+    ...(result.finishReason ? { finishReason: result.finishReason } : {}),
+    ...(result.message ? { messageId: result.message.id } : {}),
+    toolCalls: settled.toolCalls ?? result.calls.map((call) => unsettled(call, settled.tools)),
+    surfaces: settled.surfaces,
+    ...(usage
+      ? {
+          usage: {
+            ...(usage.inputTokens !== undefined ? { inputTokens: usage.inputTokens } : {}),
+            ...(usage.outputTokens !== undefined ? { outputTokens: usage.outputTokens } : {}),
+            ...(usage.totalTokens !== undefined ? { totalTokens: usage.totalTokens } : {}),
+          },
+        }
+      : {}),
+    ...(error ? { error: { code: error.code, message: error.message } } : {}),
+  };
+}
+
+/** A call of a step that failed: a browser call with complete arguments stays pending (the browser may act), the rest never ran. */
+function unsettled(call: StepCall, tools: Map<string, RunTool>): ToolCallFact {
+  const named = { toolCallId: call.toolCallId, toolName: call.toolName };
+  return call.ended && tools.get(call.toolName)?.location === "browser"
+    ? { ...named, location: "browser", status: "pending" }
+    : { ...named, location: "none", status: "error" };
+}

@@ -1,0 +1,44 @@
+import type { Message } from "@ag-ui/core";
+import type { RecordModelCall } from "../../protocol/index.ts";
+import { keep } from "./keep.ts";
+import { RECORD_LIMITS } from "./record-limits.ts";
+import type { RunFact } from "./run-facts.ts";
+
+/**
+ * Part 3 of a record, each model call: the facts the run wrote down, with
+ * the text and tool calls of the message it produced and each call's result,
+ * from the thread's messages.
+ */
+export function recordModelCalls(facts: RunFact[], byId: Map<string, Message>, results: Map<string, Message>): RecordModelCall[] {
+  const calls: RecordModelCall[] = [];
+  for (const fact of facts) {
+    if (fact.kind !== "model-call") continue;
+    const { kind: _kind, messageId, toolCalls, ...rest } = fact;
+    const message = messageId ? byId.get(messageId) : undefined;
+    const assistant = message?.role === "assistant" ? message : undefined;
+    const argumentsOf = new Map((assistant?.toolCalls ?? []).map((call) => [call.id, call.function.arguments]));
+    calls.push({
+      ...rest,
+      text: keep(typeof assistant?.content === "string" ? assistant.content : "", RECORD_LIMITS.text),
+      toolCalls: toolCalls.map((call) => {
+        // A browser call's outcome, or an approved call's result, comes in a later run: that run's record has it.
+        const result = call.status === "pending" || call.status === "approval" ? undefined : results.get(call.toolCallId);
+        return {
+          ...call,
+          arguments: keep(argumentsOf.get(call.toolCallId) ?? "", RECORD_LIMITS.string),
+          ...(result && typeof result.content === "string" ? { result: keep(parseJson(result.content), RECORD_LIMITS.value) } : {}),
+        };
+      }),
+    });
+  }
+  return calls;
+}
+
+/** A result as the model read it: JSON when it is, else the text. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

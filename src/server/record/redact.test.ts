@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { REDACTED, redact, redactString } from "./redact.ts";
+
+describe("redact", () => {
+  it("replaces the values of secret-named keys at any depth, and leaves token counts alone", () => {
+    const value = {
+      headers: { Authorization: "Bearer abc.def", cookie: "session=1", "Set-Cookie": ["a=b"], "x-api-key": "k-1" },
+      nested: [{ api_key: "k-2", apiKey: { value: "k-3" }, password: "hunter2", clientSecret: "s", accessToken: "t", id_token: "t2" }],
+      usage: { inputTokens: 12, outputTokens: 3, totalTokens: 15 },
+      progressTokens: 40,
+      plain: "open the work request list",
+    };
+
+    expect(redact(value)).toEqual({
+      headers: { Authorization: REDACTED, cookie: REDACTED, "Set-Cookie": REDACTED, "x-api-key": REDACTED },
+      nested: [{ api_key: REDACTED, apiKey: REDACTED, password: REDACTED, clientSecret: REDACTED, accessToken: REDACTED, id_token: REDACTED }],
+      usage: { inputTokens: 12, outputTokens: 3, totalTokens: 15 },
+      progressTokens: 40,
+      plain: "open the work request list",
+    });
+  });
+
+  it("replaces bearer tokens, provider keys and header lines inside any string", () => {
+    const text = [
+      "call it with Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig please",
+      "key sk-proj-abcdefghijklmnop1234 and sk-ant-api03-ABCDEFGHIJKLMNOP_qrst",
+      "google AIzaSyA1234567890abcdefghijklmnopqrstu",
+      "Cookie: tether_session=abc; other=1",
+    ].join("\n");
+
+    const redacted = redactString(text);
+
+    for (const secret of ["eyJhbGciOiJIUzI1NiJ9", "sk-proj-abcdefghijklmnop1234", "sk-ant-api03", "AIzaSyA1234567890", "tether_session=abc"]) {
+      expect(redacted).not.toContain(secret);
+    }
+    expect(redacted).toContain("please");
+    expect(redacted).toContain(`Cookie: ${REDACTED}`);
+  });
+
+  it("replaces secret-named members of JSON carried in a string (tool arguments, results)", () => {
+    expect(redactString('{"query":"badge reader","token":"abc123","tokens":"7"}')).toBe(`{"query":"badge reader","token":"${REDACTED}","tokens":"7"}`);
+  });
+
+  it("copies, never changes, what it is given", () => {
+    const value = { password: "hunter2" };
+    redact(value);
+    expect(value.password).toBe("hunter2");
+  });
+});

@@ -1,0 +1,31 @@
+import type { RecordModelCall, RecordToolCall, RecordToolDecision } from "../../protocol/index.ts";
+
+/**
+ * What a run writes down for its record as it goes, beside its events and
+ * messages: the facts nothing else keeps. Each travels with a write the run
+ * makes anyway (the run's start, a step's commit, the run's end), so the
+ * record costs no transaction of its own.
+ */
+export type RunFact = ToolsOfferedFact | ModelCallFact;
+
+/** The tools the run considered, as its start decided; written with the run. */
+export interface ToolsOfferedFact {
+  kind: "tools";
+  tools: RecordToolDecision[];
+}
+
+/**
+ * One model call: its request summary, timing, finish and usage, and what
+ * became of each tool call. Its text and the calls' arguments and results are
+ * in the thread's messages (`messageId` and the tool messages answering the
+ * calls), so they are not stored twice.
+ */
+export interface ModelCallFact extends Omit<RecordModelCall, "text" | "toolCalls"> {
+  kind: "model-call";
+  /** The assistant message the call produced; absent when it produced none. */
+  messageId?: string;
+  toolCalls: ToolCallFact[];
+}
+
+/** A tool call as the run settled it; its arguments and result live in the thread's messages. */
+export type ToolCallFact = Omit<RecordToolCall, "arguments" | "result">;

@@ -1,0 +1,84 @@
+import type { Message } from "@ag-ui/core";
+import type { RecordStart } from "../../protocol/index.ts";
+import type { RunRecord } from "../store/port.ts";
+import { keep } from "./keep.ts";
+import { RECORD_LIMITS } from "./record-limits.ts";
+import { redactString } from "./redact.ts";
+import type { RunRequest } from "./run-request.ts";
+
+export type RecordTrigger = RecordStart["trigger"];
+
+/**
+ * What started a run: its stored trigger when the client said
+ * (`forwardedProps.tether.trigger`), else what its request shows (answers to
+ * approvals, a browser's tool results, or a user's message).
+ */
+export function runTrigger(run: RunRecord, request: RunRequest): RecordTrigger {
+  const kind = run.trigger?.kind ?? (request.resume.length > 0 ? "resume" : request.messages.at(-1)?.role === "tool" ? "tool-result" : "user-message");
+  const trigger: RecordTrigger = { kind };
+  if (kind === "user-message") {
+    const message = request.messages.findLast((candidate) => candidate.role === "user");
+    if (message) trigger.messageId = message.id;
+  }
+  if (kind === "tool-result") {
+    trigger.toolCallIds = run.trigger?.toolCallIds ?? trailingResults(request.messages);
+  }
+  if (request.resume.length > 0) {
+    trigger.answers = request.resume.map((entry) => {
+      const approved = (entry.payload as { approved?: unknown } | undefined)?.approved;
+      return { interruptId: entry.interruptId, status: entry.status, ...(typeof approved === "boolean" ? { approved } : {}) };
+    });
+  }
+  const action = run.trigger?.action as
+    { name?: unknown; surfaceId?: unknown; sourceComponentId?: unknown; context?: unknown; timestamp?: unknown } | undefined;
+  if (kind === "ui-action" && action) {
+    trigger.action = {
+      name: String(action.name ?? ""),
+      surfaceId: String(action.surfaceId ?? ""),
+      sourceComponentId: String(action.sourceComponentId ?? ""),
+      context: keep(action.context ?? {}, RECORD_LIMITS.value),
+      timestamp: String(action.timestamp ?? ""),
+    };
+  }
+  return trigger;
+}
+
+/** The trigger in a few words, for a thread's chain: what the user said, which outcome, which answer, which click. */
+export function summarizeTrigger(trigger: RecordTrigger, byId: Map<string, Message>, toolNames: Map<string, string>): string {
+  switch (trigger.kind) {
+    case "user-message": {
+      const content = trigger.messageId ? byId.get(trigger.messageId)?.content : undefined;
+      return typeof content === "string" ? clip(content) : "a user message";
+    }
+    case "tool-result": {
+      const names = [...new Set((trigger.toolCallIds ?? []).map((id) => toolNames.get(id) ?? id))];
+      return names.length > 0 ? clip(`outcome of ${names.join(", ")}`) : "a tool outcome";
+    }
+    case "resume": {
+      const answers = (trigger.answers ?? []).map((answer) =>
+        answer.status === "cancelled" ? "cancelled" : answer.approved === false ? "rejected" : answer.approved === true ? "approved" : "answered",
+      );
+      return `approval: ${answers.join(", ") || "answered"}`;
+    }
+    case "ui-action":
+      return trigger.action ? clip(`clicked ${trigger.action.name} on ${trigger.action.surfaceId}`) : "a click on a surface";
+  }
+}
+
+/** The tool calls the request's last messages answer. */
+function trailingResults(messages: Message[]): string[] {
+  const ids: string[] = [];
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role !== "tool") break;
+    ids.unshift(message.toolCallId);
+  }
+  return ids;
+}
+
+const SUMMARY_CHARS = 80;
+
+function clip(text: string): string {
+  const line = redactString(text).replace(/\s+/g, " ").trim();
+  return line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS - 1)}…` : line;
+}
