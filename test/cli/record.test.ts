@@ -16,14 +16,19 @@ async function run(agent: HttpAgent, parameters: Parameters<HttpAgent["runAgent"
   return events;
 }
 
-// Lee asks to close R-1042 (run cli-ask ends waiting for approval), then approves it (run cli-answer).
+// Lee asks to close R-1042 (run cli-ask ends waiting for approval), then approves it (run cli-answer),
+// saying why the run exists as Tether's client does (forwardedProps.tether.trigger): that is what links the two.
 beforeAll(async () => {
   server = await startDemoServer();
   const agent = server.agent("lee", THREAD);
   agent.addMessage({ id: `${THREAD}-u1`, role: "user", content: "close R-1042 as fixed" });
   await run(agent, { runId: "cli-ask" });
   const [interrupt] = agent.pendingInterrupts as [Interrupt];
-  await run(agent, { runId: "cli-answer", resume: buildResumeArray([interrupt], { [interrupt.id]: { status: "resolved", payload: { approved: true } } }) });
+  await run(agent, {
+    runId: "cli-answer",
+    resume: buildResumeArray([interrupt], { [interrupt.id]: { status: "resolved", payload: { approved: true } } }),
+    forwardedProps: { tether: { trigger: { kind: "resume", parentRunId: "cli-ask", interruptIds: [interrupt.id] } } },
+  });
 });
 afterAll(async () => {
   await server.close();
