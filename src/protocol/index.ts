@@ -50,10 +50,12 @@ export {
   TRIGGER_LABELS,
   approvalsOf,
   assertRunRecord,
+  browserOutcomeOf,
   describeAnswer,
   describeCut,
   isCut,
   keptText,
   type AskedApproval,
+  type BrowserOutcome,
   type KeptText,
 } from "./run-record-reading.ts";

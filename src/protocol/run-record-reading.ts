@@ -102,3 +102,26 @@ export function describeAnswer(answer: AskedApproval["answer"]): string {
   if (answer.status === "cancelled") return "cancelled";
   return answer.approved === false ? "rejected" : "approved";
 }
+
+/** What a browser tool call did, as far as the records say: a report the browser posted, or the tool message a next run carried. */
+export type BrowserOutcome = { from: "report"; body: Kept<unknown>; ledToRunId?: string } | { from: "tool-message"; runId: string; content: Kept<unknown> };
+
+/**
+ * The outcome of the browser call `toolCallId` of `record`: the browser's
+ * report to this run if it sent one, else the tool message of the next run
+ * that carried it (a follow-up tool's outcome travels that way).
+ */
+export function browserOutcomeOf(toolCallId: string, record: RunRecordDocument, nextRecords: readonly RunRecordDocument[] = []): BrowserOutcome | undefined {
+  const report = record.reports.find((entry) => entry.kind === "tool-outcome" && entry.toolCallId === toolCallId);
+  if (report) return { from: "report", body: report.body, ...(report.ledToRunId ? { ledToRunId: report.ledToRunId } : {}) };
+  const next = nextRecords.find((candidate) => candidate.start.trigger.toolCallIds?.includes(toolCallId));
+  if (!next) return undefined;
+  const messages = next.input.messages;
+  // A cut history cannot be searched; the run that carried the outcome is still worth naming.
+  const message = isCut(messages)
+    ? undefined
+    : (messages as Array<{ role?: unknown; toolCallId?: unknown; content?: unknown }>).find(
+        (entry) => entry?.role === "tool" && entry.toolCallId === toolCallId,
+      );
+  return { from: "tool-message", runId: next.runId, content: message?.content ?? "(in the run's history, which was cut)" };
+}

@@ -93,18 +93,21 @@ describe("the run-record viewer at /runs/", () => {
     const tools = section(page, "Tool calls");
     expect(await tools.getByRole("listitem", { name: "Tool call lookupScreens" }).textContent()).toMatch(/server.*ran on the server/);
     const navigate = tools.getByRole("listitem", { name: "Tool call navigateToScreen" });
-    expect(await navigate.textContent()).toMatch(/browser.*handed to the browser.*Outcome the browser reported.*succeeded/);
+    // Its outcome travelled as the tool message of the next run.
+    await expect
+      .poll(() => navigate.textContent())
+      .toMatch(/browser.*handed to the browser[^]*Outcome the browser sent with the next run[^]*"status": "succeeded"[^]*led to run/);
     const models = section(page, "Model calls");
     expect(await models.getByRole("listitem").first().textContent()).toMatch(/Call 1 · tether\.playbook.*First token.*Total.*Tokens/);
-    const reports = section(page, "Browser reports");
-    expect(await reports.getByRole("listitem", { name: "Tool outcome" }).textContent()).toMatch(/navigateToScreen.*succeeded/);
+    // A follow-up tool's outcome is not a report: it is the tool message that started the next run.
+    expect(await section(page, "Browser reports").textContent()).toContain("The browser reported nothing for this run.");
     const events = section(page, "Events as sent").getByRole("row");
     expect(await events.nth(1).textContent()).toMatch(/^1RUN_STARTED/);
     expect(await events.last().textContent()).toMatch(/RUN_FINISHED/);
     await page.screenshot({ path: `${SCREENSHOTS}/runs-timeline.png`, fullPage: true });
 
-    // The outcome's report led to the next run, which names this one as its previous.
-    const ledTo = reports.getByRole("link", { name: /led to run/ });
+    // The outcome led to the next run, which names this one as its previous.
+    const ledTo = navigate.getByRole("link", { name: /led to run/ });
     const nextRunId = ((await ledTo.textContent()) ?? "").replace("led to run", "").trim();
     await follow(page, section(page, "Started by").getByRole("link", { name: /Next run/ }));
     expect(await shownRunId(page)).toBe(nextRunId);
@@ -122,7 +125,7 @@ describe("the run-record viewer at /runs/", () => {
     await follow(page, runEntry(page, /close R-1042 as fixed/));
     await shownRunId(page);
     const approvals = section(page, "Approvals");
-    expect(await approvals.textContent()).toMatch(/closeWorkRequest.*approved.*R-1042.*answered in run/);
+    await expect.poll(() => approvals.textContent()).toMatch(/closeWorkRequest approved[^]*R-1042[^]*answered in run/);
     await follow(page, approvals.getByRole("link", { name: /answered in run/ }));
     expect(await section(page, "Started by").textContent()).toMatch(/resume.*an approval answer.*approved/);
     expect(await section(page, "Model calls").textContent()).toContain("R-1042 is closed (resolution: fixed).");
@@ -132,7 +135,7 @@ describe("the run-record viewer at /runs/", () => {
     const surface = section(page, "Surfaces").getByRole("listitem", { name: "Surface request-R-1042" });
     expect(await surface.textContent()).toMatch(/rendered.*Attempt 1 of 3: rendered/);
     const click = section(page, "Browser reports").getByRole("listitem", { name: "Click" });
-    expect(await click.textContent()).toMatch(/request-R-1042.*open_detail/);
+    expect(await click.textContent()).toMatch(/request-R-1042[^]*open_detail/);
     await follow(page, click.getByRole("link", { name: /led to run/ }));
     expect(await section(page, "Started by").textContent()).toMatch(/ui-action.*Clicked open_detail on surface request-R-1042/);
     await context.close();
@@ -160,9 +163,17 @@ describe("the run-record viewer at /runs/", () => {
     const page = await context.newPage();
     await page.goto(firstRunUrl);
     await shownRunId(page);
-    // Nothing wider than the screen: the page does not scroll sideways.
+    await section(page, "Events as sent").waitFor();
+    // Nothing wider than the screen: the page does not scroll sideways (listed by what sticks out, if anything does).
+    const sticking = await page.evaluate(() =>
+      [...document.querySelectorAll("body *")]
+        .filter((element) => element.getBoundingClientRect().right > 391)
+        .map((element) => `${element.tagName.toLowerCase()}.${element.className}: ${(element.textContent ?? "").slice(0, 40)}`),
+    );
+    expect(sticking).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await section(page, "Tool calls").scrollIntoViewIfNeeded();
+    // Below the chain, the run: its heading at the top of the screen.
+    await page.getByRole("heading", { level: 2, name: /^Run / }).evaluate((heading) => heading.scrollIntoView());
     await page.screenshot({ path: `${SCREENSHOTS}/runs-mobile.png` });
     await context.close();
   });

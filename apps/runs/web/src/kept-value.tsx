@@ -2,7 +2,8 @@ import { describeCut, keptText, type Kept } from "tether/protocol";
 
 /** A value as the record keeps it: whole, or its head and what was cut (length and hash). */
 export function KeptValue({ value, label }: { value: Kept<unknown>; label?: string }) {
-  const { text, cut } = keptText(value, 2);
+  const { text: kept, cut } = keptText(value, 2);
+  const text = cut ? kept : pretty(kept);
   return (
     <div className="kept">
       <pre aria-label={label} tabIndex={0}>
@@ -16,4 +17,14 @@ export function KeptValue({ value, label }: { value: Kept<unknown>; label?: stri
       ) : null}
     </div>
   );
+}
+
+/** JSON kept as a string (tool arguments, a tool message's content) laid out like any other value; anything else as it is. */
+function pretty(text: string): string {
+  if (!/^\s*[[{]/.test(text)) return text;
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
 }

@@ -69,7 +69,7 @@ export function RunView({ record, limit }: { record: RunRecordDocument; limit?: 
       <StartSection record={record} />
       <InputSection record={record} />
       <ModelCallsSection record={record} />
-      <ToolCallsSection record={record} />
+      <ToolCallsSection record={record} nextRecords={nextRecords} />
       <ApprovalsSection record={record} nextRecords={nextRecords} />
       <SurfacesSection record={record} />
       <ReportsSection record={record} />

@@ -12,7 +12,7 @@ export function ApprovalsSection({ record, nextRecords }: { record: RunRecordDoc
         {approvals.map((approval) => (
           <li key={approval.interruptId} className="card" aria-label={`Approval ${approval.interruptId}`}>
             <h4>
-              <code>{approval.toolName}</code>:{" "}
+              <code>{approval.toolName}</code>{" "}
               <span className={`answer answer--${describeAnswer(approval.answer).replace(/ /g, "-")}`}>{describeAnswer(approval.answer)}</span>
             </h4>
             <p className="muted">

@@ -1,4 +1,4 @@
-import type { RecordToolCall, RunRecordDocument } from "tether/protocol";
+import { browserOutcomeOf, type RecordToolCall, type RunRecordDocument } from "tether/protocol";
 import { KeptValue } from "../kept-value.tsx";
 import { formatMs } from "../format.ts";
 import { RunLink, Section } from "./section.tsx";
@@ -12,14 +12,14 @@ const STATUS_WORDS: Record<RecordToolCall["status"], string> = {
 };
 
 /** Every tool call of the run: where it ran, its arguments, and what became of it (a browser call's outcome from its report). */
-export function ToolCallsSection({ record }: { record: RunRecordDocument }) {
+export function ToolCallsSection({ record, nextRecords }: { record: RunRecordDocument; nextRecords: RunRecordDocument[] }) {
   const calls = record.modelCalls.flatMap((call) => call.toolCalls.map((toolCall) => ({ step: call.step, toolCall })));
   return (
     <Section id="tool-calls" title="Tool calls" count={calls.length}>
       {calls.length === 0 ? <p className="muted">No tool call.</p> : null}
       <ol className="cards">
         {calls.map(({ step, toolCall }) => {
-          const report = record.reports.find((entry) => entry.kind === "tool-outcome" && entry.toolCallId === toolCall.toolCallId);
+          const outcome = toolCall.location === "browser" ? browserOutcomeOf(toolCall.toolCallId, record, nextRecords) : undefined;
           return (
             <li key={toolCall.toolCallId} className="card" aria-label={`Tool call ${toolCall.toolName}`}>
               <h4>
@@ -44,14 +44,20 @@ export function ToolCallsSection({ record }: { record: RunRecordDocument }) {
                 </>
               ) : null}
               {toolCall.location === "browser" ? (
-                report ? (
+                outcome?.from === "report" ? (
                   <>
                     <h5>Outcome the browser reported</h5>
-                    <KeptValue value={report.body} label={`Outcome of ${toolCall.toolCallId}`} />
-                    {report.ledToRunId ? <RunLink runId={report.ledToRunId} threadId={record.threadId} /> : null}
+                    <KeptValue value={outcome.body} label={`Outcome of ${toolCall.toolCallId}`} />
+                    {outcome.ledToRunId ? <RunLink runId={outcome.ledToRunId} threadId={record.threadId} /> : null}
+                  </>
+                ) : outcome ? (
+                  <>
+                    <h5>Outcome the browser sent with the next run</h5>
+                    <KeptValue value={outcome.content} label={`Outcome of ${toolCall.toolCallId}`} />
+                    <RunLink runId={outcome.runId} threadId={record.threadId} />
                   </>
                 ) : (
-                  <p className="muted">No outcome reported to this run (it may come with the next run's tool message).</p>
+                  <p className="muted">No outcome yet: the browser has neither reported it nor sent it with a next run.</p>
                 )
               ) : null}
             </li>
