@@ -21,7 +21,7 @@ describe("formatRecordTimeline", () => {
            tool lookupScreens [server] call-lookup {"query":"work request list"} → result {"best":{"screenId":"MNU-3120","name":"Work request list","route":"/work-requests"}} (3 ms)
         2. tether.playbook/workdesk · 3 messages, 2 tools · first token 12 ms, total 85 ms · 120 in / 30 out tokens · finish tool-calls
            text: "Opening the work request list."
-           tool navigateToScreen [browser] call-nav {"screenId":"MNU-3120","screenName":"Work request list","routeHint":"/work-requests"} → pending: the browser reports its outcome
+           tool navigateToScreen [browser] call-nav {"screenId":"MNU-3120","screenName":"Work request list","routeHint":"/work-requests"} → in the browser, reported {"status":"succeeded","reason":"displayed","message":"Work request list is open."}
 
       Browser reports (1)
         09:00:01 tool-outcome navigateToScreen (call-nav): {"status":"succeeded","reason":"displayed","message":"Work request list is open."} → led to run run-2

@@ -8,6 +8,7 @@
 import {
   TRIGGER_LABELS,
   approvalsOf,
+  browserOutcomeOf,
   describeAnswer,
   describeCut,
   keptText,
@@ -60,7 +61,7 @@ export function formatRecordTimeline(record: RunRecordDocument, options: Timelin
 
   lines.push("", `Model calls (${record.modelCalls.length})`);
   if (record.modelCalls.length === 0) lines.push("  none");
-  for (const call of record.modelCalls) lines.push(...formatModelCall(call, value, quoted));
+  for (const call of record.modelCalls) lines.push(...formatModelCall(call, value, quoted, (toolCallId) => pendingOutcome(toolCallId, record, options, value)));
 
   const approvals = approvalsOf(record, options.nextRecords);
   if (approvals.length > 0) {
@@ -105,7 +106,12 @@ export function formatRecordTimeline(record: RunRecordDocument, options: Timelin
   return `${lines.join("\n")}\n`;
 }
 
-function formatModelCall(call: RecordModelCall, value: (kept: Kept<unknown>) => string, quoted: (kept: Kept<unknown>) => string): string[] {
+function formatModelCall(
+  call: RecordModelCall,
+  value: (kept: Kept<unknown>) => string,
+  quoted: (kept: Kept<unknown>) => string,
+  pending: (toolCallId: string) => string,
+): string[] {
   const timing = [call.firstTokenMs !== undefined ? `first token ${call.firstTokenMs} ms` : undefined, `total ${call.durationMs} ms`]
     .filter(Boolean)
     .join(", ");
@@ -121,7 +127,7 @@ function formatModelCall(call: RecordModelCall, value: (kept: Kept<unknown>) => 
       toolCall.status === "result" || toolCall.status === "error"
         ? `${toolCall.status} ${toolCall.result !== undefined ? value(toolCall.result) : ""}`.trimEnd()
         : toolCall.status === "pending"
-          ? "pending: the browser reports its outcome"
+          ? pending(toolCall.toolCallId)
           : toolCall.status === "approval"
             ? `waits for approval ${toolCall.interruptId ?? ""}`.trimEnd()
             : "refused";
@@ -130,6 +136,14 @@ function formatModelCall(call: RecordModelCall, value: (kept: Kept<unknown>) => 
   }
   if (call.error) lines.push(`     error ${call.error.code}: ${call.error.message}`);
   return lines;
+}
+
+/** A browser call's outcome as far as the records say: reported to this run, sent with a next run, or not yet. */
+function pendingOutcome(toolCallId: string, record: RunRecordDocument, options: TimelineOptions, value: (kept: Kept<unknown>) => string): string {
+  const outcome = browserOutcomeOf(toolCallId, record, options.nextRecords);
+  if (!outcome) return "in the browser, no outcome yet";
+  if (outcome.from === "report") return `in the browser, reported ${value(outcome.body)}`;
+  return `in the browser, outcome sent with run ${outcome.runId}: ${value(outcome.content)}`;
 }
 
 function describeTrigger(start: RecordStart): string {
