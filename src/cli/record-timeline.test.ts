@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { approvalStory, navigationStory, recordOf, surfaceRecord } from "../../test/fixtures/run-records.ts";
+import { approvalStory, eventsOf, navigationStory, recordOf, surfaceRecord } from "../../test/fixtures/run-records.ts";
 import { formatRecordTimeline } from "./record-timeline.ts";
 
 describe("formatRecordTimeline", () => {
@@ -27,10 +27,10 @@ describe("formatRecordTimeline", () => {
         09:00:01 tool-outcome navigateToScreen (call-nav): {"status":"succeeded","reason":"displayed","message":"Work request list is open."} → led to run run-2
 
       Events sent (4, last seq 4)
-           1 RUN_STARTED
-           2 TOOL_CALL_START (tool call call-lookup)
-           3 TOOL_CALL_START (tool call call-nav)
-           4 RUN_FINISHED
+              1 RUN_STARTED
+              2 TOOL_CALL_START (tool call call-lookup)
+              3 TOOL_CALL_START (tool call call-nav)
+              4 RUN_FINISHED
 
       Outcome: success, waiting for the browser: call-nav
       Usage: 240 in / 60 out tokens
@@ -70,6 +70,28 @@ describe("formatRecordTimeline", () => {
   it("points to --json when more event pages exist", () => {
     const record = recordOf({ runId: "run-long", output: { eventCount: 3000, lastSeq: 3000, events: [], surfaces: [], next: { afterSeq: 1000 } } });
     expect(formatRecordTimeline(record)).toContain("… more from seq 1001 (tether record --json prints every page)");
+  });
+
+  it("prints a run of streamed parts of one message as one line, and leaves out token counts nobody reported", () => {
+    const record = recordOf({
+      runId: "run-text",
+      output: {
+        eventCount: 5,
+        lastSeq: 5,
+        events: eventsOf([
+          "RUN_STARTED",
+          { type: "TEXT_MESSAGE_CONTENT", messageId: "m-2" },
+          { type: "TEXT_MESSAGE_CONTENT", messageId: "m-2" },
+          { type: "TEXT_MESSAGE_CONTENT", messageId: "m-2" },
+          "RUN_FINISHED",
+        ]),
+        surfaces: [],
+      },
+      usage: { outputTokens: 23 },
+    });
+    const text = formatRecordTimeline(record);
+    expect(text).toContain("Events sent (5, last seq 5)\n        1 RUN_STARTED\n      2–4 TEXT_MESSAGE_CONTENT ×3 (message m-2)\n        5 RUN_FINISHED\n");
+    expect(text).toContain("Usage: 23 out tokens");
   });
 
   it("shortens long values to one line", () => {

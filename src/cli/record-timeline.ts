@@ -95,9 +95,12 @@ export function formatRecordTimeline(record: RunRecordDocument, options: Timelin
 
   const { output } = record;
   lines.push("", `Events sent (${output.eventCount}, last seq ${output.lastSeq})`);
-  for (const event of output.events) {
-    const ids = [event.messageId && `message ${event.messageId}`, event.toolCallId && `tool call ${event.toolCallId}`].filter(Boolean).join(", ");
-    lines.push(`  ${String(event.seq).padStart(4)} ${event.type}${ids ? ` (${ids})` : ""}`);
+  // Streamed parts come in runs (TEXT_MESSAGE_CONTENT ×40): one line per run of one type with the same ids; --json has each.
+  for (const group of groupEvents(output.events)) {
+    const [first, last] = [group[0]!, group.at(-1)!];
+    const ids = [first.messageId && `message ${first.messageId}`, first.toolCallId && `tool call ${first.toolCallId}`].filter(Boolean).join(", ");
+    const seqs = group.length === 1 ? String(first.seq) : `${first.seq}–${last.seq}`;
+    lines.push(`  ${seqs.padStart(7)} ${first.type}${group.length > 1 ? ` ×${group.length}` : ""}${ids ? ` (${ids})` : ""}`);
   }
   if (output.next) lines.push(`  … more from seq ${output.next.afterSeq + 1} (tether record --json prints every page)`);
 
@@ -179,7 +182,21 @@ function outcomeLine(record: RunRecordDocument): string {
 }
 
 function usageLine(usage: NonNullable<RunRecordDocument["usage"]>): string {
-  return `${usage.inputTokens ?? "?"} in / ${usage.outputTokens ?? "?"} out tokens`;
+  const parts = [usage.inputTokens !== undefined && `${usage.inputTokens} in`, usage.outputTokens !== undefined && `${usage.outputTokens} out`].filter(Boolean);
+  return parts.length > 0 ? `${parts.join(" / ")} tokens` : "tokens not reported";
+}
+
+type SentEvent = RunRecordDocument["output"]["events"][number];
+
+function groupEvents(events: SentEvent[]): SentEvent[][] {
+  const groups: SentEvent[][] = [];
+  for (const event of events) {
+    const last = groups.at(-1)?.[0];
+    const same = last && last.type === event.type && last.messageId === event.messageId && last.toolCallId === event.toolCallId;
+    if (same) groups.at(-1)!.push(event);
+    else groups.push([event]);
+  }
+  return groups;
 }
 
 function oneLine(kept: Kept<unknown>, width: number, quote: boolean): string {
