@@ -2,7 +2,7 @@ import type { Message } from "@ag-ui/core";
 import type { RecordModelCall } from "../../protocol/index.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
-import type { RunFact } from "./run-facts.ts";
+import type { RunFact } from "../store/run-facts.ts";
 
 /**
  * Part 3 of a record, each model call: the facts the run wrote down, with

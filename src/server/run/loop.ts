@@ -16,8 +16,8 @@ import { toModelPrompt } from "./prompt.ts";
 import { snapshotMessages } from "./snapshot-messages.ts";
 import { settleToolCalls } from "./settle-tool-calls.ts";
 import { createSurfaceLifecycle } from "../genui/surface-lifecycle.ts";
-import { modelCallFact } from "../record/model-call-fact.ts";
-import type { RunFact } from "../record/run-facts.ts";
+import { modelCallFact } from "./model-call-fact.ts";
+import type { RunFact } from "../store/run-facts.ts";
 import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
 
 /** What the loop needs beside the prepared run: where its events go, the store, cancellation, ids. */

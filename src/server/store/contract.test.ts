@@ -8,7 +8,7 @@ import { activityMessage, assistantMessage, toolCall, toolMessage, userMessage }
 import { createMemoryRunStore } from "./memory.ts";
 import { UNSTORED_EVENT_LIMIT, type BeginRun, type PendingToolCall, type RunStore, type StoredEvent, type StoredInterrupt } from "./port.ts";
 import { createSqliteRunStore } from "./sqlite.ts";
-import type { ModelCallFact, RunFact } from "../record/run-facts.ts";
+import type { ModelCallFact, RunFact } from "./run-facts.ts";
 
 /** One adapter of the `RunStore` port, as the contract suite sees it. */
 interface StoreAdapter {

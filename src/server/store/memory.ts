@@ -3,7 +3,7 @@ import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
-import type { RunFact } from "../record/run-facts.ts";
+import type { RunFact } from "./run-facts.ts";
 import type { PendingToolCall, RunRecord, RunReport, RunStore, StoredEvent, StoredInterrupt, ThreadRecord } from "./port.ts";
 
 /**

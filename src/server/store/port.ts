@@ -1,6 +1,6 @@
 import type { BaseEvent, Interrupt, Message, ResumeEntry, RunFinishedOutcome, TokenUsage } from "@ag-ui/core";
 import type { Trigger } from "../../protocol/index.ts";
-import type { RunFact } from "../record/run-facts.ts";
+import type { RunFact } from "./run-facts.ts";
 
 /**
  * How far a run's stream may run ahead of its stored log. Events reach

@@ -22,7 +22,7 @@ import type {
   RunStore,
   StoredEvent,
 } from "./port.ts";
-import type { RunFact } from "../record/run-facts.ts";
+import type { RunFact } from "./run-facts.ts";
 
 export interface SqliteRunStoreOptions {
   /** A file path, or `:memory:`. The folder is created when missing. */

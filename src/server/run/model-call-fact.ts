@@ -1,8 +1,8 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
-import type { StepCall, StepResult } from "../run/model-step.ts";
+import type { StepCall, StepResult } from "./model-step.ts";
 import type { RunTool } from "../tools/tool-set.ts";
-import type { ModelCallFact, ToolCallFact } from "./run-facts.ts";
+import type { ModelCallFact, ToolCallFact } from "../store/run-facts.ts";
 
 /** What a model call was asked: the parts of the request summary that are not in its result. */
 export interface ModelCallRequest {
