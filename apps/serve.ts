@@ -18,7 +18,7 @@ import { recipesApi } from "./recipes/api.ts";
 import { createSqliteKitchen } from "./recipes/kitchen/sqlite-kitchen.ts";
 import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent, type WorkdeskUser } from "./workdesk/agent/index.ts";
 import { workdeskApi } from "./workdesk/api.ts";
-import { RECIPES_WEB, WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";
+import { RECIPES_WEB, RUNS_WEB, WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";
 import { ensureWebBundles } from "./web-bundle/ensure-web-bundles.ts";
 
 /** Anyone the demo sign-in knows: the Workdesk's people and the Recipes'. Each agent and API serves its own kind. */
@@ -103,6 +103,7 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
     app.route("/api/recipes", recipesApi({ auth: tether.auth, kitchen, trustedOrigins }));
     app.route("/", tether.app);
     servePages(app, RECIPES_WEB.outDir, "/recipes");
+    servePages(app, RUNS_WEB.outDir, "/runs");
     servePages(app, WORKDESK_WEB.outDir);
     return {
       app,

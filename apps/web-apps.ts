@@ -15,4 +15,7 @@ export const WORKDESK_WEB = webApp("workdesk", repository("apps/workdesk/web"), 
 
 export const RECIPES_WEB = webApp("recipes", repository("apps/recipes/web"), [...LIBRARY_SOURCES, repository("apps/recipes/agent")]);
 
-export const WEB_APPS = [WORKDESK_WEB, RECIPES_WEB];
+// The run-record viewer reads records only: it bundles the protocol's types and reading helpers, not the client.
+export const RUNS_WEB = webApp("runs", repository("apps/runs/web"), [repository("src/protocol"), repository("package-lock.json"), repository("tsconfig.json")]);
+
+export const WEB_APPS = [WORKDESK_WEB, RECIPES_WEB, RUNS_WEB];

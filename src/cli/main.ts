@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isTetherError } from "../protocol/index.ts";
 import { listen } from "../server/listen.ts";
+import { RECORD_SWITCHES, RECORD_USAGE, recordCommand } from "./record.ts";
 import { TOOLS_CHECK_USAGE, toolsCheck } from "./tools-check.ts";
 
 const HELP = `tether: the Tether command
@@ -12,6 +13,7 @@ const HELP = `tether: the Tether command
       reason when the app refuses to start (for example a tool without an executor).
 
 ${TOOLS_CHECK_USAGE}
+${RECORD_USAGE}
   tether help
 `;
 
@@ -24,6 +26,10 @@ export async function main(args: string[]): Promise<number> {
         return await serve(rest);
       case "tools":
         return await tools(rest);
+      case "record": {
+        const { positional, flags } = parseFlags(rest, RECORD_SWITCHES);
+        return await recordCommand(positional, flags);
+      }
       case undefined:
       case "help":
       case "--help":
@@ -78,12 +84,14 @@ function toFetchable(value: unknown): Fetchable | undefined {
   return undefined;
 }
 
-function parseFlags(args: string[]): { positional: string[]; flags: Record<string, string> } {
+/** `--name value` pairs, and `--name` alone for the names in `switches` (flags that take no value). */
+function parseFlags(args: string[], switches: readonly string[] = []): { positional: string[]; flags: Record<string, string> } {
   const positional: string[] = [];
   const flags: Record<string, string> = {};
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
-    if (arg.startsWith("--")) flags[arg.slice(2)] = args[++index] ?? "";
+    if (arg.startsWith("--") && switches.includes(arg.slice(2))) flags[arg.slice(2)] = "true";
+    else if (arg.startsWith("--")) flags[arg.slice(2)] = args[++index] ?? "";
     else positional.push(arg);
   }
   return { positional, flags };

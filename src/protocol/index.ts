@@ -45,3 +45,17 @@ export { createArgumentChecker, type ArgumentChecker, type ArgumentsCheck } from
 export { TRIGGER_KINDS, TriggerSchema, type Trigger, type TriggerKind } from "./trigger.ts";
 export { readTetherProps, type TetherForwardedProps } from "./forwarded-props.ts";
 export type * from "./run-record.ts";
+export {
+  RUN_RECORD_FORMATS,
+  TRIGGER_LABELS,
+  approvalsOf,
+  assertRunRecord,
+  browserOutcomeOf,
+  describeAnswer,
+  describeCut,
+  isCut,
+  keptText,
+  type AskedApproval,
+  type BrowserOutcome,
+  type KeptText,
+} from "./run-record-reading.ts";

@@ -59,6 +59,7 @@ export function Shell(props: {
           switching={props.switching}
           onSwitch={props.onSwitch}
           onNewConversation={props.onNewConversation}
+          threadId={session.threadId}
         />
         {path === "/cookbook" ? (
           <CookbookPage user={user} openRecipe={openRecipe} />

@@ -10,6 +10,8 @@ export function TopBar(props: {
   switching: boolean;
   onSwitch(userId: string): void;
   onNewConversation?(): void;
+  /** The conversation's thread, for the link to its run records. */
+  threadId?: string;
 }) {
   const link = (path: string, label: string) => (
     <a
@@ -36,6 +38,11 @@ export function TopBar(props: {
       <span className="topbar__device" title="The tools the assistant gets depend on the device">
         {props.device === "mobile" ? "📱 Phone" : "🖥 Desktop"}
       </span>
+      {props.threadId ? (
+        <a className="topbar__link" href={`/runs/?${new URLSearchParams({ thread: props.threadId })}`}>
+          Run record
+        </a>
+      ) : null}
       {props.onNewConversation ? (
         <button type="button" className="topbar__new" onClick={props.onNewConversation}>
           New conversation

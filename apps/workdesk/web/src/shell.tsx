@@ -60,6 +60,10 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
           <span className="topbar__user">
             {user.displayName} ({user.id}) · {user.orgScope} · {user.roles.join(", ")}
           </span>
+          {/* What this conversation's runs did, step by step: the run-record viewer, on the same sign-in. */}
+          <a className="topbar__link" href={`/runs/?${new URLSearchParams({ thread: session.threadId })}`}>
+            Run record
+          </a>
           <button type="button" onClick={() => setSession(createWorkdeskSession(user, true))}>
             New conversation
           </button>

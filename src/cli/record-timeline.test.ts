@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { approvalStory, eventsOf, navigationStory, recordOf, surfaceRecord } from "../../test/fixtures/run-records.ts";
+import { formatRecordTimeline } from "./record-timeline.ts";
+
+describe("formatRecordTimeline", () => {
+  it("prints the navigation story's first run: trigger, model calls with where each tool ran, the browser's report and the run it led to", () => {
+    expect(formatRecordTimeline(navigationStory().first)).toMatchInlineSnapshot(`
+      "Run run-1 · agent workdesk · thread thread-test-1 · user lee
+      finished (success) · 2025-05-01 09:00:00 → 09:00:01 UTC (1.2 s)
+
+      Started by
+        a user message (m-1)
+        next runs: run-2
+
+      Given to the agent
+        1 message (1 new)
+        tools offered: lookupScreens [server], navigateToScreen [browser]
+
+      Model calls (2)
+        1. tether.playbook/workdesk · 1 message, 2 tools · first token 12 ms, total 85 ms · 120 in / 30 out tokens · finish tool-calls
+           tool lookupScreens [server] call-lookup {"query":"work request list"} → result {"best":{"screenId":"MNU-3120","name":"Work request list","route":"/work-requests"}} (3 ms)
+        2. tether.playbook/workdesk · 3 messages, 2 tools · first token 12 ms, total 85 ms · 120 in / 30 out tokens · finish tool-calls
+           text: "Opening the work request list."
+           tool navigateToScreen [browser] call-nav {"screenId":"MNU-3120","screenName":"Work request list","routeHint":"/work-requests"} → in the browser, reported {"status":"succeeded","reason":"displayed","message":"Work request list is open."}
+
+      Browser reports (1)
+        09:00:01 tool-outcome navigateToScreen (call-nav): {"status":"succeeded","reason":"displayed","message":"Work request list is open."} → led to run run-2
+
+      Events sent (4, last seq 4)
+              1 RUN_STARTED
+              2 TOOL_CALL_START (tool call call-lookup)
+              3 TOOL_CALL_START (tool call call-nav)
+              4 RUN_FINISHED
+
+      Outcome: success, waiting for the browser: call-nav
+      Usage: 240 in / 60 out tokens
+      "
+    `);
+  });
+
+  it("says how an approval was answered, from the next run's trigger", () => {
+    const { asking, answering } = approvalStory(false);
+    const text = formatRecordTimeline(asking, { nextRecords: [answering] });
+    expect(text).toContain('int-1: closeWorkRequest {"requestId":"R-1042","resolution":"fixed"} → rejected (run run-answer)');
+    expect(formatRecordTimeline(asking)).toContain("→ not answered yet");
+    expect(formatRecordTimeline(answering)).toContain("Started by\n  an approval answer: int-1 rejected\n  previous run: run-ask");
+  });
+
+  it("lists each surface attempt with the validator's errors, and marks cut values with their length and hash", () => {
+    const text = formatRecordTimeline(surfaceRecord());
+    expect(text).toContain(
+      "request-R-1042: attempt 1/3 retrying\n    unknown_component at /components/3: Component type Cardd is not in the catalog.\n  request-R-1042: attempt 2/3 rendered",
+    );
+    expect(text).toContain('{"surfaceId":"request-R-1042","compo [cut: 4200 chars, sha256 ab12ab12ab12…]');
+    expect(text).toContain("ui-action surface request-R-1042");
+    expect(text).toContain("→ led to run run-open");
+  });
+
+  it("says loudly when a record is incomplete, and why", () => {
+    const record = recordOf({
+      runId: "run-lost",
+      status: "error",
+      complete: false,
+      incomplete: { code: "instance_lost", message: "The server running this run stopped." },
+    });
+    expect(formatRecordTimeline(record)).toContain("INCOMPLETE RECORD (instance_lost): The server running this run stopped.");
+    expect(formatRecordTimeline(recordOf({ runId: "run-going", status: "running", complete: false }))).toContain("Incomplete record: the run is still going.");
+  });
+
+  it("points to --json when more event pages exist", () => {
+    const record = recordOf({ runId: "run-long", output: { eventCount: 3000, lastSeq: 3000, events: [], surfaces: [], next: { afterSeq: 1000 } } });
+    expect(formatRecordTimeline(record)).toContain("… more from seq 1001 (tether record --json prints every page)");
+  });
+
+  it("prints a run of streamed parts of one message as one line, and leaves out token counts nobody reported", () => {
+    const record = recordOf({
+      runId: "run-text",
+      output: {
+        eventCount: 5,
+        lastSeq: 5,
+        events: eventsOf([
+          "RUN_STARTED",
+          { type: "TEXT_MESSAGE_CONTENT", messageId: "m-2" },
+          { type: "TEXT_MESSAGE_CONTENT", messageId: "m-2" },
+          { type: "TEXT_MESSAGE_CONTENT", messageId: "m-2" },
+          "RUN_FINISHED",
+        ]),
+        surfaces: [],
+      },
+      usage: { outputTokens: 23 },
+    });
+    const text = formatRecordTimeline(record);
+    expect(text).toContain("Events sent (5, last seq 5)\n        1 RUN_STARTED\n      2–4 TEXT_MESSAGE_CONTENT ×3 (message m-2)\n        5 RUN_FINISHED\n");
+    expect(text).toContain("Usage: 23 out tokens");
+  });
+
+  it("shortens long values to one line", () => {
+    const record = recordOf({ runId: "run-wide", modelCalls: [{ ...navigationStory().second.modelCalls[0]!, text: "word ".repeat(100) }] });
+    const line = formatRecordTimeline(record, { valueWidth: 20 })
+      .split("\n")
+      .find((entry) => entry.includes("text:"));
+    expect(line).toBe('     text: "word word word word…"');
+  });
+});
