@@ -92,12 +92,15 @@ describe("the Workdesk story in Chromium", () => {
     const page = await openWorkdesk(context, suite.server().url);
     await signIn(page, "kim");
     await page.getByRole("radio", { name: label }).click();
-    expect(
-      await page
-        .getByRole("region", { name: "Assistant" })
-        .or(page.getByRole("dialog", { name: "Assistant" }))
-        .getAttribute("data-mode"),
-    ).toBe(mode);
+    // The switch re-renders the panel (a region, or a dialog over the screen): wait for the mode it shows.
+    await expect
+      .poll(() =>
+        page
+          .getByRole("region", { name: "Assistant" })
+          .or(page.getByRole("dialog", { name: "Assistant" }))
+          .getAttribute("data-mode"),
+      )
+      .toBe(mode);
     await ask(page, "open the work request list");
     const reply = await lastReply(page, /can't change the screen/);
     expect(reply).toContain("Work management › Work request list (/work-requests)");
