@@ -51,7 +51,9 @@ describe("generated UI in Recipes, in Chromium", () => {
     await page.screenshot({ path: `${SCREENSHOTS}/surface-recipe-desktop.png` });
 
     await surface.getByRole("button", { name: "Save to cookbook" }).click();
-    await lastReply(page, /saved|cookbook/i);
+    // The click stands in the conversation, then the answer speaks from the cookbook's reply.
+    await page.getByRole("log", { name: "Conversation" }).locator(".tether-message--action", { hasText: "Save to cookbook" }).waitFor();
+    expect(await lastReply(page, /^Saved Egg fried rice/)).toBe("Saved Egg fried rice to your cookbook.");
     const cookbook = await apiGet(page, "/cookbook");
     expect(cookbook.status).toBe(200);
     expect(JSON.stringify(cookbook.body)).toContain("r-204");
