@@ -9,10 +9,20 @@ import { pathToFileURL } from "node:url";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type MiddlewareHandler } from "hono";
 import { isTetherError } from "tether/protocol";
-import { consoleLogger, createSqliteRunStore, createTetherApp, type IdSource, type Logger, type PlaybookModelOptions, type TetherApp } from "tether/server";
+import {
+  consoleLogger,
+  createSqliteRunStore,
+  createTetherApp,
+  type IdSource,
+  type Logger,
+  type PlaybookModelOptions,
+  type TelemetryOptions,
+  type TetherApp,
+} from "tether/server";
 import { listen } from "../src/server/listen.ts";
 import { createDemoIdentity, type DemoIdentity } from "./demo-identity/demo-identity.ts";
 import { modelFromEnvironment } from "./model-from-environment.ts";
+import { telemetryFromEnvironment } from "./telemetry-from-environment.ts";
 import { RECIPES_USERS, createRecipesAgent, type RecipesUser } from "./recipes/agent/index.ts";
 import { recipesApi } from "./recipes/api.ts";
 import { createSqliteKitchen } from "./recipes/kitchen/sqlite-kitchen.ts";
@@ -30,6 +40,8 @@ export interface Demo {
   identity: DemoIdentity;
   /** One line per agent: which model it runs on. */
   describe(): string[];
+  /** Where the demo sends its spans, when OTEL_EXPORTER_OTLP_ENDPOINT turned telemetry on. */
+  telemetryUrl?: string;
   /** Closes the Tether app (waiting for running runs), then the apps' own data. */
   close(): Promise<void>;
 }
@@ -44,6 +56,8 @@ export interface DemoOptions {
   /** Tests let approvals lapse quickly. */
   approvalTimeoutMs?: number;
   ids?: IdSource;
+  /** Tests trace into their own provider; otherwise OTEL_EXPORTER_OTLP_ENDPOINT decides (see telemetryFromEnvironment). */
+  telemetry?: TelemetryOptions;
 }
 
 export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
@@ -70,6 +84,8 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
     throw error;
   });
   let kitchen: ReturnType<typeof createSqliteKitchen> | undefined;
+  // Only when the environment asks for it: otherwise the runtime does no span work at all.
+  const telemetry = options.telemetry ? undefined : telemetryFromEnvironment(env);
   try {
     kitchen = createSqliteKitchen({ filename });
     const agents = [
@@ -94,6 +110,7 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
       ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.ids ? { ids: options.ids } : {}),
+      ...(options.telemetry ? { telemetry: options.telemetry } : telemetry ? { telemetry: { tracerProvider: telemetry.tracerProvider } } : {}),
     });
     const app = new Hono();
     app.onError(tether.onError);
@@ -113,17 +130,21 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
         agents.map(
           (agent) => `${agent.id}: ${agent.model.provider === "tether.playbook" ? "offline playbook model" : agent.model.provider} (${agent.model.modelId})`,
         ),
+      ...(telemetry ? { telemetryUrl: telemetry.url } : {}),
       async close() {
         try {
           await tether.close();
         } finally {
           requests.closeDatabase();
           kitchen?.closeDatabase();
+          // Last: the runs that just ended have their spans queued; shutting down sends them.
+          await telemetry?.shutdown();
         }
       },
     };
   } catch (error) {
     // A demo that failed to start leaves no handle open on its data folder.
+    await telemetry?.shutdown();
     requests.closeDatabase();
     kitchen?.closeDatabase();
     await store.close();
@@ -176,6 +197,7 @@ async function main() {
   const server = await listen(demo.app, { port, host });
   logger.info(`Demo sign-in is for demos only: anyone can act as any demo user.`);
   for (const line of demo.describe()) logger.info(`agent ${line}`);
+  if (demo.telemetryUrl) logger.info(`OpenTelemetry spans go to ${demo.telemetryUrl}`);
   console.log(`Tether demo running at ${server.url}`);
   // Stops serving, lets running runs end and stores them, then exits; a failure on the way still exits, saying why.
   const stop = () => {

@@ -17,9 +17,15 @@
  * reported, not fatal: the process exits 0 on a missed target, and 1 only if
  * the benchmark itself broke (wrong event counts, incomplete event log).
  *
+ * Then, in the same run, what records and telemetry cost (cost.ts): short
+ * tool-calling runs per second with records on and off, telemetry on and off,
+ * and against the build before any telemetry code; target: records cost at
+ * most 15% of throughput, telemetry off indistinguishable from no telemetry.
+ *
  * Diagnostics for a miss: bench/pipeline/profile.ts.
  *
  *   npm run bench
+ *   BENCH_COST_RUNS=100 BENCH_COST_REF=<commit> npm run bench
  *   BENCH_EVENTS=20000 BENCH_ROUNDS=3 npm run bench
  *   BENCH_YIELD_EVERY=256 npm run bench   # stub parts arrive in bursts of 256, one macrotask each
  */
@@ -30,6 +36,7 @@ import { startBare } from "./contenders/bare.ts";
 import type { Contender } from "./contenders/contender.ts";
 import { startMinimal } from "./contenders/minimal.ts";
 import { startTether } from "./contenders/tether.ts";
+import { runCostBench } from "./cost.ts";
 import { ratioLine, summarize, table } from "./report.ts";
 import { startWorkerClient } from "./worker-client.ts";
 
@@ -37,6 +44,8 @@ const DELTAS = positiveInteger("BENCH_EVENTS", 100_000);
 const ROUNDS = positiveInteger("BENCH_ROUNDS", 7);
 /** 0 (default): the stub's parts are all ready at once. N: every Nth part waits for a macrotask, like network reads. */
 const YIELD_EVERY = process.env.BENCH_YIELD_EVERY === "0" ? 0 : positiveInteger("BENCH_YIELD_EVERY", 0);
+/** Short tool-calling runs per batch in the records and telemetry cost comparison (see cost.ts). */
+const COST_RUNS = positiveInteger("BENCH_COST_RUNS", 200);
 const WARMUP_ROUNDS = 1;
 /** RUN_STARTED, TEXT_MESSAGE_START, the deltas, TEXT_MESSAGE_END, RUN_FINISHED. */
 const EXPECTED_EVENTS = DELTAS + 4;
@@ -140,8 +149,16 @@ async function main() {
       `bytes per run: tether ${capture.bytes.toLocaleString("en-US")} (bare replays the same), minimal ${m.runs[0]!.bytes.toLocaleString("en-US")} (no id: lines)`,
     );
     if (mismatches.length > 0) console.log(`WARNING: unexpected event counts: ${mismatches.join("; ")}`);
-    console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    if (!logComplete || mismatches.length > 0) process.exitCode = 1;
+
+    const costMeasured = await runCostBench({
+      client,
+      runs: COST_RUNS,
+      rounds: ROUNDS,
+      collectGarbage,
+      ...(process.env.BENCH_COST_REF ? { ref: process.env.BENCH_COST_REF } : {}),
+    });
+    console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    if (!logComplete || mismatches.length > 0 || !costMeasured) process.exitCode = 1;
   } finally {
     await client.close();
     for (const contender of contenders) await contender.close();

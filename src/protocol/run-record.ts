@@ -141,6 +141,8 @@ export interface RecordToolCall {
    */
   status: "result" | "pending" | "approval" | "refused" | "error";
   result?: Kept<unknown>;
+  /** When a server tool began executing (with `durationMs`, how long it took). */
+  startedAt?: string;
   durationMs?: number;
   /** The approval asked for it. */
   interruptId?: string;

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { trace } from "@opentelemetry/api";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { TetherError } from "../protocol/index.ts";
@@ -20,6 +21,8 @@ import { createRandomIds, type IdSource } from "./run/ids.ts";
 import { createRunner, type Runner } from "./run/runner.ts";
 import type { RunStore } from "./store/port.ts";
 import { createSqliteRunStore } from "./store/sqlite.ts";
+import type { TelemetryOptions } from "./telemetry/telemetry-options.ts";
+import { traceRuns } from "./telemetry/trace-runs.ts";
 
 export interface TetherAppOptions<User extends TetherUser = TetherUser> extends ApiOptions {
   agents: Agent<User>[];
@@ -46,6 +49,23 @@ export interface TetherAppOptions<User extends TetherUser = TetherUser> extends 
    * Default: nobody.
    */
   canReadAllRecords?: (user: User) => boolean;
+  /**
+   * Whether runs write down their model calls and the tools they were offered
+   * for their records. Default true. An operator's choice: with `false` a
+   * record still has the run's input, events, reports and outcome (those are
+   * stored for the thread anyway), but no model calls and no tool decisions.
+   */
+  records?: boolean;
+  /**
+   * OpenTelemetry spans for every run, model call and tool execution, and the
+   * trace id in each run's record. Off when absent: no span work at all.
+   *
+   * @example
+   * const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+   * const tether = await createTetherApp({ agents, authenticate, telemetry: { tracerProvider: provider } });
+   * // on shutdown: await tether.close(); await provider.shutdown();
+   */
+  telemetry?: TelemetryOptions;
 }
 
 export interface TetherApp<User extends TetherUser = TetherUser> {
@@ -92,6 +112,9 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
     ids: options.ids ?? createRandomIds(),
     secret,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.records === false ? { records: false } : {}),
+    // Decided once: without telemetry, runs have no observer and do no span work.
+    ...(options.telemetry ? { observeRun: traceRuns(options.telemetry.tracerProvider ?? trace.getTracerProvider()) } : {}),
     onLoopError: (error, runId) => logger.error(`Run ${runId} failed after its stream ended.`, error),
   });
   const authenticate = auth(options.authenticate);

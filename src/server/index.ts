@@ -5,6 +5,8 @@
  * @module
  */
 export { createTetherApp, type TetherApp, type TetherAppOptions } from "./app.ts";
+export type { TelemetryOptions } from "./telemetry/telemetry-options.ts";
+export { TRACER_NAME } from "./telemetry/trace-runs.ts";
 export { createAgentHandlers, type AgentHandlers, type AgentHandlersOptions } from "./agent-handlers.ts";
 export { defineAgent, type Agent, type AgentDefinition, type BrowserToolPolicy } from "./agent/define-agent.ts";
 export type { HistoryMode } from "./history/history-mode.ts";

@@ -11,6 +11,7 @@ import {
   type RunStore,
   type ServerTool,
   type TetherApp,
+  type TetherAppOptions,
 } from "tether/server";
 import type { TestUser } from "../fixtures/messages.ts";
 import { createScriptedModel, parseSseFrames, type ScriptedModel, type ScriptedStep, type SseFrame } from "tether/testing";
@@ -44,6 +45,8 @@ export async function createScriptedApp(
     store?: RunStore;
     secret?: string;
     api?: ApiOptions;
+    /** OpenTelemetry and record facts, as createTetherApp takes them. */
+    app?: Pick<TetherAppOptions, "telemetry" | "records">;
   } = {},
 ): Promise<ScriptedApp> {
   const model = createScriptedModel(steps, { chunkDelayMs: options.chunkDelayMs ?? 0 });
@@ -57,6 +60,7 @@ export async function createScriptedApp(
     ids: createCountingIds(),
     ...(options.secret ? { secret: options.secret } : {}),
     ...options.api,
+    ...options.app,
   });
   const post: ScriptedApp["post"] = (input, user = "kim") =>
     Promise.resolve(

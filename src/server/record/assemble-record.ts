@@ -1,6 +1,7 @@
 import { EventType, type Message, type TokenUsage } from "@ag-ui/core";
 import type { RunRecordDocument } from "../../protocol/index.ts";
 import type { RunRecord } from "../store/port.ts";
+import type { RunFact } from "../store/run-facts.ts";
 import { indexMessages } from "./message-index.ts";
 import { recordInput } from "./record-input.ts";
 import { recordModelCalls } from "./record-model-calls.ts";
@@ -42,6 +43,7 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
     ...runCompletion(run, sources.isLive(run.runId)),
     createdAt: run.createdAt,
     ...(run.finishedAt ? { finishedAt: run.finishedAt } : {}),
+    ...traceOf(facts),
     start: {
       trigger: runTrigger(run, request),
       ...(run.parentRunId ? { previousRunId: run.parentRunId } : {}),
@@ -94,4 +96,10 @@ function nameSurfaces(output: RunRecordDocument["output"], modelCalls: RunRecord
     const surfaceId = surface.surfaceId ?? byPosition.get(surface.messageId);
     if (surfaceId) surface.surfaceId = surfaceId;
   }
+}
+
+/** The run's trace, when telemetry was on: the join key to its spans. */
+function traceOf(facts: RunFact[]): { traceId?: string } {
+  const trace = facts.find((fact) => fact.kind === "trace");
+  return trace?.kind === "trace" ? { traceId: trace.traceId } : {};
 }

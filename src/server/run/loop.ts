@@ -18,6 +18,7 @@ import { settleToolCalls } from "./settle-tool-calls.ts";
 import { createSurfaceLifecycle } from "../genui/surface-lifecycle.ts";
 import { modelCallFact } from "./model-call-fact.ts";
 import type { RunFact } from "../store/run-facts.ts";
+import type { RunObserver } from "./run-observer.ts";
 import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
 
 /** What the loop needs beside the prepared run: where its events go, the store, cancellation, ids. */
@@ -28,6 +29,10 @@ export interface RunServices {
   ids: IdSource;
   /** How approvals are identified and when they lapse. */
   approvals: { secret: string; now(): Date };
+  /** Whether the run writes its model calls down for its record (`createTetherApp({ records })`). */
+  records: boolean;
+  /** Told each fact as the run writes it (telemetry), when the app configured one. */
+  observer?: RunObserver;
 }
 
 /**
@@ -53,6 +58,10 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
   // The current step's surface attempts, and record facts waiting for the run's next write to the store.
   const attempts: RecordSurfaceAttempt[] = [];
   const unstoredFacts: RunFact[] = [];
+  const note = (fact: RunFact) => {
+    if (services.records) unstoredFacts.push(fact);
+    services.observer?.fact(fact);
+  };
   const surfaces = agent.generatedUi
     ? createSurfaceLifecycle({
         emit,
@@ -137,7 +146,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       });
       if (result.usage) usage.push(result.usage);
       if (result.error || result.aborted || !result.message) {
-        unstoredFacts.push(modelCallFact(request, result, { surfaces: attempts.splice(0), tools: run.toolSet.tools }));
+        note(modelCallFact(request, result, { surfaces: attempts.splice(0), tools: run.toolSet.tools }));
       }
       if (result.error || result.aborted) {
         await keepPartialStep(result, run, services, commit);
@@ -166,7 +175,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
         settled.results.push(...settled.interrupts.map((stored) => cancelledAnswer(stored.toolCallId, services)));
         settled.interrupts = [];
       }
-      unstoredFacts.push(modelCallFact(request, result, { toolCalls: settled.facts, surfaces: attempts.splice(0), tools: run.toolSet.tools }));
+      note(modelCallFact(request, result, { toolCalls: settled.facts, surfaces: attempts.splice(0), tools: run.toolSet.tools }));
       // Surfaces come after the results, where the client holds them (a result goes right after its call).
       const stepMessages = [result.message, ...settled.results, ...(surfaces?.takeFinished() ?? [])];
       messages.push(...stepMessages);

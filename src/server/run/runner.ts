@@ -1,13 +1,14 @@
 import { findAgentFor } from "../agent/find-agent.ts";
 import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
-import { TetherError } from "../../protocol/index.ts";
+import { TetherError, toTetherError } from "../../protocol/index.ts";
 import type { Agent } from "../agent/define-agent.ts";
 import type { TetherUser } from "../auth/user.ts";
 import type { RunStore } from "../store/port.ts";
-import { sequenceEvents, type RunHub } from "./hub.ts";
+import { sequenceEvents, type RunChannel, type RunHub } from "./hub.ts";
 import type { IdSource } from "./ids.ts";
 import { runLoop } from "./loop.ts";
 import { prepareRun, type NewRun } from "./prepare-run.ts";
+import type { ObserveRun, RunObserver } from "./run-observer.ts";
 
 export interface Runner {
   /**
@@ -38,11 +39,16 @@ export interface RunnerOptions {
   /** Signs stateless interrupts (client history mode); keep it across restarts. */
   secret: string;
   now?: () => Date;
+  /** Whether runs write record facts (tools offered, model calls). Default true. */
+  records?: boolean;
+  /** Makes each run's observer (telemetry); absent, runs have none. */
+  observeRun?: ObserveRun;
 }
 
 export function createRunner(options: RunnerOptions): Runner {
   const { agents, store, hub, ids } = options;
   const now = options.now ?? (() => new Date());
+  const records = options.records ?? true;
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
   return {
@@ -54,11 +60,31 @@ export function createRunner(options: RunnerOptions): Runner {
       if (prepared.kind === "repeat") return { runId: prepared.runId, threadId: input.threadId, repeat: true };
 
       const opening = sequenceEvents(openingEvents(input, prepared), 1);
-      await store.beginRun({ ...prepared.begin, events: opening });
+      const observer = options.observeRun?.(prepared);
+      const facts = [...(records ? (prepared.begin.facts ?? []) : []), ...(observer?.startFacts ?? [])];
+      try {
+        await store.beginRun({ ...prepared.begin, facts, events: opening });
+      } catch (error) {
+        observer?.end({ status: "error", error: toTetherError(error) });
+        throw error;
+      }
       const controller = new AbortController();
-      const channel = hub.open({ runId: input.runId, threadId: input.threadId, stored: opening });
-      const done = runLoop(prepared, { store, channel, signal: controller.signal, ids, approvals: { secret: options.secret, now } })
-        .catch((error: unknown) => options.onLoopError?.(error, input.runId))
+      const opened = hub.open({ runId: input.runId, threadId: input.threadId, stored: opening });
+      const channel = observer ? observedChannel(opened, observer) : opened;
+      const services = {
+        store,
+        channel,
+        signal: controller.signal,
+        ids,
+        approvals: { secret: options.secret, now },
+        records,
+        ...(observer ? { observer } : {}),
+      };
+      const done = runLoop(prepared, services)
+        .catch((error: unknown) => {
+          observer?.end({ status: "error", error: toTetherError(error) });
+          options.onLoopError?.(error, input.runId);
+        })
         .finally(() => running.delete(input.runId));
       running.set(input.runId, { controller, done });
       return { runId: input.runId, threadId: input.threadId, repeat: false };
@@ -74,6 +100,18 @@ export function createRunner(options: RunnerOptions): Runner {
     },
     async drain() {
       await Promise.all([...running.values()].map((run) => run.done));
+    },
+  };
+}
+
+/** The run's channel, telling the observer how the run ended once the store has it. */
+function observedChannel(channel: RunChannel, observer: RunObserver): RunChannel {
+  return {
+    runId: channel.runId,
+    emit: channel.emit,
+    async end(terminal, ending) {
+      await channel.end(terminal, ending);
+      observer.end(ending);
     },
   };
 }

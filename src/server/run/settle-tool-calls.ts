@@ -79,6 +79,7 @@ async function decide(call: StepCall, options: SettleOptions): Promise<Decision>
   }
   const { tool } = decision;
   if (tool.location === "browser") return { pending: call, fact: { ...named, location: "browser", status: "pending" } };
+  const startedAt = new Date().toISOString();
   const started = performance.now();
   const result =
     options.surfaces && tool.name === RENDER_A2UI
@@ -91,7 +92,7 @@ async function decide(call: StepCall, options: SettleOptions): Promise<Decision>
           signal: options.signal,
         });
   const durationMs = Math.round(performance.now() - started);
-  return { result, fact: { ...named, location: "server", status: result.startsWith(ERROR_RESULT) ? "error" : "result", durationMs } };
+  return { result, fact: { ...named, location: "server", status: result.startsWith(ERROR_RESULT) ? "error" : "result", startedAt, durationMs } };
 }
 
 /** How an error result begins (see `errorContent`). */

@@ -6,7 +6,7 @@ import type { RecordModelCall, RecordToolCall, RecordToolDecision } from "../../
  * makes anyway (the run's start, a step's commit, the run's end), so the
  * record costs no transaction of its own.
  */
-export type RunFact = ToolsOfferedFact | ModelCallFact;
+export type RunFact = ToolsOfferedFact | ModelCallFact | TraceFact;
 
 /** The tools the run considered, as its start decided; written with the run. */
 export interface ToolsOfferedFact {
@@ -29,3 +29,15 @@ export interface ModelCallFact extends Omit<RecordModelCall, "text" | "toolCalls
 
 /** A tool call as the run settled it; its arguments and result live in the thread's messages. */
 export type ToolCallFact = Omit<RecordToolCall, "arguments" | "result">;
+
+/**
+ * The OpenTelemetry span that describes the run, when telemetry is on:
+ * written with the run's start, so the record names its trace (`traceId`) and
+ * a trace can be joined with the record (the run span has `tether.run.id`).
+ */
+export interface TraceFact {
+  kind: "trace";
+  traceId: string;
+  /** The run span (`invoke_agent`); model calls and tool executions are its children. */
+  spanId: string;
+}
