@@ -1,0 +1,75 @@
+import { toAgUiTool } from "tether/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
+import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
+import { recordClient, startedCalls, toolMessage, userMessage, type RecordClient } from "./record-client.ts";
+
+/**
+ * A plain AG-UI client sends no `forwardedProps.tether.trigger`: the runs it
+ * starts by answering an approval or a browser call are still linked to the
+ * run that asked, as the server knows which run that was.
+ */
+
+const tools = [toAgUiTool(navigateToScreen)];
+let server: DemoServer;
+let client: RecordClient;
+beforeAll(async () => {
+  server = await startDemoServer();
+  client = recordClient(server.url, server.token);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe("run records of a plain AG-UI client", () => {
+  it("link an approval's answer to the run that asked, both ways", async () => {
+    const threadId = "rec-plain-resume";
+    const asked = await client.run("lee", "workdesk", {
+      threadId,
+      runId: `${threadId}-r1`,
+      messages: [userMessage(`${threadId}-u1`, "close R-1001 as fixed")],
+      tools,
+    });
+    const interrupt = (asked.at(-1)!.data as { outcome: { interrupts: Array<{ id: string }> } }).outcome.interrupts[0]!;
+    await client.run("lee", "workdesk", {
+      threadId,
+      runId: `${threadId}-r2`,
+      tools,
+      resume: [{ interruptId: interrupt.id, status: "resolved", payload: { approved: true } }],
+    });
+
+    const { body: answering } = await client.record("lee", `${threadId}-r2`);
+    expect(answering.start.trigger.kind).toBe("resume");
+    expect(answering.start.previousRunId).toBe(`${threadId}-r1`);
+    const { body: asking } = await client.record("lee", `${threadId}-r1`);
+    expect(asking.start.nextRunIds).toEqual([`${threadId}-r2`]);
+    const { body: chain } = await client.chain("lee", threadId);
+    expect(chain.runs.map((run) => [run.runId, run.previousRunId, run.nextRunIds])).toEqual([
+      [`${threadId}-r1`, undefined, [`${threadId}-r2`]],
+      [`${threadId}-r2`, `${threadId}-r1`, []],
+    ]);
+  });
+
+  it("link a browser call's result to the run that made the call", async () => {
+    const threadId = "rec-plain-result";
+    const frames = await client.run("kim", "workdesk", {
+      threadId,
+      runId: `${threadId}-r1`,
+      messages: [userMessage(`${threadId}-u1`, "open the work request list")],
+      tools,
+    });
+    const navigate = startedCalls(frames).find((call) => call.toolCallName === "navigateToScreen")!;
+    await client.run("kim", "workdesk", {
+      threadId,
+      runId: `${threadId}-r2`,
+      messages: [toolMessage(`${threadId}-t1`, navigate.toolCallId, { status: "succeeded", stage: "displayed" })],
+      tools,
+    });
+
+    const { body: carrying } = await client.record("kim", `${threadId}-r2`);
+    expect(carrying.start).toMatchObject({ trigger: { kind: "tool-result", toolCallIds: [navigate.toolCallId] }, previousRunId: `${threadId}-r1` });
+    const { body: chain } = await client.chain("kim", threadId);
+    expect(chain.runs[0]).toMatchObject({ nextRunIds: [`${threadId}-r2`] });
+    expect(chain.runs[1]!.previousRunId).toBe(`${threadId}-r1`);
+  });
+});
