@@ -50,7 +50,7 @@ describe("run records of a plain AG-UI client", () => {
     ]);
   });
 
-  it("link a browser call's result to the run that made the call", async () => {
+  it("link a browser call's result to the run that made the call, and the chain says that run waited for the browser", async () => {
     const threadId = "rec-plain-result";
     const frames = await client.run("kim", "workdesk", {
       threadId,
@@ -69,7 +69,10 @@ describe("run records of a plain AG-UI client", () => {
     const { body: carrying } = await client.record("kim", `${threadId}-r2`);
     expect(carrying.start).toMatchObject({ trigger: { kind: "tool-result", toolCallIds: [navigate.toolCallId] }, previousRunId: `${threadId}-r1` });
     const { body: chain } = await client.chain("kim", threadId);
-    expect(chain.runs[0]).toMatchObject({ nextRunIds: [`${threadId}-r2`] });
+    expect(chain.runs[0]).toMatchObject({
+      nextRunIds: [`${threadId}-r2`],
+      outcome: { type: "success", pendingToolCallIds: [navigate.toolCallId] },
+    });
     expect(chain.runs[1]!.previousRunId).toBe(`${threadId}-r1`);
   });
 });

@@ -4,6 +4,7 @@ import type { RunRecord } from "../store/port.ts";
 import { indexMessages } from "./message-index.ts";
 import { recordInput } from "./record-input.ts";
 import { recordModelCalls } from "./record-model-calls.ts";
+import { recordOutcome } from "./record-outcome.ts";
 import { recordOutput, type EventPageRequest } from "./record-output.ts";
 import { recordReports } from "./record-reports.ts";
 import type { RecordSources } from "./record-sources.ts";
@@ -57,7 +58,7 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
       results: messages.results,
       runOfMessage: (messageId) => store.getMessageRun(run.threadId, messageId),
     }),
-    ...(run.outcome ? { outcome: outcomeOf(run.outcome) } : {}),
+    ...(run.outcome ? { outcome: recordOutcome(run.outcome) } : {}),
     ...(run.error ? { error: { code: run.error.code, message: run.error.message } } : {}),
     ...(run.usage && run.usage.length > 0 ? { usage: sumUsage(run.usage) } : {}),
   };
@@ -67,13 +68,6 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
 function addedMessages(first: { type: string } | undefined): Message[] {
   if (first?.type !== EventType.RUN_STARTED) return [];
   return (first as { input?: { messages?: Message[] } }).input?.messages ?? [];
-}
-
-function outcomeOf(outcome: NonNullable<RunRecord["outcome"]>): NonNullable<RunRecordDocument["outcome"]> {
-  const { type } = outcome;
-  if (type === "interrupt") return { type, interruptIds: (outcome.interrupts ?? []).map((interrupt) => interrupt.id) };
-  const pending = (outcome as { pendingToolCallIds?: string[] }).pendingToolCallIds;
-  return { type: type as "success" | "cancelled", ...(pending && pending.length > 0 ? { pendingToolCallIds: pending } : {}) };
 }
 
 function sumUsage(usage: TokenUsage[]): NonNullable<RunRecordDocument["usage"]> {
