@@ -9,6 +9,7 @@ import { recordOutput, type EventPageRequest } from "./record-output.ts";
 import { recordReports } from "./record-reports.ts";
 import type { RecordSources } from "./record-sources.ts";
 import { runCompletion } from "./run-completion.ts";
+import { redactString } from "./redact.ts";
 import { readRunRequest } from "./run-request.ts";
 import { runTrigger } from "./run-trigger.ts";
 
@@ -59,7 +60,8 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
       runOfMessage: (messageId) => store.getMessageRun(run.threadId, messageId),
     }),
     ...(run.outcome ? { outcome: recordOutcome(run.outcome) } : {}),
-    ...(run.error ? { error: { code: run.error.code, message: run.error.message } } : {}),
+    // An error's words may quote what failed (a header, a URL with its key): redacted like any other value.
+    ...(run.error ? { error: { code: run.error.code, message: redactString(run.error.message) } } : {}),
     ...(run.usage && run.usage.length > 0 ? { usage: sumUsage(run.usage) } : {}),
   };
 }
