@@ -46,4 +46,14 @@ describe("redact", () => {
     redact(value);
     expect(value.password).toBe("hunter2");
   });
+
+  it("replaces secret query parameters of URLs, and leaves the rest of the URL", () => {
+    const text = "GET https://api.example.com/v1/items?q=badge&api_key=QUERYKEY1&access_token=QUERYTOKEN2 then https://x.blob.example/f?sig=QUERYSIG3&se=2026";
+
+    const redacted = redactString(text);
+
+    for (const secret of ["QUERYKEY1", "QUERYTOKEN2", "QUERYSIG3"]) expect(redacted).not.toContain(secret);
+    expect(redacted).toContain("https://api.example.com/v1/items?q=badge&api_key=[redacted]");
+    expect(redacted).toContain("&se=2026");
+  });
 });

@@ -7,7 +7,7 @@ export const REDACTED = "[redacted]";
  */
 const SECRET_KEY = /authorization|cookie|passw(or)?d|secret|api[-_]?key|credential|private[-_]?key|token(?!s)/i;
 
-/** Secrets recognisable by their look, inside any string. */
+/** Secrets recognisable by their look, inside any string: the whole match is the secret. */
 const SECRET_VALUES: RegExp[] = [
   /\bBearer\s+[^\s"',;]+/gi,
   /\bBasic\s+[A-Za-z0-9+/=]{8,}/g,
@@ -17,16 +17,23 @@ const SECRET_VALUES: RegExp[] = [
   /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, // Slack tokens
   /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
 ];
-/** A header written out in a string (`Cookie: a=b`), up to the end of its line. */
-const SECRET_HEADER_LINE = /\b(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key)\s*:\s*[^\r\n]*/gi;
-/** A secret-named key inside JSON carried as a string (tool arguments, a tool's result). */
-const SECRET_JSON_MEMBER = /"([^"\\]{0,64})"(\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+/**
+ * Secrets known by what names them: group 1 is the name, group 2 the secret.
+ * A header written out in a string (`Cookie: a=b`) up to the end of its line;
+ * a URL's query parameter named like a secret, or `key` and `sig` (Google's
+ * and signed URLs'); a secret-named member of JSON carried as a string (tool
+ * arguments, a tool's result).
+ */
+const SECRET_HEADER_LINE = /\b(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key)\s*:\s*([^\r\n]*)/dgi;
+const SECRET_QUERY_PARAMETER = /[?&;]([^=&#\s"'<>]{1,64})=([^&#\s"'<>]+)/dg;
+const SECRET_JSON_MEMBER = /"([^"\\]{0,64})"\s*:\s*"((?:[^"\\]|\\.)*)"/dg;
+const SECRET_QUERY_NAME = /^(key|sig|signature)$/i;
 
 /**
  * A copy of `value` with every secret replaced by `"[redacted]"`: values under
  * secret-named keys (other than numbers and booleans), and bearer tokens,
- * provider keys and header lines inside any string. `onString` then sees each
- * string (to cap it).
+ * provider keys, header lines and secret query parameters inside any string.
+ * `onString` then sees each string (to cap it).
  */
 export function redact(value: unknown, onString: (text: string) => unknown = (text) => text): unknown {
   if (typeof value === "string") return onString(redactString(value));
@@ -41,11 +48,61 @@ export function redact(value: unknown, onString: (text: string) => unknown = (te
 
 /** A string with the secrets in it replaced. */
 export function redactString(text: string): string {
-  let result = text;
-  for (const pattern of SECRET_VALUES) result = result.replace(pattern, REDACTED);
-  result = result.replace(SECRET_HEADER_LINE, (_line, name: string) => `${name}: ${REDACTED}`);
-  if (result.includes('"')) {
-    result = result.replace(SECRET_JSON_MEMBER, (member, key: string, colon: string) => (SECRET_KEY.test(key) ? `"${key}"${colon}"${REDACTED}"` : member));
+  return redactPieces([text], secretSpans(text))[0]!;
+}
+
+/** Where a text holds secrets: `[start, end)` ranges, sorted, none overlapping. */
+export type SecretSpan = [start: number, end: number];
+
+export function secretSpans(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const pattern of SECRET_VALUES) for (const match of text.matchAll(pattern)) spans.push([match.index, match.index + match[0].length]);
+  const named = (pattern: RegExp, isSecret: (name: string) => boolean) => {
+    for (const match of text.matchAll(pattern)) {
+      const secret = match.indices![2]!;
+      if (isSecret(match[1]!) && secret[1] > secret[0]) spans.push([secret[0], secret[1]]);
+    }
+  };
+  named(SECRET_HEADER_LINE, () => true);
+  named(SECRET_QUERY_PARAMETER, (name) => SECRET_KEY.test(name) || SECRET_QUERY_NAME.test(name));
+  if (text.includes('"')) named(SECRET_JSON_MEMBER, (name) => SECRET_KEY.test(name));
+  return merge(spans);
+}
+
+/**
+ * Pieces of one text (a stream's deltas, or the text whole) with the spans'
+ * characters taken out and `"[redacted]"` where each span starts: joined,
+ * they read as the redacted text, and no piece keeps any part of a secret.
+ */
+export function redactPieces(pieces: string[], spans: SecretSpan[]): string[] {
+  if (spans.length === 0) return pieces;
+  let offset = 0;
+  let next = 0;
+  return pieces.map((piece) => {
+    let out = "";
+    let from = 0;
+    const end = offset + piece.length;
+    while (next < spans.length && spans[next]![0] < end) {
+      const [spanStart, spanEnd] = spans[next]!;
+      const localStart = Math.max(spanStart - offset, 0);
+      out += piece.slice(from, localStart) + (spanStart >= offset ? REDACTED : "");
+      from = Math.min(spanEnd - offset, piece.length);
+      if (spanEnd > end) break;
+      next++;
+    }
+    out += piece.slice(from);
+    offset = end;
+    return out;
+  });
+}
+
+function merge(spans: SecretSpan[]): SecretSpan[] {
+  spans.sort((a, b) => a[0] - b[0]);
+  const merged: SecretSpan[] = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else merged.push([span[0], span[1]]);
   }
-  return result;
+  return merged;
 }
