@@ -42,10 +42,10 @@ export interface TetherAppOptions<User extends TetherUser = TetherUser> extends 
   logger?: Logger;
   /**
    * Who may read every run's record and thread chain (`GET /runs/:runId/record`,
-   * `GET /threads/:threadId/runs`), not only their own: an app's admins.
-   * Default: nobody.
+   * `GET /threads/:threadId/runs`) of an agent, not only their own: an app's
+   * admins, for its own agents. Default: nobody.
    */
-  canReadAllRecords?: (user: User) => boolean;
+  canReadAllRecords?: (user: User, agentId: string) => boolean;
 }
 
 export interface TetherApp<User extends TetherUser = TetherUser> {
@@ -113,7 +113,7 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
   );
   api.route("/", runAgentRoutes(runner, hub));
   api.route("/", capabilityRoutes(agents));
-  const canReadAllRecords = options.canReadAllRecords as ((user: TetherUser) => boolean) | undefined;
+  const canReadAllRecords = options.canReadAllRecords as ((user: TetherUser, agentId: string) => boolean) | undefined;
   const records = { store, isLive: hub.isLive, generatedUi: (agentId: string) => Boolean(agents.get(agentId)?.generatedUi) };
   api.route("/", threadRoutes(store, hub, { ...(canReadAllRecords ? { canReadAllRecords } : {}) }));
   api.route(
