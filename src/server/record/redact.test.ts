@@ -56,4 +56,37 @@ describe("redact", () => {
     expect(redacted).toContain("https://api.example.com/v1/items?q=badge&api_key=[redacted]");
     expect(redacted).toContain("&se=2026");
   });
+
+  it("replaces secrets written as name=value or name: value outside URLs, a URL's password, and a JWT", () => {
+    const text = [
+      "env ANTHROPIC_API_KEY=PAIRKEY1 and form a=1&password=PAIRPASS2",
+      "document.cookie was tether_session=PAIRCOOKIE3; theme=dark",
+      "token: COLONTOKEN4, password:COLONPASS5 (maxTokens: 300, token: 42)",
+      "connect to postgres://tether:URLPASS6@db.internal:5432/app failed",
+      "bare eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJraW0ifQ.JWTSIGNATURE7",
+    ].join("\n");
+
+    const redacted = redactString(text);
+
+    for (const secret of ["PAIRKEY1", "PAIRPASS2", "PAIRCOOKIE3", "COLONTOKEN4", "COLONPASS5", "URLPASS6", "JWTSIGNATURE7", "eyJzdWIiOiJraW0ifQ"]) {
+      expect(redacted).not.toContain(secret);
+    }
+    for (const kept of ["theme=dark", "maxTokens: 300", "token: 42", "postgres://tether:", "@db.internal:5432/app", "a=1"]) expect(redacted).toContain(kept);
+  });
+
+  it("replaces the value of a header written as a name and a value (a HAR entry, a header list)", () => {
+    expect(
+      redact({
+        headers: [
+          { name: "Authorization", value: "opaque-1" },
+          { name: "Accept", value: "text/html" },
+        ],
+      }),
+    ).toEqual({
+      headers: [
+        { name: "Authorization", value: REDACTED },
+        { name: "Accept", value: "text/html" },
+      ],
+    });
+  });
 });

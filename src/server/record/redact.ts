@@ -16,23 +16,30 @@ const SECRET_VALUES: RegExp[] = [
   /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub tokens
   /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, // Slack tokens
   /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
+  /\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, // JWTs (session and access tokens)
 ];
 /**
  * Secrets known by what names them: group 1 is the name, group 2 the secret.
  * A header written out in a string (`Cookie: a=b`) up to the end of its line;
- * a URL's query parameter named like a secret, or `key` and `sig` (Google's
- * and signed URLs'); a secret-named member of JSON carried as a string (tool
- * arguments, a tool's result).
+ * `name=value` (a URL's query, a form, a cookie string, an environment
+ * variable) and `name: value` with a secret's name; a URL's password
+ * (`postgres://user:password@host`); a secret-named member of JSON carried
+ * as a string (tool arguments, a tool's result).
  */
 const SECRET_HEADER_LINE = /\b(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key)\s*:\s*([^\r\n]*)/dgi;
-const SECRET_QUERY_PARAMETER = /[?&;]([^=&#\s"'<>]{1,64})=([^&#\s"'<>]+)/dg;
+const SECRET_ASSIGNMENT = /(?<![\w.-])([\w.-]{1,64})=([^&#\s"'<>;,]+)/dg;
+const SECRET_COLON_PAIR = /(?<![\w.-])([\w.-]{1,64})\s*:\s*([^\s"',;)]+)/dg;
+const SECRET_URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]*):([^\s/@]+)@/dgi;
 const SECRET_JSON_MEMBER = /"([^"\\]{0,64})"\s*:\s*"((?:[^"\\]|\\.)*)"/dg;
-const SECRET_QUERY_NAME = /^(key|sig|signature)$/i;
+/** Names of `name=value` secrets besides the secret keys: Google's `key`, signed URLs' `sig`, session cookies. */
+const SECRET_ASSIGNMENT_NAME = /^(key|sig|signature|sid)$|sess(ion)?(id)?$/i;
+/** Header names in a list of `{ name, value }` (a HAR entry, a header list), whose value is the secret. */
+const SECRET_HEADER_NAME = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key)$/i;
 
 /**
  * A copy of `value` with every secret replaced by `"[redacted]"`: values under
- * secret-named keys (other than numbers and booleans), and bearer tokens,
- * provider keys, header lines and secret query parameters inside any string.
+ * secret-named keys (other than numbers and booleans) or of secret headers
+ * listed as `{ name, value }`, and the secrets above inside any string.
  * `onString` then sees each string (to cap it).
  */
 export function redact(value: unknown, onString: (text: string) => unknown = (text) => text): unknown {
@@ -43,6 +50,8 @@ export function redact(value: unknown, onString: (text: string) => unknown = (te
   for (const [key, item] of Object.entries(value)) {
     copy[key] = SECRET_KEY.test(key) && item !== null && typeof item !== "number" && typeof item !== "boolean" ? REDACTED : redact(item, onString);
   }
+  const { name, value: header } = value as { name?: unknown; value?: unknown };
+  if (typeof name === "string" && SECRET_HEADER_NAME.test(name) && typeof header === "string") copy.value = REDACTED;
   return copy;
 }
 
@@ -57,14 +66,17 @@ export type SecretSpan = [start: number, end: number];
 export function secretSpans(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   for (const pattern of SECRET_VALUES) for (const match of text.matchAll(pattern)) spans.push([match.index, match.index + match[0].length]);
-  const named = (pattern: RegExp, isSecret: (name: string) => boolean) => {
+  const named = (pattern: RegExp, isSecret: (name: string, secret: string) => boolean) => {
     for (const match of text.matchAll(pattern)) {
       const secret = match.indices![2]!;
-      if (isSecret(match[1]!) && secret[1] > secret[0]) spans.push([secret[0], secret[1]]);
+      if (secret[1] > secret[0] && isSecret(match[1]!, match[2]!)) spans.push([secret[0], secret[1]]);
     }
   };
   named(SECRET_HEADER_LINE, () => true);
-  named(SECRET_QUERY_PARAMETER, (name) => SECRET_KEY.test(name) || SECRET_QUERY_NAME.test(name));
+  named(SECRET_URL_PASSWORD, () => true);
+  if (text.includes("=")) named(SECRET_ASSIGNMENT, (name) => SECRET_KEY.test(name) || SECRET_ASSIGNMENT_NAME.test(name));
+  // A number named like a secret is a count (`token: 42`), as under a key.
+  if (text.includes(":")) named(SECRET_COLON_PAIR, (name, secret) => SECRET_KEY.test(name) && !/^\d+$/.test(secret));
   if (text.includes('"')) named(SECRET_JSON_MEMBER, (name) => SECRET_KEY.test(name));
   return merge(spans);
 }
