@@ -2,6 +2,7 @@ import { toAgUiTool } from "tether/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
+import { SAM_DESKTOP, recipesAgent } from "../recipes/recipes-runs.ts";
 import { recordClient, startedCalls, toolMessage, userMessage, type RecordClient } from "./record-client.ts";
 
 /**
@@ -74,5 +75,24 @@ describe("run records of a plain AG-UI client", () => {
       outcome: { type: "success", pendingToolCallIds: [navigate.toolCallId] },
     });
     expect(chain.runs[1]!.previousRunId).toBe(`${threadId}-r1`);
+  });
+
+  it("link a stateless conversation's next turn to the run whose render-only call's outcome it carries", async () => {
+    const threadId = "rec-plain-recipes";
+    const agent = recipesAgent(server.url, server.token("sam"), threadId);
+    agent.addMessage(userMessage(`${threadId}-u1`, "I have leftover rice"));
+    await agent.runAgent({ runId: `${threadId}-r1`, tools: SAM_DESKTOP.tools });
+    const offer = agent.messages
+      .flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : []))
+      .find((call) => call.function.name === "offer_recipes")!;
+    agent.addMessage(toolMessage(`${threadId}-t1`, offer.id, { status: "succeeded", stage: "displayed" }));
+    agent.addMessage(userMessage(`${threadId}-u2`, "something vegetarian instead"));
+    await agent.runAgent({ runId: `${threadId}-r2`, tools: SAM_DESKTOP.tools });
+
+    const { body: chain } = await client.chain("sam", threadId);
+    expect(chain.runs.map((run) => [run.runId, run.trigger.kind, run.previousRunId, run.nextRunIds])).toEqual([
+      [`${threadId}-r1`, "user-message", undefined, [`${threadId}-r2`]],
+      [`${threadId}-r2`, "user-message", `${threadId}-r1`, []],
+    ]);
   });
 });

@@ -5,9 +5,10 @@ import type { RunStore } from "../store/port.ts";
 /**
  * The run a request answers, for one whose client did not name it (a plain
  * AG-UI client sends no `forwardedProps.tether.trigger`): the run that asked
- * the interrupts it answers, else the run that made the browser calls its new
- * last messages answer. Both come from this thread's store, so the link is
- * the server's own knowledge, not the client's word.
+ * the interrupts it answers, else the run that made the browser call its
+ * newest tool message answers (a follow-up's outcome, or a render-only call's
+ * carried with the next user message). Both come from this thread's store, so
+ * the link is the server's own knowledge, not the client's word.
  */
 export async function answeredRunId(options: {
   store: RunStore;
@@ -21,7 +22,7 @@ export async function answeredRunId(options: {
   // An interrupt rebuilt from its signed id alone (a stateless agent's, after a restart) names no run.
   const asked = options.answers.find((answer) => answer.stored.runId !== "");
   if (asked) return asked.stored.runId;
-  const last = options.added.at(-1);
+  const last = options.added.findLast((message) => message.role === "tool");
   if (last?.role !== "tool") return undefined;
   const caller = options.history.find((message) => message.role === "assistant" && message.toolCalls?.some((call) => call.id === last.toolCallId));
   return caller ? options.store.getMessageRun(options.threadId, caller.id) : undefined;
