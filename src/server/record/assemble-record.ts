@@ -21,7 +21,8 @@ import { runTrigger } from "./run-trigger.ts";
 export async function assembleRecord(sources: RecordSources, run: RunRecord, page: EventPageRequest): Promise<RunRecordDocument> {
   const { store } = sources;
   const [runs, thread, before, events, facts, reports] = await Promise.all([
-    store.listRuns(run.threadId),
+    // Only the links: the other runs' requests (a stateless thread's whole history each) are not this record's.
+    store.listRunLinks(run.threadId),
     store.getMessages(run.threadId),
     store.getMessages(run.threadId, { beforeRunId: run.runId }),
     store.readEvents(run.runId),
