@@ -89,4 +89,12 @@ describe("redact", () => {
       ],
     });
   });
+
+  it("keeps JSON in a string parseable when a secret-named member holds no string (null, a flag, an object)", () => {
+    const text = '{"token": null, "secret": true, "tokenCount": 3, "password": {"hint": "pet"}, "apiKey": "k-1"}';
+
+    const redacted = redactString(text);
+
+    expect(JSON.parse(redacted)).toEqual({ token: null, secret: true, tokenCount: 3, password: { hint: "pet" }, apiKey: REDACTED });
+  });
 });
