@@ -97,4 +97,11 @@ describe("redact", () => {
 
     expect(JSON.parse(redacted)).toEqual({ token: null, secret: true, tokenCount: 3, password: { hint: "pet" }, apiKey: REDACTED });
   });
+
+  it("replaces the values of keys that name a credential without saying token or key: auth, bearer, jwt, a session id", () => {
+    const value = { auth: "a-1", "X-Auth": "a-2", bearer: "b-1", jwt: "j-1", sessionId: "s-1", session_key: "s-2", sid: "s-3" };
+    const kept = { author: "Kim", authority: "ORG-01", sessions: 3, cookingSession: { step: 2 }, sidebar: "open" };
+
+    expect(redact({ ...value, ...kept })).toEqual({ ...Object.fromEntries(Object.keys(value).map((key) => [key, REDACTED])), ...kept });
+  });
 });

@@ -3,9 +3,11 @@ export const REDACTED = "[redacted]";
 
 /**
  * Keys whose values are secrets wherever they appear: credentials and
- * headers that carry them. `token` but not `tokens`: token counts are usage.
+ * headers that carry them. `token` but not `tokens`: token counts are usage;
+ * `auth` whole, not `author` or `authority`.
  */
-const SECRET_KEY = /authorization|cookie|passw(or)?d|secret|api[-_]?key|credential|private[-_]?key|token(?!s)/i;
+const SECRET_KEY =
+  /authorization|cookie|passw(or)?d|secret|api[-_]?key|credential|private[-_]?key|token(?!s)|bearer|jwt|^(x-)?auth$|session[-_]?(id|key)$|^sid$/i;
 
 /** Secrets recognisable by their look, inside any string: the whole match is the secret. */
 const SECRET_VALUES: RegExp[] = [
