@@ -104,8 +104,8 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
       authenticate: identity.authenticate,
       store,
       trustedOrigins,
-      // The Workdesk's admins read every run's record (the viewer at /runs/); everyone else only their own.
-      canReadAllRecords: (user) => "roles" in user && user.roles.includes("admin"),
+      // The Workdesk's admins read every Workdesk run's record (the viewer at /runs/), not the Recipes users'; everyone else only their own.
+      canReadAllRecords: (user, agentId) => agentId === "workdesk" && "roles" in user && user.roles.includes("admin"),
       // Signs the Recipes agent's stateless approvals: with TETHER_SECRET set, an order asked before a restart can still be approved after it.
       ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}),
       ...(options.logger ? { logger: options.logger } : {}),

@@ -90,8 +90,10 @@ function parseFlags(args: string[], switches: readonly string[] = []): { positio
   const flags: Record<string, string> = {};
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
+    const next = args[index + 1];
     if (arg.startsWith("--") && switches.includes(arg.slice(2))) flags[arg.slice(2)] = "true";
-    else if (arg.startsWith("--")) flags[arg.slice(2)] = args[++index] ?? "";
+    // An option missing its value is left empty, not given the next option as its value (`--token --json`).
+    else if (arg.startsWith("--")) flags[arg.slice(2)] = next !== undefined && !next.startsWith("--") ? args[++index]! : "";
     else positional.push(arg);
   }
   return { positional, flags };

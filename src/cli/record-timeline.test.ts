@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { approvalStory, eventsOf, navigationStory, recordOf, surfaceRecord } from "../../test/fixtures/run-records.ts";
+import { approvalStory, eventsOf, modelCallOf, navigationStory, recordOf, surfaceRecord } from "../../test/fixtures/run-records.ts";
 import { formatRecordTimeline } from "./record-timeline.ts";
 
 describe("formatRecordTimeline", () => {
@@ -100,5 +100,25 @@ describe("formatRecordTimeline", () => {
       .split("\n")
       .find((entry) => entry.includes("text:"));
     expect(line).toBe('     text: "word word word word…"');
+  });
+
+  it("prints terminal control characters a record holds as visible escapes, never as themselves", () => {
+    // A browser chooses a report's tool name and words, a model its text and arguments: none may drive the reader's terminal.
+    const hostile = "\u001b]0;owned\u0007\u001b[2J\u009b31m\u202eevil";
+    const record = recordOf({
+      runId: "run-hostile",
+      modelCalls: [
+        modelCallOf({
+          text: hostile,
+          toolCalls: [{ toolCallId: "c1", toolName: "navigateToScreen", location: "browser", status: "pending", arguments: hostile }],
+        }),
+      ],
+      reports: [{ receivedAt: "2025-05-01T09:00:01.000Z", kind: "tool-outcome", toolCallId: "c1", toolName: hostile, body: hostile }],
+    });
+
+    const printed = formatRecordTimeline(record);
+
+    expect(printed).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(printed).toContain("\\u001b]0;owned\\u0007");
   });
 });

@@ -106,7 +106,7 @@ export function formatRecordTimeline(record: RunRecordDocument, options: Timelin
 
   lines.push("", `Outcome: ${outcomeLine(record)}`);
   if (record.usage) lines.push(`Usage: ${usageLine(record.usage)}`);
-  return `${lines.join("\n")}\n`;
+  return `${lines.map(visible).join("\n")}\n`;
 }
 
 function formatModelCall(
@@ -205,6 +205,16 @@ function oneLine(kept: Kept<unknown>, width: number, quote: boolean): string {
   const shown = flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
   const printed = quote ? JSON.stringify(shown) : shown;
   return cut ? `${printed} [${describeCut(cut)}]` : printed;
+}
+
+/**
+ * Control characters (escape sequences, C1 codes) and bidirectional overrides
+ * as visible `\\uXXXX`: a record holds what a model and a browser wrote, and
+ * printed as they are they would drive the reader's terminal (retitle it,
+ * clear it, hide or reorder what it shows).
+ */
+function visible(line: string): string {
+  return line.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function timeSpan(from: string, to: string | undefined): string {

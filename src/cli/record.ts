@@ -76,6 +76,10 @@ function readCommand(positional: string[], flags: Record<string, string>, env: N
   if (extra !== undefined) throw new TetherError("config_invalid", `One run at a time (got "${runId}" and "${extra}").\n\n${RECORD_USAGE}`);
   const unknown = Object.keys(flags).filter((name) => !["api", "token", "json"].includes(name));
   if (unknown.length > 0) throw new TetherError("config_invalid", `Unknown option --${unknown[0]}.\n\n${RECORD_USAGE}`);
+  // Given without a value, the environment's would be used in silence: another server, or another person's token.
+  for (const name of ["api", "token"]) {
+    if (flags[name] === "") throw new TetherError("config_invalid", `--${name} needs a value.\n\n${RECORD_USAGE}`);
+  }
   const api = (flags.api || env.TETHER_API || DEFAULT_API).replace(/\/+$/, "");
   try {
     new URL(api);

@@ -45,10 +45,10 @@ export interface TetherAppOptions<User extends TetherUser = TetherUser> extends 
   logger?: Logger;
   /**
    * Who may read every run's record and thread chain (`GET /runs/:runId/record`,
-   * `GET /threads/:threadId/runs`), not only their own: an app's admins.
-   * Default: nobody.
+   * `GET /threads/:threadId/runs`) of an agent, not only their own: an app's
+   * admins, for its own agents. Default: nobody.
    */
-  canReadAllRecords?: (user: User) => boolean;
+  canReadAllRecords?: (user: User, agentId: string) => boolean;
   /**
    * Whether runs write down their model calls and the tools they were offered
    * for their records. Default true. An operator's choice: with `false` a
@@ -136,7 +136,7 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
   );
   api.route("/", runAgentRoutes(runner, hub));
   api.route("/", capabilityRoutes(agents));
-  const canReadAllRecords = options.canReadAllRecords as ((user: TetherUser) => boolean) | undefined;
+  const canReadAllRecords = options.canReadAllRecords as ((user: TetherUser, agentId: string) => boolean) | undefined;
   const records = { store, isLive: hub.isLive, generatedUi: (agentId: string) => Boolean(agents.get(agentId)?.generatedUi) };
   api.route("/", threadRoutes(store, hub, { ...(canReadAllRecords ? { canReadAllRecords } : {}) }));
   api.route(

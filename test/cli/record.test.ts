@@ -114,6 +114,17 @@ describe("tether record", () => {
     expect(await tether([])).toMatchObject({ status: 2, stderr: expect.stringContaining("Name the run: tether record <runId>.") });
     expect(await tether(["cli-ask", "--colour", "red"])).toMatchObject({ status: 2, stderr: expect.stringContaining("Unknown option --colour.") });
   });
+
+  it("refuses --api or --token given without a value rather than quietly using the environment's (exit 2)", async () => {
+    const env = { TETHER_TOKEN: server.token("lee"), TETHER_API: `${server.url}/api` };
+    expect(await tether(["cli-ask", "--token"], env)).toMatchObject({ status: 2, stdout: "", stderr: expect.stringContaining("--token needs a value") });
+    expect(await tether(["cli-ask", "--token", "--json"], env)).toMatchObject({
+      status: 2,
+      stdout: "",
+      stderr: expect.stringContaining("--token needs a value"),
+    });
+    expect(await tether(["cli-ask", "--api"], env)).toMatchObject({ status: 2, stdout: "", stderr: expect.stringContaining("--api needs a value") });
+  });
 });
 
 /** A loopback port nothing listens on (taken, then released). */

@@ -153,7 +153,8 @@ describe("the Workdesk story's run records", () => {
           finishedAt: expect.any(String),
           trigger: { kind: "user-message", summary: "open the work request list" },
           nextRunIds: [`${threadId}-r2`],
-          outcome: { type: "success" },
+          // It waited for the browser: the chain says so, as the record does.
+          outcome: { type: "success", pendingToolCallIds: [navigate.toolCallId] },
         },
         {
           runId: `${threadId}-r2`,

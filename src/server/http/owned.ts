@@ -21,23 +21,27 @@ export async function ownedRun(store: RunStore, runId: string, user: TetherUser)
   return run;
 }
 
-/** Who may read a run's record besides its owner (an app's admins): none by default. */
-export type CanReadAllRecords = (user: TetherUser) => boolean;
+/**
+ * Who may read a run's record besides its owner: an app's admins, for the
+ * runs of that app's agent (one server may serve several apps, whose admins
+ * are not each other's). None by default.
+ */
+export type CanReadAllRecords = (user: TetherUser, agentId: string) => boolean;
 
-/** The thread, if it exists and the user owns it or may read every record: 404 or 403 otherwise, as `ownedThread`. */
+/** The thread, if it exists and the user owns it or may read every record of its agent: 404 or 403 otherwise, as `ownedThread`. */
 export async function readableThread(store: RunStore, threadId: string, user: TetherUser, canReadAll?: CanReadAllRecords): Promise<ThreadRecord> {
-  if (!canReadAll?.(user)) return ownedThread(store, threadId, user);
   if (!isValidId(threadId)) throw new TetherError("invalid_id", "That thread id is not a valid id.");
   const thread = await store.getThread(threadId);
   if (!thread) throw new TetherError("thread_not_found", `There is no thread ${threadId}.`);
+  if (thread.ownerId !== user.id && !canReadAll?.(user, thread.agentId)) throw beginRunRefusals.threadOfAnotherUser();
   return thread;
 }
 
-/** The run, if it exists and the user owns its thread or may read every record: 404 or 403 otherwise, as `ownedRun`. */
+/** The run, if it exists and the user owns its thread or may read every record of its agent: 404 or 403 otherwise, as `ownedRun`. */
 export async function readableRun(store: RunStore, runId: string, user: TetherUser, canReadAll?: CanReadAllRecords): Promise<RunRecord> {
-  if (!canReadAll?.(user)) return ownedRun(store, runId, user);
   if (!isValidId(runId)) throw new TetherError("invalid_id", "That run id is not a valid id.");
   const run = await store.getRun(runId);
   if (!run) throw new TetherError("run_not_found", `There is no run ${runId}.`);
+  await readableThread(store, run.threadId, user, canReadAll);
   return run;
 }

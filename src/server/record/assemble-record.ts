@@ -5,10 +5,12 @@ import type { RunFact } from "../store/run-facts.ts";
 import { indexMessages } from "./message-index.ts";
 import { recordInput } from "./record-input.ts";
 import { recordModelCalls } from "./record-model-calls.ts";
+import { recordOutcome } from "./record-outcome.ts";
 import { recordOutput, type EventPageRequest } from "./record-output.ts";
 import { recordReports } from "./record-reports.ts";
 import type { RecordSources } from "./record-sources.ts";
 import { runCompletion } from "./run-completion.ts";
+import { redactString } from "./redact.ts";
 import { readRunRequest } from "./run-request.ts";
 import { runTrigger } from "./run-trigger.ts";
 
@@ -20,7 +22,8 @@ import { runTrigger } from "./run-trigger.ts";
 export async function assembleRecord(sources: RecordSources, run: RunRecord, page: EventPageRequest): Promise<RunRecordDocument> {
   const { store } = sources;
   const [runs, thread, before, events, facts, reports] = await Promise.all([
-    store.listRuns(run.threadId),
+    // Only the links: the other runs' requests (a stateless thread's whole history each) are not this record's.
+    store.listRunLinks(run.threadId),
     store.getMessages(run.threadId),
     store.getMessages(run.threadId, { beforeRunId: run.runId }),
     store.readEvents(run.runId),
@@ -59,8 +62,9 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
       results: messages.results,
       runOfMessage: (messageId) => store.getMessageRun(run.threadId, messageId),
     }),
-    ...(run.outcome ? { outcome: outcomeOf(run.outcome) } : {}),
-    ...(run.error ? { error: { code: run.error.code, message: run.error.message } } : {}),
+    ...(run.outcome ? { outcome: recordOutcome(run.outcome) } : {}),
+    // An error's words may quote what failed (a header, a URL with its key): redacted like any other value.
+    ...(run.error ? { error: { code: run.error.code, message: redactString(run.error.message) } } : {}),
     ...(run.usage && run.usage.length > 0 ? { usage: sumUsage(run.usage) } : {}),
   };
 }
@@ -69,13 +73,6 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
 function addedMessages(first: { type: string } | undefined): Message[] {
   if (first?.type !== EventType.RUN_STARTED) return [];
   return (first as { input?: { messages?: Message[] } }).input?.messages ?? [];
-}
-
-function outcomeOf(outcome: NonNullable<RunRecord["outcome"]>): NonNullable<RunRecordDocument["outcome"]> {
-  const { type } = outcome;
-  if (type === "interrupt") return { type, interruptIds: (outcome.interrupts ?? []).map((interrupt) => interrupt.id) };
-  const pending = (outcome as { pendingToolCallIds?: string[] }).pendingToolCallIds;
-  return { type: type as "success" | "cancelled", ...(pending && pending.length > 0 ? { pendingToolCallIds: pending } : {}) };
 }
 
 function sumUsage(usage: TokenUsage[]): NonNullable<RunRecordDocument["usage"]> {

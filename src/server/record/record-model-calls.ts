@@ -2,6 +2,7 @@ import type { Message } from "@ag-ui/core";
 import type { RecordModelCall } from "../../protocol/index.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
+import { redactString } from "./redact.ts";
 import type { RunFact } from "../store/run-facts.ts";
 
 /**
@@ -19,6 +20,7 @@ export function recordModelCalls(facts: RunFact[], byId: Map<string, Message>, r
     const argumentsOf = new Map((assistant?.toolCalls ?? []).map((call) => [call.id, call.function.arguments]));
     calls.push({
       ...rest,
+      ...(rest.error ? { error: { code: rest.error.code, message: redactString(rest.error.message) } } : {}),
       text: keep(typeof assistant?.content === "string" ? assistant.content : "", RECORD_LIMITS.text),
       toolCalls: toolCalls.map((call) => {
         // A browser call's outcome, or an approved call's result, comes in a later run: that run's record has it.

@@ -69,4 +69,24 @@ describe("recordOutput", () => {
       { messageId: "a2ui-surface-c2", status: "failed", content: { status: "failed", error: "no" } },
     ]);
   });
+
+  it("redacts a secret the stream split across deltas, in every delta that held part of it", () => {
+    // A real provider streams a few characters at a time: no one delta looks like a secret.
+    const streamed = (type: string, idKey: string, id: string, deltas: string[], from: number): StoredEvent[] =>
+      deltas.map((delta, index) => ({ seq: from + index, event: { type, [idKey]: id, delta } as unknown as StoredEvent["event"] }));
+    const output = recordOutput(
+      [
+        ...streamed("TEXT_MESSAGE_CONTENT", "messageId", "m1", ["Use Bea", "rer eyJhbGciOi", "JIUzI1NiJ9 and sk-proj-ABCD", "EFGHIJKLMNOP1234 now"], 1),
+        ...streamed("TOOL_CALL_ARGS", "toolCallId", "c1", ['{"query":"badge","pass', 'word":"hunt', 'er2-secret"}'], 5),
+      ],
+      page,
+    );
+
+    const deltas = output.events.map((event) => (event.event as { delta: string }).delta);
+    const everything = deltas.join("|");
+    for (const secret of ["eyJhbGciOi", "JIUzI1NiJ9", "ABCD", "EFGHIJKLMNOP1234", "hunt", "er2-secret"]) expect(everything).not.toContain(secret);
+    // Read together, the deltas say what the message and arguments said, secrets redacted.
+    expect(deltas.slice(0, 4).join("")).toBe("Use [redacted] and [redacted] now");
+    expect(deltas.slice(4).join("")).toBe('{"query":"badge","password":"[redacted]"}');
+  });
 });

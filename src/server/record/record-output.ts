@@ -4,6 +4,7 @@ import { A2UI_ACTIVITY_TYPE } from "../genui/surface-lifecycle.ts";
 import type { StoredEvent } from "../store/port.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
+import { redactStreamedDeltas } from "./streamed-deltas.ts";
 
 /** Where a page of a record's events starts, and how much it may hold. */
 export interface EventPageRequest {
@@ -24,6 +25,7 @@ type SurfaceStatus = RecordOutput["surfaces"][number]["status"];
 export function recordOutput(events: StoredEvent[], page: EventPageRequest): RecordOutput {
   const output: RecordOutput = { eventCount: events.length, lastSeq: events.at(-1)?.seq ?? 0, events: [], surfaces: [] };
   let chars = 0;
+  const redactedDeltas = redactStreamedDeltas(events);
   for (const { seq, event } of events) {
     if (seq <= page.afterSeq) continue;
     const fields = event as unknown as { messageId?: unknown; toolCallId?: unknown };
@@ -32,7 +34,7 @@ export function recordOutput(events: StoredEvent[], page: EventPageRequest): Rec
       type: event.type,
       ...(typeof fields.messageId === "string" ? { messageId: fields.messageId } : {}),
       ...(typeof fields.toolCallId === "string" ? { toolCallId: fields.toolCallId } : {}),
-      event: keep<unknown>(event, RECORD_LIMITS.event),
+      event: keep<unknown>(redactedDeltas.has(seq) ? { ...event, delta: redactedDeltas.get(seq) } : event, RECORD_LIMITS.event),
     };
     const size = JSON.stringify(entry).length;
     if (output.events.length > 0 && (output.events.length >= page.limit || chars + size > page.maxChars)) {

@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { RecordReport } from "../../protocol/index.ts";
-import type { RunRecord, RunReport } from "../store/port.ts";
+import type { RunLink, RunRecord, RunReport } from "../store/port.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
 
@@ -14,7 +14,7 @@ export function recordReports(options: {
   run: RunRecord;
   reports: RunReport[];
   /** The thread's runs, oldest first. */
-  runs: RunRecord[];
+  runs: RunLink[];
   /** The thread's tool results by the call they answer. */
   results: Map<string, Message>;
   /** The run that stored a thread message. */
@@ -39,7 +39,7 @@ export function recordReports(options: {
 
 async function browserReport(
   { receivedAt, report }: RunReport,
-  options: { runs: RunRecord[]; results: Map<string, Message>; runOfMessage: (messageId: string) => Promise<string | undefined> },
+  options: { runs: RunLink[]; results: Map<string, Message>; runOfMessage: (messageId: string) => Promise<string | undefined> },
 ): Promise<RecordReport> {
   const fields = (report ?? {}) as { kind?: unknown; toolCallId?: unknown; toolName?: unknown; surfaceId?: unknown };
   const kind = fields.kind === "renderer-error" ? "renderer-error" : "tool-outcome";
@@ -61,7 +61,7 @@ async function browserReport(
 /** The run that carried a browser call's outcome to the model: the one whose trigger names it, else the one that stored its result. */
 async function carrierOf(
   toolCallId: string,
-  options: { runs: RunRecord[]; results: Map<string, Message>; runOfMessage: (messageId: string) => Promise<string | undefined> },
+  options: { runs: RunLink[]; results: Map<string, Message>; runOfMessage: (messageId: string) => Promise<string | undefined> },
 ): Promise<string | undefined> {
   const named = options.runs.find((run) => run.trigger?.kind === "tool-result" && run.trigger.toolCallIds?.includes(toolCallId));
   if (named) return named.runId;

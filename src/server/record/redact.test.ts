@@ -46,4 +46,62 @@ describe("redact", () => {
     redact(value);
     expect(value.password).toBe("hunter2");
   });
+
+  it("replaces secret query parameters of URLs, and leaves the rest of the URL", () => {
+    const text = "GET https://api.example.com/v1/items?q=badge&api_key=QUERYKEY1&access_token=QUERYTOKEN2 then https://x.blob.example/f?sig=QUERYSIG3&se=2026";
+
+    const redacted = redactString(text);
+
+    for (const secret of ["QUERYKEY1", "QUERYTOKEN2", "QUERYSIG3"]) expect(redacted).not.toContain(secret);
+    expect(redacted).toContain("https://api.example.com/v1/items?q=badge&api_key=[redacted]");
+    expect(redacted).toContain("&se=2026");
+  });
+
+  it("replaces secrets written as name=value or name: value outside URLs, a URL's password, and a JWT", () => {
+    const text = [
+      "env ANTHROPIC_API_KEY=PAIRKEY1 and form a=1&password=PAIRPASS2",
+      "document.cookie was tether_session=PAIRCOOKIE3; theme=dark",
+      "token: COLONTOKEN4, password:COLONPASS5 (maxTokens: 300, token: 42)",
+      "connect to postgres://tether:URLPASS6@db.internal:5432/app failed",
+      "bare eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJraW0ifQ.JWTSIGNATURE7",
+    ].join("\n");
+
+    const redacted = redactString(text);
+
+    for (const secret of ["PAIRKEY1", "PAIRPASS2", "PAIRCOOKIE3", "COLONTOKEN4", "COLONPASS5", "URLPASS6", "JWTSIGNATURE7", "eyJzdWIiOiJraW0ifQ"]) {
+      expect(redacted).not.toContain(secret);
+    }
+    for (const kept of ["theme=dark", "maxTokens: 300", "token: 42", "postgres://tether:", "@db.internal:5432/app", "a=1"]) expect(redacted).toContain(kept);
+  });
+
+  it("replaces the value of a header written as a name and a value (a HAR entry, a header list)", () => {
+    expect(
+      redact({
+        headers: [
+          { name: "Authorization", value: "opaque-1" },
+          { name: "Accept", value: "text/html" },
+        ],
+      }),
+    ).toEqual({
+      headers: [
+        { name: "Authorization", value: REDACTED },
+        { name: "Accept", value: "text/html" },
+      ],
+    });
+  });
+
+  it("keeps JSON in a string parseable when a secret-named member holds no string (null, a flag, an object)", () => {
+    const text = '{"token": null, "secret": true, "tokenCount": 3, "password": {"hint": "pet"}, "apiKey": "k-1"}';
+
+    const redacted = redactString(text);
+
+    expect(JSON.parse(redacted)).toEqual({ token: null, secret: true, tokenCount: 3, password: { hint: "pet" }, apiKey: REDACTED });
+  });
+
+  it("replaces the values of keys that name a credential without saying token or key: auth, bearer, jwt, a session id", () => {
+    const value = { auth: "a-1", "X-Auth": "a-2", bearer: "b-1", jwt: "j-1", sessionId: "s-1", session_key: "s-2", sid: "s-3" };
+    const kept = { author: "Kim", authority: "ORG-01", sessions: 3, cookingSession: { step: 2 }, sidebar: "open" };
+
+    expect(redact({ ...value, ...kept })).toEqual({ ...Object.fromEntries(Object.keys(value).map((key) => [key, REDACTED])), ...kept });
+  });
 });

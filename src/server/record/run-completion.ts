@@ -1,5 +1,6 @@
 import type { RunRecordDocument } from "../../protocol/index.ts";
 import type { LostRunEnding, RunRecord } from "../store/port.ts";
+import { redactString } from "./redact.ts";
 
 /** The codes a run is ended with when its process is gone (see `RunStore.endLostRun`). */
 const LOST_RUN_CODES: ReadonlySet<string> = new Set<LostRunEnding["code"]>(["instance_lost", "run_cancelled"]);
@@ -20,5 +21,5 @@ export function runCompletion(run: RunRecord, live: boolean): Pick<RunRecordDocu
   }
   // A lost run is ended with an error and no outcome (a cancelled one with status `cancelled`, which a loop's own end never pairs with an error).
   const lost = run.error && !run.outcome && LOST_RUN_CODES.has(run.error.code) && (run.error.code === "instance_lost" || run.status === "cancelled");
-  return lost ? { complete: false, incomplete: run.error! } : { complete: true };
+  return lost ? { complete: false, incomplete: { code: run.error!.code, message: redactString(run.error!.message) } } : { complete: true };
 }

@@ -2,6 +2,7 @@ import type { ThreadRunChain } from "../../protocol/index.ts";
 import type { ThreadRecord } from "../store/port.ts";
 import { indexMessages } from "./message-index.ts";
 import type { RecordSources } from "./record-sources.ts";
+import { recordOutcome } from "./record-outcome.ts";
 import { runCompletion } from "./run-completion.ts";
 import { readRunRequest } from "./run-request.ts";
 import { runTrigger, summarizeTrigger } from "./run-trigger.ts";
@@ -28,7 +29,7 @@ export async function threadRunChain(sources: Omit<RecordSources, "generatedUi">
         trigger: { kind: trigger.kind, summary: summarizeTrigger(trigger, known.byId, known.toolNames) },
         ...(run.parentRunId ? { previousRunId: run.parentRunId } : {}),
         nextRunIds: runs.filter((later) => later.parentRunId === run.runId).map((later) => later.runId),
-        ...(run.outcome ? { outcome: { type: run.outcome.type as "success" | "interrupt" | "cancelled" } } : {}),
+        ...(run.outcome ? { outcome: recordOutcome(run.outcome) } : {}),
         ...(run.error ? { error: { code: run.error.code } } : {}),
       };
     }),

@@ -12,6 +12,7 @@ import { RENDER_A2UI } from "../genui/surface-lifecycle.ts";
 import { prepareUiAction } from "../genui/ui-action.ts";
 import type { IdSource } from "./ids.ts";
 import { offeredTools } from "../record/offered-tools.ts";
+import { answeredRunId } from "./answered-run.ts";
 
 /**
  * A run request that passed every check: a new run, ready to be stored and
@@ -144,6 +145,7 @@ export async function prepareRun(options: {
   // A click on a surface comes last: the model reads what was clicked as the newest turn.
   const added = [...(agent.history === "server" ? reconciled.added : reconciled.added.filter((message) => !storedIds.has(message.id))), ...actionMessages];
   const history = [...reconciled.history, ...actionMessages];
+  parentRunId ??= await answeredRunId({ store, threadId: input.threadId, answers: resume.answers, added, history });
   // A call's result must come right after it in the stored thread: new messages wait for the answered calls' results.
   const defer = resume.answers.length > 0 && agent.history === "server";
   const deferred = defer ? added : [];

@@ -462,6 +462,21 @@ function runStoreContract(adapter: StoreAdapter) {
       expect((await store.listRuns("thread_2")).map((run) => run.runId)).toEqual(["run_0"]);
     });
 
+    it("lists a thread's run links (id, parent, trigger, start) in the order the runs began, without their requests", async () => {
+      const store = await openStore();
+      await store.beginRun(begin({ runId: "run_a", messages: [] }));
+      await store.finishRun({ runId: "run_a", status: "finished" });
+      clock = T0 + 1_000;
+      const trigger = { kind: "tool-result" as const, parentRunId: "run_a", toolCallIds: ["call_1"] };
+      await store.beginRun({ ...begin({ runId: "run_b", messages: [] }), run: { ...begin({ runId: "run_b" }).run, parentRunId: "run_a", trigger } });
+
+      expect(await store.listRunLinks("thread_1")).toEqual([
+        { runId: "run_a", createdAt: at(0) },
+        { runId: "run_b", parentRunId: "run_a", trigger, createdAt: at(1) },
+      ]);
+      expect(await store.listRunLinks("thread_2")).toEqual([]);
+    });
+
     it("appends entries to a run's log", async () => {
       const store = await openStore();
       const dropped = { level: "warn" as const, code: "tool_dropped", message: '"x" is not allowed.', details: { tool: "x", reason: "tool_not_allowed" } };

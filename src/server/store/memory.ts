@@ -81,6 +81,14 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async listRuns(threadId) {
       return copy((runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!));
     },
+    async listRunLinks(threadId) {
+      return copy(
+        (runsByThread.get(threadId) ?? []).map((runId) => {
+          const { parentRunId, trigger, createdAt } = runs.get(runId)!;
+          return { runId, ...(parentRunId ? { parentRunId } : {}), ...(trigger ? { trigger } : {}), createdAt };
+        }),
+      );
+    },
     async beginRun(begin) {
       const { thread, run, events: first, messages: added, resolvedToolCallIds, resolvedInterrupts = [] } = begin;
       const existing = threads.get(thread.threadId);

@@ -46,6 +46,13 @@ export interface RunStore {
   getActiveRun(threadId: string): Promise<RunRecord | undefined>;
   /** The thread's runs, oldest first. */
   listRuns(threadId: string): Promise<RunRecord[]>;
+  /**
+   * The thread's runs, oldest first, as far as the links between them go.
+   * Without their requests: a stateless thread's runs each hold the whole
+   * history, so reading them all for one run's record grows with the square
+   * of the conversation.
+   */
+  listRunLinks(threadId: string): Promise<RunLink[]>;
 
   /**
    * Creates the thread if it is new, the run and its first events (RUN_STARTED
@@ -120,6 +127,9 @@ export interface RunRecord {
   createdAt: string;
   finishedAt?: string;
 }
+
+/** What links a run to the runs around it. */
+export type RunLink = Pick<RunRecord, "runId" | "parentRunId" | "trigger" | "createdAt">;
 
 export interface RunLogEntry {
   level: "info" | "warn" | "error";

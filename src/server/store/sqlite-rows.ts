@@ -1,4 +1,4 @@
-import type { RunRecord, StoredInterrupt, ThreadRecord } from "./port.ts";
+import type { RunLink, RunRecord, StoredInterrupt, ThreadRecord } from "./port.ts";
 
 /** Rows as SQLite returns them, and how they read as the store's records. */
 export interface RunRow {
@@ -17,6 +17,8 @@ export interface RunRow {
   created_at: string;
   finished_at: string | null;
 }
+
+export type RunLinkRow = Pick<RunRow, "run_id" | "parent_run_id" | "trigger" | "created_at">;
 
 export interface InterruptRow {
   interrupt_id: string;
@@ -55,5 +57,14 @@ export function toRun(row: RunRow): RunRecord {
     log: JSON.parse(row.log),
     createdAt: row.created_at,
     ...(row.finished_at ? { finishedAt: row.finished_at } : {}),
+  };
+}
+
+export function toRunLink(row: RunLinkRow): RunLink {
+  return {
+    runId: row.run_id,
+    ...(row.parent_run_id ? { parentRunId: row.parent_run_id } : {}),
+    ...(row.trigger ? { trigger: JSON.parse(row.trigger) } : {}),
+    createdAt: row.created_at,
   };
 }

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { InterruptRow, RunRow } from "./sqlite-rows.ts";
+import type { InterruptRow, RunLinkRow, RunRow } from "./sqlite-rows.ts";
 
 /** Every statement the SQLite store runs, prepared once per connection. */
 export function prepareStatements(db: Database.Database) {
@@ -25,6 +25,7 @@ export function prepareStatements(db: Database.Database) {
     getRun: db.prepare<[string], RunRow>("SELECT * FROM runs WHERE run_id = ?"),
     getActiveRun: db.prepare<[string], RunRow>("SELECT * FROM runs WHERE thread_id = ? AND status = 'running' LIMIT 1"),
     listRuns: db.prepare<[string], RunRow>("SELECT * FROM runs WHERE thread_id = ? ORDER BY ordinal"),
+    listRunLinks: db.prepare<[string], RunLinkRow>("SELECT run_id, parent_run_id, trigger, created_at FROM runs WHERE thread_id = ? ORDER BY ordinal"),
     nextOrdinal: db.prepare<[string], { next: number }>("SELECT COALESCE(MAX(ordinal), 0) + 1 AS next FROM runs WHERE thread_id = ?"),
     insertRun: db.prepare(
       `INSERT INTO runs (run_id, thread_id, agent_id, user_id, parent_run_id, trigger, status, input, log, created_at, ordinal)

@@ -7,7 +7,7 @@ import { closeUnaskedApprovals } from "./unasked-approvals.ts";
 import { sqliteAttempt } from "./sqlite-attempt.ts";
 import { cannotOpen, openSqliteDatabase } from "./sqlite-database.ts";
 import { lockDatabaseFile } from "./sqlite-lock.ts";
-import { toInterrupt, toRun, toThread } from "./sqlite-rows.ts";
+import { toInterrupt, toRun, toRunLink, toThread } from "./sqlite-rows.ts";
 import { SCHEMA } from "./sqlite-schema.ts";
 import { prepareStatements } from "./sqlite-statements.ts";
 import type {
@@ -233,6 +233,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
         return row && toRun(row);
       }),
     listRuns: (threadId) => read(() => statements.listRuns.all(threadId).map(toRun)),
+    listRunLinks: (threadId) => read(() => statements.listRunLinks.all(threadId).map(toRunLink)),
     async beginRun(begin) {
       await sqliteAttempt(() => beginRun.immediate(begin), { ...startWait, what: "start the run" });
     },
