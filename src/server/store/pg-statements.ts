@@ -22,7 +22,7 @@ export function pgStatements(schema: string) {
       RETURNING t.owner_id, (t.xmax = 0) AS created`,
     touchThread: `UPDATE ${s}.threads SET updated_at = $2 WHERE thread_id = $1`,
     /** A run's thread, locked as upsertThread locks it. */
-    lockRunThread: `SELECT r.thread_id, r.status FROM ${s}.runs r JOIN ${s}.threads t ON t.thread_id = r.thread_id WHERE r.run_id = $1 FOR UPDATE OF t`,
+    lockRunThread: `SELECT r.thread_id, r.status, r.owner FROM ${s}.runs r JOIN ${s}.threads t ON t.thread_id = r.thread_id WHERE r.run_id = $1 FOR UPDATE OF t`,
     beginChecks: `SELECT EXISTS (SELECT 1 FROM ${s}.runs WHERE run_id = $1) AS taken,
       EXISTS (SELECT 1 FROM ${s}.runs WHERE thread_id = $2 AND status = 'running') AS busy`,
     insertRun: `INSERT INTO ${s}.runs (run_id, thread_id, agent_id, user_id, parent_run_id, trigger, status, input, log, owner, created_at, ordinal)

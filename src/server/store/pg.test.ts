@@ -106,13 +106,29 @@ for (const backend of backends) {
       const schema = backend.newSchema();
       const [a, b] = await Promise.all([open(schema), open(schema)]);
 
-      const results = await Promise.allSettled([a!.beginRun(begin("thread_1", "run_a")), b!.beginRun(begin("thread_1", "run_b"))]);
+      const results = await Promise.all([code(a!.beginRun(begin("thread_1", "run_a"))), code(b!.beginRun(begin("thread_1", "run_b")))]);
 
-      expect(results.map((result) => result.status).sort()).toEqual(["fulfilled", "rejected"]);
-      const refused = results.find((result) => result.status === "rejected") as PromiseRejectedResult;
-      expect(isTetherError(refused.reason) && refused.reason.code).toBe("run_in_progress");
+      expect([...results].sort()).toEqual(["resolved", "run_in_progress"]);
+      const winner = results[0] === "resolved" ? "run_a" : "run_b";
+      expect((await a!.getActiveRun("thread_1"))?.runId).toBe(winner);
       expect(await code(b!.beginRun(begin("thread_1", "run_c")))).toBe("run_in_progress");
-      expect(await code(a!.beginRun(begin("thread_2", "run_a")))).toBe("run_exists");
+      expect(await code(a!.beginRun(begin("thread_2", winner)))).toBe("run_exists");
+    });
+
+    it("admits one of eight starts racing from two instances, on one thread or with one run id, and refuses the rest with their codes", async () => {
+      const schema = backend.newSchema();
+      const [a, b] = await Promise.all([open(schema), open(schema)]);
+      const instances = [a!, b!];
+
+      const oneThread = await Promise.all(Array.from({ length: 8 }, (_, index) => code(instances[index % 2]!.beginRun(begin("busy", `busy_${index}`)))));
+      const oneRunId = await Promise.all(Array.from({ length: 8 }, (_, index) => code(instances[index % 2]!.beginRun(begin(`thread_${index}`, "same")))));
+
+      expect([...oneThread].sort()).toEqual(["resolved", ...Array(7).fill("run_in_progress")]);
+      expect([...oneRunId].sort()).toEqual(["resolved", ...Array(7).fill("run_exists")]);
+      expect((await b!.listRuns("busy")).map((run) => run.runId)).toEqual([`busy_${oneThread.indexOf("resolved")}`]);
+      // A refused start leaves no thread behind.
+      const threads = await Promise.all(oneRunId.map((_, index) => a!.getThread(`thread_${index}`)));
+      expect(threads.map((thread) => thread?.threadId)).toEqual(oneRunId.map((result, index) => (result === "resolved" ? `thread_${index}` : undefined)));
     });
 
     it("stores a page of events once when its write is retried after the answer was lost", async () => {
@@ -137,7 +153,7 @@ for (const backend of backends) {
     });
 
     if (backend.separateSessions) {
-      it("leaves the runs of an instance that is alive to it, and ends them once it stopped", async () => {
+      it("leaves the runs of an instance that is alive to it, in recovery and endLostRun, and ends them once it stopped", async () => {
         const schema = backend.newSchema();
         const running = await open(schema, { instanceId: "a" });
         await running.beginRun(begin("thread_1", "run_1"));
@@ -145,6 +161,10 @@ for (const backend of backends) {
 
         expect(await starting.recoverInterruptedRuns()).toBe(0);
         expect((await starting.getRun("run_1"))?.status).toBe("running");
+
+        // Nor is it ended as lost from there (a cancel reaching the other instance, say).
+        expect(await starting.endLostRun("run_1", { code: "run_cancelled", status: "cancelled", message: "Cancelled." })).toBeUndefined();
+        expect((await running.getRun("run_1"))?.status).toBe("running");
 
         await running.close();
         opened.splice(opened.indexOf(running), 1);

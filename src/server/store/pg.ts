@@ -123,10 +123,16 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     );
   };
 
-  /** Ends a running run whose process is gone, inside the caller's transaction. */
+  /**
+   * Ends a running run whose process is gone, inside the caller's
+   * transaction. A run another instance is executing is left alone while
+   * that instance lives (its liveness lock is held): "gone" is the database's
+   * word, not a guess from this instance's memory.
+   */
   const endLost = async (tx: PgQueries, runId: string, ending: LostRunEnding): Promise<StoredEvent[] | undefined> => {
-    const [run] = (await tx.query<{ thread_id: string; status: string }>(sql.lockRunThread, [runId])).rows;
+    const [run] = (await tx.query<{ thread_id: string; status: string; owner: string | null }>(sql.lockRunThread, [runId])).rows;
     if (run?.status !== "running") return undefined;
+    if (run.owner !== instanceId && !(await claimOwnerIfGone(tx, ownerKey(run.owner ?? "")))) return undefined;
     await closeApprovalsOf(tx, runId, run.thread_id);
     const messages = (await tx.query<{ body: Message }>(sql.allMessages, [run.thread_id])).rows.map((row) => row.body);
     const [last] = (await tx.query<{ last: number }>(sql.lastSeq, [runId])).rows;
