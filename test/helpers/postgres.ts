@@ -27,7 +27,7 @@ export async function reachablePostgres(): Promise<{ url: string } | { skipped: 
     const where = new URL(TEST_DATABASE_URL);
     const why = `PostgreSQL at ${where.host}${where.pathname} did not answer (${(error as { code?: string }).code ?? (error as Error).message})`;
     if (process.env.TETHER_TEST_REQUIRE_POSTGRES === "1") throw new Error(`${why}, and TETHER_TEST_REQUIRE_POSTGRES=1 requires it.`);
-    return { skipped: `${why}; set TETHER_TEST_DATABASE_URL to run these tests against a server.` };
+    return { skipped: `${why}; start PostgreSQL, or point TETHER_TEST_DATABASE_URL at one, to run these tests against a server.` };
   } finally {
     await client.end().catch(() => undefined);
   }

@@ -74,6 +74,9 @@ if ("url" in server) {
   });
 } else {
   console.info(`PostgreSQL store tests on a server: skipped. ${server.skipped}`);
+  describe.skip(`createPgRunStore on server — ${server.skipped}`, () => {
+    it("runs when a PostgreSQL server answers", () => {});
+  });
 }
 
 for (const backend of backends) {

@@ -1,36 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Message } from "@ag-ui/core";
-import type { Pool } from "pg";
-import { TetherError, isTetherError } from "../../protocol/index.ts";
+import { TetherError } from "../../protocol/index.ts";
 import { beginRunRefusals } from "./begin-run-refusals.ts";
 import { decodePage, encodePage, pages } from "./event-pages.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { isPgRetryable, toPgStoreError } from "./pg-errors.ts";
 import { claimOwnerIfGone, holdInstanceLock, type PgInstanceLock } from "./pg-instance.ts";
 import { pgInterrupt, pgRun, pgThread, type PgInterruptRow, type PgRunRow, type PgThreadRow } from "./pg-rows.ts";
-import { pgPoolRunner, pgliteRunner, type PgQueries, type PgRunner, type PgliteLike } from "./pg-runner.ts";
+import { cannotOpenPg, openPgRunner } from "./pg-open.ts";
+import type { PgRunStoreOptions } from "./pg-run-store-options.ts";
+import type { PgQueries } from "./pg-runner.ts";
 import { migratePgSchema } from "./pg-schema.ts";
 import { pgStatements } from "./pg-statements.ts";
 import type { LostRunEnding, PendingToolCall, RunLogEntry, RunStore, StoredEvent, StoredInterrupt } from "./port.ts";
 import type { RunFact } from "./run-facts.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
 
-export interface PgRunStoreOptions {
-  /** A PostgreSQL URL (`TETHER_DATABASE_URL`): the store opens a pool of its own and closes it with the store. */
-  connectionString?: string;
-  /** A pool of your own instead; left open when the store closes. */
-  pool?: Pool;
-  /** An embedded PGlite instead (tests, trying the store without a server); left open when the store closes. */
-  pglite?: PgliteLike;
-  /** The schema holding Tether's tables, created by the migrations when missing. Default `tether`. */
-  schema?: string;
-  /** Names this process in the runs it executes, so other instances can tell its runs from a stopped one's. Default: host, pid and a random suffix. */
-  instanceId?: string;
-  now?: () => Date;
-  /** Told when the connection holding this instance's liveness lock broke (it is taken again as soon as the database answers). */
-  onInstanceLockLost?: (error: unknown) => void;
-}
+export type { PgRunStoreOptions };
 
 /** A transaction that lost a race PostgreSQL detected is run again, at most this many times in all. */
 const ATTEMPTS = 3;
@@ -47,7 +34,7 @@ const ATTEMPTS = 3;
  * const store = await createPgRunStore({ connectionString: process.env.TETHER_DATABASE_URL });
  */
 export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunStore> {
-  const runner = await openRunner(options);
+  const runner = await openPgRunner(options);
   const schema = options.schema ?? "tether";
   const instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const ownerKey = (owner: string) => `${schema}:${owner}`;
@@ -57,7 +44,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     lock = await holdInstanceLock(runner, ownerKey(instanceId), options.onInstanceLockLost ?? (() => undefined));
   } catch (error) {
     await runner.end().catch(() => undefined);
-    throw cannotOpen(options, error);
+    throw cannotOpenPg(options, error);
   }
   const sql = pgStatements(schema);
   const now = () => (options.now?.() ?? new Date()).toISOString();
@@ -72,13 +59,15 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
       }
     }
   };
-  const read = async <T>(query: () => Promise<T>): Promise<T> => {
+  /** One statement on its own, outside any transaction: a read, or a write that is atomic by itself. */
+  const single = async <T>(what: string, query: () => Promise<T>): Promise<T> => {
     try {
       return await query();
     } catch (error) {
-      throw toPgStoreError(error, "read from the database");
+      throw toPgStoreError(error, what);
     }
   };
+  const read = <T>(query: () => Promise<T>) => single("read from the database", query);
   const rows = async <Row>(text: string, values: unknown[]) => (await read(() => runner.query<Row>(text, values))).rows;
 
   const insertEvents = async (tx: PgQueries, runId: string, events: StoredEvent[]) => {
@@ -214,8 +203,9 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     },
     async appendEvents(runId, events) {
       if (events.length === 0) return;
-      // One statement is atomic on its own; a page already stored (a retry after a lost answer) is skipped, not an error.
-      await write("store the run's events", (tx) => insertEvents(tx, runId, events));
+      // One statement, atomic without a transaction around it (the hot path: no BEGIN and COMMIT round trips);
+      // a page already stored (a retry after a lost answer) is skipped, not an error.
+      await single("store the run's events", () => insertEvents(runner, runId, events));
     },
     async readEvents(runId, afterSeq = 0) {
       const events: StoredEvent[] = [];
@@ -273,7 +263,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
       });
     },
     async addReport(runId, report) {
-      await write("store the report", (tx) => tx.query(sql.insertReport, [runId, now(), JSON.stringify(report)]));
+      await single("store the report", () => runner.query(sql.insertReport, [runId, now(), JSON.stringify(report)]));
     },
     async listReports(runId) {
       return (await rows<{ received_at: Date; body: unknown }>(sql.listReports, [runId])).map((row) => ({
@@ -312,43 +302,4 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
       await runner.end();
     },
   };
-}
-
-async function openRunner(options: PgRunStoreOptions): Promise<PgRunner> {
-  if (options.pglite) return pgliteRunner(options.pglite);
-  if (options.pool) return pgPoolRunner(options.pool, { owned: false });
-  if (!options.connectionString)
-    throw new TetherError("config_invalid", "The PostgreSQL store needs a connectionString (TETHER_DATABASE_URL), a pool or a PGlite.");
-  // Loaded only here: a process on the SQLite default never pays for the driver.
-  const { default: pg } = await import("pg");
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    application_name: "tether",
-    connectionTimeoutMillis: 5000,
-    // A write waits at most this long for another transaction's lock, then fails as store_unavailable rather than hanging a run.
-    lock_timeout: 10_000,
-    idle_in_transaction_session_timeout: 30_000,
-  });
-  // An idle connection the server closed is dropped and replaced; without a listener it would crash the process.
-  pool.on("error", () => undefined);
-  return pgPoolRunner(pool, { owned: true });
-}
-
-/** Why the store could not open, naming the database without its password. */
-function cannotOpen(options: PgRunStoreOptions, error: unknown): unknown {
-  const mapped = toPgStoreError(error, `open the PostgreSQL store at ${describeDatabase(options)}`);
-  if (isTetherError(mapped) && mapped.code === "store_unavailable" && options.connectionString) {
-    return new TetherError("store_unavailable", `${mapped.message} Check TETHER_DATABASE_URL and that PostgreSQL is running.`, { cause: error });
-  }
-  return mapped;
-}
-
-function describeDatabase(options: PgRunStoreOptions): string {
-  if (!options.connectionString) return options.pglite ? "an embedded PGlite" : "the given pool";
-  try {
-    const url = new URL(options.connectionString);
-    return `${url.hostname || "localhost"}:${url.port || "5432"}${url.pathname}`;
-  } catch {
-    return "TETHER_DATABASE_URL (not a valid URL)";
-  }
 }
