@@ -1,7 +1,8 @@
 /**
  * The demo server: the Tether runtime with the demo agents, the demo sign-in
  * and the apps' pages, on the embedded defaults (SQLite in TETHER_DATA_DIR,
- * the offline playbook model unless TETHER_MODEL names a real one).
+ * the offline playbook model unless TETHER_MODEL names a real one), or with
+ * threads and runs on PostgreSQL when TETHER_DATABASE_URL is set.
  */
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -11,6 +12,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { isTetherError } from "tether/protocol";
 import {
   consoleLogger,
+  createPgRunStore,
   createSqliteRunStore,
   createTetherApp,
   type IdSource,
@@ -48,6 +50,10 @@ export interface Demo {
 
 export interface DemoOptions {
   dataDir?: string;
+  /** Threads and runs on PostgreSQL rather than in the data folder. Default: `TETHER_DATABASE_URL`. */
+  databaseUrl?: string;
+  /** Their schema there. Default: `TETHER_DATABASE_SCHEMA` or `tether`. */
+  databaseSchema?: string;
   secret?: string;
   logger?: Logger;
   env?: Record<string, string | undefined>;
@@ -76,9 +82,13 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   const dataDir = options.dataDir ?? env.TETHER_DATA_DIR ?? "./data";
   // ":memory:" keeps everything in memory, gone at exit, rather than in a folder of that name.
   const filename = dataDir === ":memory:" ? ":memory:" : join(dataDir, "tether.db");
-  // The store first: it makes this the only process on the folder before anything else touches it.
-  const store = createSqliteRunStore({ filename });
-  // The same file as the threads: a thread that says R-1042 was closed and the record that says so survive, or go, together.
+  const databaseUrl = options.databaseUrl ?? env.TETHER_DATABASE_URL;
+  // The store first: on SQLite it makes this the only process on the folder before anything else touches it.
+  const store = databaseUrl
+    ? await createPgRunStore({ connectionString: databaseUrl, schema: options.databaseSchema ?? (env.TETHER_DATABASE_SCHEMA || "tether") })
+    : createSqliteRunStore({ filename });
+  // On SQLite, the same file as the threads: a thread that says R-1042 was closed and the record that says so survive, or go, together.
+  // With PostgreSQL the apps' own data stays in the data folder; only Tether's threads and runs move.
   const requests = await createSqliteWorkRequestRepository({ filename }).catch(async (error: unknown) => {
     await store.close();
     throw error;
@@ -198,6 +208,8 @@ async function main() {
   logger.info(`Demo sign-in is for demos only: anyone can act as any demo user.`);
   for (const line of demo.describe()) logger.info(`agent ${line}`);
   if (demo.telemetryUrl) logger.info(`OpenTelemetry spans go to ${demo.telemetryUrl}`);
+  if (process.env.TETHER_DATABASE_URL)
+    logger.info("Threads and runs are stored in PostgreSQL (TETHER_DATABASE_URL); the apps' own data stays in TETHER_DATA_DIR.");
   console.log(`Tether demo running at ${server.url}`);
   // Stops serving, lets running runs end and stores them, then exits; a failure on the way still exits, saying why.
   const stop = () => {

@@ -20,6 +20,7 @@ import { createRunHub, type RunHub } from "./run/hub.ts";
 import { createRandomIds, type IdSource } from "./run/ids.ts";
 import { createRunner, type Runner } from "./run/runner.ts";
 import type { RunStore } from "./store/port.ts";
+import { createPgRunStore } from "./store/pg.ts";
 import { createSqliteRunStore } from "./store/sqlite.ts";
 import type { TelemetryOptions } from "./telemetry/telemetry-options.ts";
 import { traceRuns } from "./telemetry/trace-runs.ts";
@@ -28,8 +29,16 @@ export interface TetherAppOptions<User extends TetherUser = TetherUser> extends 
   agents: Agent<User>[];
   /** Who is asking (the app's own user type, with an `id`); return undefined for missing or bad credentials. */
   authenticate: Authenticate<User>;
-  /** Where threads and runs live. Default: SQLite in `dataDir`. */
+  /** Where threads and runs live. Default: PostgreSQL at `databaseUrl` when set, else SQLite in `dataDir`. */
   store?: RunStore;
+  /**
+   * PostgreSQL for the store, shared by several instances. Default:
+   * `TETHER_DATABASE_URL`; unset, the SQLite store in `dataDir`. Tables live
+   * in `databaseSchema`.
+   */
+  databaseUrl?: string;
+  /** The PostgreSQL schema of Tether's tables, made by its migrations. Default: `TETHER_DATABASE_SCHEMA` or `tether`. */
+  databaseSchema?: string;
   /** Folder of the default SQLite store. Default: `TETHER_DATA_DIR` or `./data`. */
   dataDir?: string;
   /** Largest request body accepted, in bytes. Default 1 MiB. */
@@ -100,7 +109,7 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
     if (agents.has(agent.id)) throw new TetherError("config_invalid", `Two agents are named "${agent.id}".`);
     agents.set(agent.id, agent);
   }
-  const store = options.store ?? createSqliteRunStore({ filename: join(options.dataDir ?? process.env.TETHER_DATA_DIR ?? "./data", "tether.db") });
+  const store = options.store ?? (await defaultStore(options));
   const recovered = await store.recoverInterruptedRuns();
   if (recovered > 0) logger.warn(`${recovered} run(s) were left running by a process that stopped; they now end with RUN_ERROR instance_lost.`);
   const hub = createRunHub({ store, onPersistError: (error, runId) => logger.error(`Could not store events of run ${runId}; will retry.`, error) });
@@ -170,4 +179,13 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
       await store.close();
     },
   };
+}
+
+/** The store when none is given: PostgreSQL when a database URL is set (several instances), else SQLite in the data folder (one process). */
+async function defaultStore(options: Pick<TetherAppOptions, "databaseUrl" | "databaseSchema" | "dataDir">): Promise<RunStore> {
+  const databaseUrl = options.databaseUrl ?? process.env.TETHER_DATABASE_URL;
+  if (databaseUrl) {
+    return createPgRunStore({ connectionString: databaseUrl, schema: options.databaseSchema ?? (process.env.TETHER_DATABASE_SCHEMA || "tether") });
+  }
+  return createSqliteRunStore({ filename: join(options.dataDir ?? process.env.TETHER_DATA_DIR ?? "./data", "tether.db") });
 }

@@ -30,6 +30,8 @@ export type { RunHub, RunChannel, SequencedEvent } from "./run/hub.ts";
 export type { Runner } from "./run/runner.ts";
 export { createMemoryRunStore } from "./store/memory.ts";
 export { createSqliteRunStore, type SqliteRunStoreOptions } from "./store/sqlite.ts";
+export { createPgRunStore, type PgRunStoreOptions } from "./store/pg.ts";
+export type { PgliteLike } from "./store/pg-runner.ts";
 export { openSqliteDatabase } from "./store/sqlite-database.ts";
 export { sqliteAttempt, toStoreError, type SqliteAttemptOptions } from "./store/sqlite-attempt.ts";
 export type {

@@ -17,7 +17,12 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-/** The demo server on a free loopback port with its own data folder, the playbook streaming without pauses. */
+/**
+ * The demo server on a free loopback port with its own data folder, the
+ * playbook streaming without pauses. Threads and runs go to SQLite in that
+ * folder, or to PostgreSQL with `databaseUrl` (give each test a
+ * `databaseSchema` of its own, see helpers/postgres.ts).
+ */
 export async function startDemoServer(options: DemoOptions = {}): Promise<DemoServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "tether-test-"));
   const demo = await createDemo({ dataDir, secret: "test-secret", logger: silentLogger, playbook: { chunkDelayMs: 0 }, env: {}, ...options });

@@ -29,6 +29,6 @@ export function encodePage(page: StoredEvent[]): Buffer {
   return deflateRawSync(`[${page.map((stored) => stored.json ?? JSON.stringify(stored.event)).join(",")}]`, { level: 1 });
 }
 
-export function decodePage(body: Buffer): BaseEvent[] {
+export function decodePage(body: Uint8Array): BaseEvent[] {
   return JSON.parse(inflateRawSync(body).toString("utf8")) as BaseEvent[];
 }

@@ -1,0 +1,44 @@
+import { TetherError, isTetherError } from "../../protocol/index.ts";
+import { toPgStoreError } from "./pg-errors.ts";
+import { pgPoolRunner, pgliteRunner, type PgRunner } from "./pg-runner.ts";
+import type { PgRunStoreOptions } from "./pg-run-store-options.ts";
+
+/** The runner the options name: a PGlite, a pool of the caller's, or a pool of the store's own on the URL. */
+export async function openPgRunner(options: PgRunStoreOptions): Promise<PgRunner> {
+  if (options.pglite) return pgliteRunner(options.pglite);
+  if (options.pool) return pgPoolRunner(options.pool, { owned: false });
+  if (!options.connectionString)
+    throw new TetherError("config_invalid", "The PostgreSQL store needs a connectionString (TETHER_DATABASE_URL), a pool or a PGlite.");
+  // Loaded only here: a process on the SQLite default never pays for the driver.
+  const { default: pg } = await import("pg");
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    application_name: "tether",
+    connectionTimeoutMillis: 5000,
+    // A write waits at most this long for another transaction's lock, then fails as store_unavailable rather than hanging a run.
+    lock_timeout: 10_000,
+    idle_in_transaction_session_timeout: 30_000,
+  });
+  // An idle connection the server closed is dropped and replaced; without a listener it would crash the process.
+  pool.on("error", () => undefined);
+  return pgPoolRunner(pool, { owned: true });
+}
+
+/** Why the store could not open, naming the database without its password. */
+export function cannotOpenPg(options: PgRunStoreOptions, error: unknown): unknown {
+  const mapped = toPgStoreError(error, `open the PostgreSQL store at ${describeDatabase(options)}`);
+  if (isTetherError(mapped) && mapped.code === "store_unavailable" && options.connectionString) {
+    return new TetherError("store_unavailable", `${mapped.message} Check TETHER_DATABASE_URL and that PostgreSQL is running.`, { cause: error });
+  }
+  return mapped;
+}
+
+function describeDatabase(options: PgRunStoreOptions): string {
+  if (!options.connectionString) return options.pglite ? "an embedded PGlite" : "the given pool";
+  try {
+    const url = new URL(options.connectionString);
+    return `${url.hostname || "localhost"}:${url.port || "5432"}${url.pathname}`;
+  } catch {
+    return "TETHER_DATABASE_URL (not a valid URL)";
+  }
+}

@@ -1,0 +1,107 @@
+import type { Pool, PoolClient } from "pg";
+
+/** What one query returns, the same from either driver. */
+export interface PgResult<Row> {
+  rows: Row[];
+  /** Rows an INSERT, UPDATE or DELETE changed. */
+  count: number;
+}
+
+/** Runs one statement: on a pool, any free connection; inside a transaction, its connection. */
+export interface PgQueries {
+  query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<PgResult<Row>>;
+}
+
+/** A connection of its own, kept for as long as the store lives (it holds the instance's liveness lock). */
+export interface PgSession extends PgQueries {
+  /** Called when the connection breaks; the lock it held is gone. */
+  onLost(listener: (error: unknown) => void): void;
+  release(): Promise<void>;
+}
+
+/**
+ * The seam between the PostgreSQL store and a driver: a `pg` Pool (a real
+ * server) or a PGlite instance (PostgreSQL compiled to WASM, in process),
+ * which speak the same SQL. The store writes SQL; this only moves it.
+ */
+export interface PgRunner extends PgQueries {
+  /** Runs `work` in one transaction (READ COMMITTED) on one connection: committed when it returns, rolled back when it throws. */
+  transaction<T>(work: (tx: PgQueries) => Promise<T>): Promise<T>;
+  session(): Promise<PgSession>;
+  /** Closes what the runner opened; a pool or PGlite handed in by the caller stays open. */
+  end(): Promise<void>;
+}
+
+/** The part of PGlite the store uses, written out so the library needs no PGlite import (it is a test dependency). */
+export interface PgliteLike {
+  query<Row>(text: string, values?: unknown[]): Promise<{ rows: Row[]; affectedRows?: number }>;
+  transaction<T>(work: (tx: { query<Row>(text: string, values?: unknown[]): Promise<{ rows: Row[]; affectedRows?: number }> }) => Promise<T>): Promise<T>;
+}
+
+export function pgPoolRunner(pool: Pool, options: { owned: boolean }): PgRunner {
+  const on = (client: Pool | PoolClient): PgQueries => ({
+    async query<Row>(text: string, values?: unknown[]) {
+      const result = await client.query(text, values);
+      return { rows: result.rows as Row[], count: result.rowCount ?? 0 };
+    },
+  });
+  return {
+    ...on(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      let broken: unknown;
+      try {
+        await client.query("BEGIN");
+        const result = await work(on(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        // A connection that cannot even roll back is not given back to the pool.
+        await client.query("ROLLBACK").catch((rollbackError: unknown) => (broken = rollbackError));
+        throw error;
+      } finally {
+        client.release(broken instanceof Error ? broken : undefined);
+      }
+    },
+    async session() {
+      const client = await pool.connect();
+      const listeners: Array<(error: unknown) => void> = [];
+      // A dedicated connection that errors while idle would otherwise crash the process (an unhandled 'error' event).
+      client.on("error", (error) => listeners.splice(0).forEach((listener) => listener(error)));
+      return {
+        ...on(client),
+        onLost: (listener) => void listeners.push(listener),
+        async release() {
+          listeners.length = 0;
+          client.release(true);
+        },
+      };
+    },
+    async end() {
+      if (options.owned) await pool.end();
+    },
+  };
+}
+
+/**
+ * PGlite as a runner: one in-process session, so a "session" is that same
+ * session and transactions queue behind each other. Embedded and
+ * single-process, like SQLite: for tests and for trying the PostgreSQL store
+ * without a server, never for several instances.
+ */
+export function pgliteRunner(db: PgliteLike): PgRunner {
+  const on = (target: Pick<PgliteLike, "query">): PgQueries => ({
+    async query<Row>(text: string, values?: unknown[]) {
+      const result = await target.query<Row>(text, values);
+      return { rows: result.rows, count: result.affectedRows ?? 0 };
+    },
+  });
+  return {
+    ...on(db),
+    transaction: (work) => db.transaction((tx) => work(on(tx))),
+    async session() {
+      return { ...on(db), onLost() {}, async release() {} };
+    },
+    async end() {},
+  };
+}
