@@ -27,7 +27,8 @@ describe("generated UI in the Workdesk panel", () => {
     const before = await navigations(page);
     await card.getByRole("button", { name: "Open detail" }).click();
     await expect.poll(() => contentHeading(page), { timeout: 20_000 }).toBe("Work request detail");
-    expect(await page.getByRole("main", { name: "Content" }).textContent()).toContain("R-1042: Replace broken badge reader at Gate 3");
+    // The detail screen loads its request after it opens.
+    await expect.poll(() => page.getByRole("main", { name: "Content" }).textContent()).toContain("R-1042: Replace broken badge reader at Gate 3");
     const reply = await lastReply(page, /open now/);
     expect(reply).toBe("Work request detail is open now.");
     expect(await navigations(page)).toBe(before + 1);
