@@ -54,6 +54,8 @@ export interface DemoOptions {
   databaseUrl?: string;
   /** Their schema there. Default: `TETHER_DATABASE_SCHEMA` or `tether`. */
   databaseSchema?: string;
+  /** Live events through Redis, so instances serve each other's runs. Default: `TETHER_REDIS_URL`; unset, in-process only. */
+  redisUrl?: string;
   secret?: string;
   logger?: Logger;
   env?: Record<string, string | undefined>;
@@ -113,6 +115,8 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
       agents,
       authenticate: identity.authenticate,
       store,
+      // "" rather than undefined: the demo reads its own environment, not the process's.
+      redisUrl: options.redisUrl ?? env.TETHER_REDIS_URL ?? "",
       trustedOrigins,
       // The Workdesk's admins read every Workdesk run's record (the viewer at /runs/), not the Recipes users'; everyone else only their own.
       canReadAllRecords: (user, agentId) => agentId === "workdesk" && "roles" in user && user.roles.includes("admin"),
@@ -210,6 +214,7 @@ async function main() {
   if (demo.telemetryUrl) logger.info(`OpenTelemetry spans go to ${demo.telemetryUrl}`);
   if (process.env.TETHER_DATABASE_URL)
     logger.info("Threads and runs are stored in PostgreSQL (TETHER_DATABASE_URL); the apps' own data stays in TETHER_DATA_DIR.");
+  if (process.env.TETHER_REDIS_URL) logger.info("Live events go through Redis (TETHER_REDIS_URL): every instance can serve every run.");
   console.log(`Tether demo running at ${server.url}`);
   // Stops serving, lets running runs end and stores them, then exits; a failure on the way still exits, saying why.
   const stop = () => {

@@ -39,6 +39,13 @@ export interface TetherAppOptions<User extends TetherUser = TetherUser> extends 
   databaseUrl?: string;
   /** The PostgreSQL schema of Tether's tables, made by its migrations. Default: `TETHER_DATABASE_SCHEMA` or `tether`. */
   databaseSchema?: string;
+  /**
+   * Redis, through which several instances serve each other's runs: the live
+   * tail and `Last-Event-ID` reconnects of a run executing on another instance.
+   * Default: `TETHER_REDIS_URL`; unset, events fan out in this process only
+   * (and Redis is never loaded).
+   */
+  redisUrl?: string;
   /** Folder of the default SQLite store. Default: `TETHER_DATA_DIR` or `./data`. */
   dataDir?: string;
   /** Largest request body accepted, in bytes. Default 1 MiB. */
@@ -112,7 +119,7 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
   const store = options.store ?? (await defaultStore(options));
   const recovered = await store.recoverInterruptedRuns();
   if (recovered > 0) logger.warn(`${recovered} run(s) were left running by a process that stopped; they now end with RUN_ERROR instance_lost.`);
-  const hub = createRunHub({ store, onPersistError: (error, runId) => logger.error(`Could not store events of run ${runId}; will retry.`, error) });
+  const hub = await createHub(store, options.redisUrl ?? process.env.TETHER_REDIS_URL, logger);
   const secret = options.secret || process.env.TETHER_SECRET || randomBytes(32).toString("hex");
   const runner = createRunner({
     agents,
@@ -188,4 +195,18 @@ async function defaultStore(options: Pick<TetherAppOptions, "databaseUrl" | "dat
     return createPgRunStore({ connectionString: databaseUrl, schema: options.databaseSchema ?? (process.env.TETHER_DATABASE_SCHEMA || "tether") });
   }
   return createSqliteRunStore({ filename: join(options.dataDir ?? process.env.TETHER_DATA_DIR ?? "./data", "tether.db") });
+}
+
+/** The fan-out: in this process, or through Redis when a URL is set (several instances). */
+async function createHub(store: RunStore, redisUrl: string | undefined, logger: Logger): Promise<RunHub> {
+  const local = createRunHub({ store, onPersistError: (error, runId) => logger.error(`Could not store events of run ${runId}; will retry.`, error) });
+  if (!redisUrl) return local;
+  // Loaded only here: a process without Redis never pays for the client.
+  const { createRedisHub } = await import("./run/redis-hub.ts");
+  return createRedisHub({
+    local,
+    store,
+    url: redisUrl,
+    onPublishError: (error, runId) => logger.error(`Could not publish events of run ${runId} to Redis; will retry.`, error),
+  });
 }

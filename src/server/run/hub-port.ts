@@ -5,6 +5,14 @@ import type { SequencedEvent } from "./sequence-events.ts";
 /** How a run ended, as the store records it (its last events travel with it). */
 export type RunEnding = Omit<FinishRun, "runId" | "events">;
 
+/** Where a run's stream stands (`RunHub.tail`). */
+export interface RunTail {
+  /** The last event number sent to followers so far. */
+  lastSeq: number;
+  /** False once the terminal event is out. */
+  live: boolean;
+}
+
 /** The producer side of one run's event stream. */
 export interface RunChannel {
   readonly runId: string;
@@ -30,8 +38,10 @@ export interface RunChannel {
  * bounded gap that whoever ends the run skips. An event stays in memory until
  * it is stored and every follower has it; a follower that joins late (a
  * reconnect) reads the older part from the store, so it misses nothing. This
- * is the in-process fan-out; several server instances would put a shared bus
- * (Redis) behind the same methods.
+ * is the in-process fan-out (createRunHub); several server instances put a
+ * shared bus behind the same methods (createRedisHub). `isLive`, `lastSeq` and
+ * `isEnding` answer for this process only, at once; `tail` and `follow` for
+ * every instance on the bus.
  */
 export interface RunHub {
   /** Opens a run's stream; `stored` are its first events, already in the store (RUN_STARTED). */
@@ -40,6 +50,14 @@ export interface RunHub {
   isLive(runId: string): boolean;
   /** The run's last event number, while this process holds its stream; undefined otherwise. */
   lastSeq(runId: string): number | undefined;
+  /**
+   * Where the run's stream stands on whichever instance executes it (this
+   * process, or another one sharing the hub's bus): its last event number sent
+   * so far, and whether more may follow. Undefined when no instance holds the
+   * stream: the run ended and the store has it all, or it never started here.
+   * Reconnects ask it, since the store lags the stream by a few milliseconds.
+   */
+  tail(runId: string): Promise<RunTail | undefined>;
   /** Whether this process holds the run's end, not yet stored. */
   isEnding(runId: string): boolean;
   /** The run's events with `seq > afterSeq`, in batches, until its stream ends. */

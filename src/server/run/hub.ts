@@ -4,7 +4,7 @@ import { UNSTORED_EVENT_LIMIT, type RunStore } from "../store/port.ts";
 import type { RunEnding, RunHub } from "./hub-port.ts";
 import { sequenceEvent, type SequencedEvent } from "./sequence-events.ts";
 
-export type { RunChannel, RunEnding, RunHub } from "./hub-port.ts";
+export type { RunChannel, RunEnding, RunHub, RunTail } from "./hub-port.ts";
 export { sequenceEvents, type SequencedEvent } from "./sequence-events.ts";
 
 interface LiveRun {
@@ -223,6 +223,10 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
       return run && lastSeq(run);
     },
     isEnding: (runId) => live.get(runId)?.ending !== undefined,
+    tail: async (runId) => {
+      const run = live.get(runId);
+      return run && { lastSeq: lastSeq(run), live: !run.closed };
+    },
     async *follow(runId, afterSeq, signal) {
       const run = live.get(runId);
       const cursor = { seq: Math.max(0, afterSeq) };

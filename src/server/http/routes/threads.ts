@@ -80,11 +80,13 @@ export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadAll
    * follows it, is sent again, so the stream still ends with it.
    */
   async function resumePoint(run: RunRecord, seq: number, isLastRun: boolean): Promise<number> {
-    const last = hub.lastSeq(run.runId) ?? (await store.getLastEvent(run.runId))?.seq ?? 0;
+    // The stream's instance (maybe another one) knows events the store does not have yet.
+    const tail = await hub.tail(run.runId);
+    const last = tail?.lastSeq ?? (await store.getLastEvent(run.runId))?.seq ?? 0;
     if (seq > last) {
       throw new TetherError("invalid_last_event_id", `Last-Event-ID ${run.runId}:${seq} was never sent: run ${run.runId} has events up to ${last}.`);
     }
-    const ended = !hub.isLive(run.runId);
+    const ended = !tail?.live;
     return ended && isLastRun && seq === last ? seq - 1 : seq;
   }
 }

@@ -1,0 +1,194 @@
+import type { RunAgentInput } from "@ag-ui/core";
+import { createCountingIds, createPgRunStore, createTetherApp, defineAgent, silentLogger, type RunStore, type TetherApp } from "tether/server";
+import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { createScriptedModel, parseSseFrames, type SseFrame } from "tether/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestUser } from "../fixtures/messages.ts";
+import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
+import { reachableRedis } from "../helpers/redis.ts";
+
+/**
+ * Two real Tether apps on one PostgreSQL and one Redis, as two instances
+ * behind a load balancer: a run executes on A, and a client follows it, or
+ * reconnects to it with `Last-Event-ID`, through B.
+ */
+
+const KIM: TestUser = { id: "kim", orgScope: "ORG-01", roles: ["requester"] };
+const redis = await reachableRedis();
+const postgres = await reachablePostgres();
+const skipped = "skipped" in redis ? redis.skipped : "skipped" in postgres ? postgres.skipped : undefined;
+if (skipped) console.info(`Two instances on PostgreSQL and Redis: skipped. ${skipped}`);
+
+/** A reply of 113 text deltas; the model pauses after HOLD_AT stream parts while a test holds it. */
+const REPLY = Array.from({ length: 150 }, (_, index) => `word${String(index).padStart(3, "0")}, `).join("");
+
+const HOLD_AT = 60;
+
+/**
+ * The scripted model, but its stream stops after HOLD_AT parts until the test
+ * lets it go on: the run is surely live when the other instance is asked.
+ */
+function heldModel(model: LanguageModelV3) {
+  let gate: Promise<void> = Promise.resolve();
+  const held: LanguageModelV3 = {
+    ...model,
+    async doStream(call) {
+      const result = await model.doStream(call);
+      const wait = gate;
+      let count = 0;
+      return {
+        ...result,
+        stream: result.stream.pipeThrough(
+          new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+            async transform(part, controller) {
+              if (++count === HOLD_AT) await wait;
+              controller.enqueue(part);
+            },
+          }),
+        ),
+      };
+    },
+  };
+  return {
+    model: held,
+    /** Holds the next run's stream; returns what lets it go on. */
+    hold(): () => void {
+      let release!: () => void;
+      gate = new Promise((resolve) => (release = resolve));
+      return release;
+    },
+  };
+}
+
+interface Instance {
+  tether: TetherApp<TestUser>;
+  store: RunStore;
+  hold(): () => void;
+}
+
+/** SSE frames as they arrive, for reading part of a stream and the rest later. */
+function frames(response: Response) {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const seen: SseFrame[] = [];
+  let buffer = "";
+  let done = false;
+  const pull = async () => {
+    const chunk = await reader.read();
+    if (chunk.done) {
+      done = true;
+      return;
+    }
+    buffer += decoder.decode(chunk.value, { stream: true });
+    const end = buffer.lastIndexOf("\n\n");
+    if (end === -1) return;
+    seen.push(...parseSseFrames(buffer.slice(0, end + 2)));
+    buffer = buffer.slice(end + 2);
+  };
+  return {
+    seen,
+    async until(count: number) {
+      while (!done && seen.length < count) await pull();
+      return seen;
+    },
+    async all() {
+      while (!done) await pull();
+      return seen;
+    },
+  };
+}
+
+const seqOf = (frame: SseFrame) => Number(frame.id!.split(":").at(-1));
+
+describe.skipIf(skipped)("two instances on PostgreSQL and Redis", () => {
+  const schemas = "url" in postgres ? serverSchemas(postgres.url) : undefined;
+  const schema = schemas?.make("redis_apps") ?? "";
+  let a: Instance;
+  let b: Instance;
+
+  const start = async (): Promise<Instance> => {
+    const store = await createPgRunStore({ connectionString: (postgres as { url: string }).url, schema });
+    const { model, hold } = heldModel(createScriptedModel([{ text: REPLY }, { text: REPLY }, { text: REPLY }]));
+    const tether = await createTetherApp<TestUser>({
+      agents: [defineAgent({ id: "test", model, tools: [], browserTools: [] })],
+      authenticate: (request) => (request.headers.get("x-user") === "kim" ? KIM : undefined),
+      store,
+      redisUrl: (redis as { url: string }).url,
+      logger: silentLogger,
+      ids: createCountingIds(),
+    });
+    return { tether, store, hold };
+  };
+
+  beforeAll(async () => {
+    a = await start();
+    b = await start();
+  });
+  afterAll(async () => {
+    await a?.tether.close();
+    await b?.tether.close();
+    await schemas?.dropAll();
+  });
+
+  const post = (instance: Instance, input: Pick<RunAgentInput, "threadId" | "runId">) =>
+    instance.tether.app.request("/api/agents/test/run", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "x-user": "kim" },
+      body: JSON.stringify({ messages: [{ id: `${input.runId}-u1`, role: "user", content: "tell me" }], tools: [], context: [], ...input }),
+    });
+  const attach = (instance: Instance, threadId: string, lastEventId?: string) =>
+    instance.tether.app.request(`/api/threads/${threadId}/events`, {
+      headers: { "x-user": "kim", ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}) },
+    });
+
+  it("serves a run executing on A, live, to a client attached through B: the same events, same ids, through the end", async () => {
+    const threadId = `t-follow-${process.pid}-${Date.now()}`;
+    const release = a.hold();
+    const onA = frames(await post(a, { threadId, runId: `${threadId}-r1` }));
+    await onA.until(10);
+    const throughB = frames(await attach(b, threadId));
+    await throughB.until(10);
+    // B serves the live tail: the run is still going on A.
+    expect((await b.store.getRun(`${threadId}-r1`))?.status).toBe("running");
+    release();
+    const [fromA, fromB] = await Promise.all([onA.all(), throughB.all()]);
+
+    expect(fromA.at(-1)!.data.type).toBe("RUN_FINISHED");
+    expect(fromB.map((frame) => frame.id)).toEqual(fromA.map((frame) => frame.id));
+    expect(fromB.map((frame) => frame.data)).toEqual(fromA.map((frame) => frame.data));
+  });
+
+  it("gives a reconnect through B with a Last-Event-ID from the middle of the run exactly the events it missed", async () => {
+    const threadId = `t-reconnect-${process.pid}-${Date.now()}`;
+    const runId = `${threadId}-r1`;
+    const release = a.hold();
+    const onA = frames(await post(a, { threadId, runId }));
+    const held = (await onA.until(40))[39]!;
+    expect(held.id).toBe(`${runId}:40`);
+    // The connection to A broke after event 40; the balancer sends the reconnect to B, while the run goes on.
+    const throughB = frames(await attach(b, threadId, held.id));
+    await throughB.until(5);
+    expect((await b.store.getRun(runId))?.status).toBe("running");
+    release();
+    const resumed = await throughB.all();
+    const whole = await onA.all();
+
+    const seqs = resumed.map(seqOf);
+    expect(seqs[0]).toBe(41);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, index) => 41 + index));
+    expect(resumed.map((frame) => frame.data)).toEqual(whole.slice(40).map((frame) => frame.data));
+    expect(resumed.at(-1)!.data.type).toBe("RUN_FINISHED");
+  });
+
+  it("lets the thread's next run start through B as soon as B's client heard RUN_FINISHED", async () => {
+    const threadId = `t-next-${process.pid}-${Date.now()}`;
+    const onA = frames(await post(a, { threadId, runId: `${threadId}-r1` }));
+    await onA.until(5);
+    const throughB = await frames(await attach(b, threadId)).all();
+    expect(throughB.at(-1)!.data.type).toBe("RUN_FINISHED");
+    const next = await frames(await post(b, { threadId, runId: `${threadId}-r2` })).all();
+    expect(next[0]!.data.type).toBe("RUN_STARTED");
+    expect(next.at(-1)!.data.type).toBe("RUN_FINISHED");
+    await onA.all();
+  });
+});
