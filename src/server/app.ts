@@ -17,6 +17,7 @@ import { runAgentRoutes } from "./http/routes/run.ts";
 import { runRoutes } from "./http/routes/runs.ts";
 import { threadRoutes } from "./http/routes/threads.ts";
 import { createRunHub, type RunHub } from "./run/hub.ts";
+import { isRunLive } from "./run/run-liveness.ts";
 import { createRandomIds, type IdSource } from "./run/ids.ts";
 import { createRunner, type Runner } from "./run/runner.ts";
 import type { RunStore } from "./store/port.ts";
@@ -153,7 +154,7 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
   api.route("/", runAgentRoutes(runner, hub));
   api.route("/", capabilityRoutes(agents));
   const canReadAllRecords = options.canReadAllRecords as ((user: TetherUser, agentId: string) => boolean) | undefined;
-  const records = { store, isLive: hub.isLive, generatedUi: (agentId: string) => Boolean(agents.get(agentId)?.generatedUi) };
+  const records = { store, isLive: (runId: string) => isRunLive(hub, runId), generatedUi: (agentId: string) => Boolean(agents.get(agentId)?.generatedUi) };
   api.route("/", threadRoutes(store, hub, { ...(canReadAllRecords ? { canReadAllRecords } : {}) }));
   api.route(
     "/",

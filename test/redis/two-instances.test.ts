@@ -150,6 +150,13 @@ describe.skipIf(skipped)("two instances on PostgreSQL and Redis", () => {
     await throughB.until(10);
     // B serves the live tail: the run is still going on A.
     expect((await b.store.getRun(`${threadId}-r1`))?.status).toBe("running");
+    // B's record and chain call it going, not lost: A runs it.
+    const headers = { "x-user": "kim" };
+    const record = (await (await b.tether.app.request(`/api/runs/${threadId}-r1/record`, { headers })).json()) as { complete: boolean; incomplete?: unknown };
+    expect(record).toMatchObject({ complete: false });
+    expect(record.incomplete).toBeUndefined();
+    const chain = (await (await b.tether.app.request(`/api/threads/${threadId}/runs`, { headers })).json()) as { runs: Array<{ complete: boolean }> };
+    expect(chain.runs).toHaveLength(1);
     release();
     const [fromA, fromB] = await Promise.all([onA.all(), throughB.all()]);
 

@@ -43,7 +43,7 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
     agentId: run.agentId,
     userId: run.userId,
     status: run.status,
-    ...runCompletion(run, sources.isLive(run.runId)),
+    ...runCompletion(run, run.status === "running" && (await sources.isLive(run.runId))),
     createdAt: run.createdAt,
     ...(run.finishedAt ? { finishedAt: run.finishedAt } : {}),
     ...traceOf(facts),

@@ -3,8 +3,8 @@ import type { RunStore } from "../store/port.ts";
 /** What assembling a record reads: the store, and what only the serving process knows. */
 export interface RecordSources {
   store: RunStore;
-  /** Whether a process here is running the run (a `running` run nobody runs is incomplete for good). */
-  isLive(runId: string): boolean;
+  /** Whether a process is running the run, here or on another instance (a `running` run nobody runs is incomplete for good). */
+  isLive(runId: string): boolean | Promise<boolean>;
   /** Whether the agent shows generated UI (its runs' records name the catalogs surfaces were checked against). */
   generatedUi(agentId: string): boolean;
 }

@@ -11,6 +11,9 @@ import { runTrigger, summarizeTrigger } from "./run-trigger.ts";
 export async function threadRunChain(sources: Omit<RecordSources, "generatedUi">, thread: ThreadRecord): Promise<ThreadRunChain> {
   const [runs, messages] = await Promise.all([sources.store.listRuns(thread.threadId), sources.store.getMessages(thread.threadId)]);
   const index = indexMessages(messages);
+  // Asked once per running run: with several instances the answer may come from the shared bus.
+  const running = runs.filter((run) => run.status === "running");
+  const live = new Set((await Promise.all(running.map(async (run) => ((await sources.isLive(run.runId)) ? [run.runId] : [])))).flat());
   return {
     threadId: thread.threadId,
     agentId: thread.agentId,
@@ -19,7 +22,7 @@ export async function threadRunChain(sources: Omit<RecordSources, "generatedUi">
       // A stateless agent's request holds messages the thread may not: its own first.
       const known = request.mode === "client" ? indexMessages(messages, request.messages) : index;
       const trigger = runTrigger(run, request);
-      const { complete } = runCompletion(run, sources.isLive(run.runId));
+      const { complete } = runCompletion(run, live.has(run.runId));
       return {
         runId: run.runId,
         status: run.status,

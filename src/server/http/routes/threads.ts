@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { TetherError } from "../../../protocol/index.ts";
 import type { RunHub } from "../../run/hub.ts";
+import { isRunLive } from "../../run/run-liveness.ts";
 import type { RunRecord, RunStore } from "../../store/port.ts";
 import { eventStreamResponse } from "../event-stream.ts";
 import { parseLastEventId } from "../last-event-id.ts";
@@ -13,7 +14,7 @@ export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadAll
     /** The thread's chain of runs (`ThreadRunChain`): what started each, and the links between them. */
     .get("/threads/:threadId/runs", async (c) => {
       const thread = await readableThread(store, c.req.param("threadId"), c.var.user, options.canReadAllRecords);
-      return c.json(await threadRunChain({ store, isLive: hub.isLive }, thread));
+      return c.json(await threadRunChain({ store, isLive: (runId) => isRunLive(hub, runId) }, thread));
     })
     .get("/threads/:threadId", async (c) => {
       const thread = await ownedThread(store, c.req.param("threadId"), c.var.user);
