@@ -17,6 +17,7 @@ import { runAgentRoutes } from "./http/routes/run.ts";
 import { runRoutes } from "./http/routes/runs.ts";
 import { threadRoutes } from "./http/routes/threads.ts";
 import { createRunHub, type RunHub } from "./run/hub.ts";
+import { DEFAULT_LEASE_SWEEP_MS, startLeaseSweeper } from "./run/lease-sweeper.ts";
 import { isRunLive } from "./run/run-liveness.ts";
 import { createRandomIds, type IdSource } from "./run/ids.ts";
 import { createRunner, type Runner } from "./run/runner.ts";
@@ -47,6 +48,14 @@ export interface TetherAppOptions<User extends TetherUser = TetherUser> extends 
    * (and Redis is never loaded).
    */
   redisUrl?: string;
+  /**
+   * How often, in ms, this instance ends the runs of instances that died
+   * (RUN_ERROR `instance_lost` for their clients on every instance), on a
+   * store several instances share. Default 3000. A run's clients hear of its
+   * instance's death within this plus the 2 s a follower on another instance
+   * waits before it asks the store.
+   */
+  leaseSweepMs?: number;
   /** Folder of the default SQLite store. Default: `TETHER_DATA_DIR` or `./data`. */
   dataDir?: string;
   /** Largest request body accepted, in bytes. Default 1 MiB. */
@@ -121,6 +130,15 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
   const recovered = await store.recoverInterruptedRuns();
   if (recovered > 0) logger.warn(`${recovered} run(s) were left running by a process that stopped; they now end with RUN_ERROR instance_lost.`);
   const hub = await createHub(store, options.redisUrl ?? process.env.TETHER_REDIS_URL, logger);
+  // Only a store that live instances share can lose a run while this one runs (see RunStore.endRunsOfLostInstances).
+  const sweeper =
+    store.endRunsOfLostInstances &&
+    startLeaseSweeper({
+      sweep: () => store.endRunsOfLostInstances!(),
+      intervalMs: options.leaseSweepMs ?? DEFAULT_LEASE_SWEEP_MS,
+      onEnded: (count) => logger.warn(`${count} run(s) of an instance that stopped now end with RUN_ERROR instance_lost.`),
+      onError: (error) => logger.error("Could not end the runs of instances that stopped; will try again.", error),
+    });
   const secret = options.secret || process.env.TETHER_SECRET || randomBytes(32).toString("hex");
   const runner = createRunner({
     agents,
@@ -182,6 +200,7 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
     onError,
     notFound: notFoundHandler,
     async close() {
+      await sweeper?.stop();
       await runner.drain();
       await hub.close();
       await store.close();

@@ -155,6 +155,13 @@ for (const backend of backends) {
       await expect(open(schema)).rejects.toMatchObject({ code: "store_unavailable", message: expect.stringMatching(/version 999.*\(1\)/) });
     });
 
+    if (!backend.separateSessions) {
+      it("has no endRunsOfLostInstances on PGlite: one process, nothing else can die holding its runs", async () => {
+        const store = await open(backend.newSchema());
+        expect(store.endRunsOfLostInstances).toBeUndefined();
+      });
+    }
+
     if (backend.separateSessions) {
       it("leaves the runs of an instance that is alive to it, in recovery and endLostRun, and ends them once it stopped", async () => {
         const schema = backend.newSchema();
@@ -174,6 +181,27 @@ for (const backend of backends) {
         expect(await starting.recoverInterruptedRuns()).toBe(1);
         expect(await starting.getRun("run_1")).toMatchObject({ status: "error", error: { code: "instance_lost" } });
         expect(await starting.recoverInterruptedRuns()).toBe(0);
+      });
+
+      it("ends a stopped instance's runs once in endRunsOfLostInstances, however many instances sweep at once", async () => {
+        const schema = backend.newSchema();
+        const stopping = await open(schema, { instanceId: "gone" });
+        for (let index = 1; index <= 5; index++) await stopping.beginRun(begin(`thread_${index}`, `run_${index}`));
+        const sweepers = await Promise.all([1, 2, 3, 4].map((index) => open(schema, { instanceId: `sweeper_${index}` })));
+        expect(await sweepers[0]!.endRunsOfLostInstances!()).toBe(0); // alive
+
+        await stopping.close();
+        opened.splice(opened.indexOf(stopping), 1);
+        const ended = await Promise.all(sweepers.flatMap((store) => [store.endRunsOfLostInstances!(), store.endRunsOfLostInstances!()]));
+
+        expect(ended.reduce((sum, count) => sum + count, 0)).toBe(5);
+        for (let index = 1; index <= 5; index++) {
+          expect(await sweepers[0]!.getRun(`run_${index}`)).toMatchObject({ status: "error", error: { code: "instance_lost" } });
+          const last = await sweepers[0]!.getLastEvent(`run_${index}`);
+          expect(last?.event).toMatchObject({ type: "RUN_ERROR", code: "instance_lost" });
+          // One ending each: a snapshot and its RUN_ERROR, not two.
+          expect(await sweepers[0]!.readEvents(`run_${index}`)).toHaveLength(2);
+        }
       });
 
       it("ends the runs of an instance killed with SIGKILL when the next one recovers, and frees the thread", async () => {

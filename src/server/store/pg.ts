@@ -131,6 +131,27 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     return events;
   };
 
+  /**
+   * One transaction per gone owner; two instances sweeping at once never both
+   * end a run: the owner's lock, taken for the transaction, admits one, and
+   * the other finds the owner claimed (or, later, its runs ended).
+   */
+  const endRunsOfLostInstances = async () => {
+    const owners = await rows<{ owner: string }>(sql.runningOwners, [instanceId]);
+    let ended = 0;
+    for (const { owner } of owners) {
+      ended += await write("end the runs a stopped instance left", async (tx) => {
+        if (!(await claimOwnerIfGone(tx, ownerKey(owner)))) return 0;
+        let count = 0;
+        for (const { run_id: runId } of (await tx.query<{ run_id: string }>(sql.runningRunsOf, [owner])).rows) {
+          if (await endLost(tx, runId, { code: "instance_lost", status: "error", message: "The server stopped while this run was in progress." })) count++;
+        }
+        return count;
+      });
+    }
+    return ended;
+  };
+
   return {
     async getThread(threadId) {
       const [row] = await rows<PgThreadRow>(sql.getThread, [threadId]);
@@ -281,25 +302,12 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
      * Ends the running runs of instances that are gone, never those of an
      * instance still alive: each owner's liveness lock (pg-instance.ts) is
      * tried first, and its runs are ended only when the lock could be taken.
-     * Runs of this instance are alive by definition. Until leases exist this
-     * runs at start-up only, so a run whose instance dies is ended when the
-     * next instance starts.
+     * Runs of this instance are alive by definition. At start-up, and through
+     * `endRunsOfLostInstances` every few seconds while instances run.
      */
-    async recoverInterruptedRuns() {
-      const owners = await rows<{ owner: string }>(sql.runningOwners, [instanceId]);
-      let ended = 0;
-      for (const { owner } of owners) {
-        ended += await write("recover the runs a stopped instance left", async (tx) => {
-          if (!(await claimOwnerIfGone(tx, ownerKey(owner)))) return 0;
-          let count = 0;
-          for (const { run_id: runId } of (await tx.query<{ run_id: string }>(sql.runningRunsOf, [owner])).rows) {
-            if (await endLost(tx, runId, { code: "instance_lost", status: "error", message: "The server stopped while this run was in progress." })) count++;
-          }
-          return count;
-        });
-      }
-      return ended;
-    },
+    recoverInterruptedRuns: endRunsOfLostInstances,
+    // One process on an embedded PGlite: nothing else can die holding its runs.
+    ...(options.pglite ? {} : { endRunsOfLostInstances }),
     async close() {
       await lock.release();
       await runner.end();

@@ -96,6 +96,16 @@ export interface RunStore {
    * at start-up by the process that owns the store; returns how many.
    */
   recoverInterruptedRuns(): Promise<number>;
+  /**
+   * Run leases, on a store that several live instances share (PostgreSQL on
+   * a server): ends with `instance_lost`, as `recoverInterruptedRuns` does,
+   * the running runs whose instance is gone, never those of an instance still
+   * alive nor this one's. Safe to call often and from every instance at once:
+   * each run is ended by one of them. Absent on a store only one process uses
+   * (SQLite, memory, PGlite), where start-up recovery is all there is to do.
+   * Returns how many runs it ended.
+   */
+  endRunsOfLostInstances?(): Promise<number>;
   close(): Promise<void>;
 }
 
