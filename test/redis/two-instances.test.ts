@@ -1,11 +1,12 @@
 import type { RunAgentInput } from "@ag-ui/core";
 import { createCountingIds, createPgRunStore, createTetherApp, defineAgent, silentLogger, type RunStore, type TetherApp } from "tether/server";
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { createScriptedModel, parseSseFrames, type SseFrame } from "tether/testing";
+import { createScriptedModel, type SseFrame } from "tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestUser } from "../fixtures/messages.ts";
 import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
 import { reachableRedis } from "../helpers/redis.ts";
+import { frames } from "../helpers/sse-frames.ts";
 
 /**
  * Two real Tether apps on one PostgreSQL and one Redis, as two instances
@@ -64,38 +65,6 @@ interface Instance {
   tether: TetherApp<TestUser>;
   store: RunStore;
   hold(): () => void;
-}
-
-/** SSE frames as they arrive, for reading part of a stream and the rest later. */
-function frames(response: Response) {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  const seen: SseFrame[] = [];
-  let buffer = "";
-  let done = false;
-  const pull = async () => {
-    const chunk = await reader.read();
-    if (chunk.done) {
-      done = true;
-      return;
-    }
-    buffer += decoder.decode(chunk.value, { stream: true });
-    const end = buffer.lastIndexOf("\n\n");
-    if (end === -1) return;
-    seen.push(...parseSseFrames(buffer.slice(0, end + 2)));
-    buffer = buffer.slice(end + 2);
-  };
-  return {
-    seen,
-    async until(count: number) {
-      while (!done && seen.length < count) await pull();
-      return seen;
-    },
-    async all() {
-      while (!done) await pull();
-      return seen;
-    },
-  };
 }
 
 const seqOf = (frame: SseFrame) => Number(frame.id!.split(":").at(-1));

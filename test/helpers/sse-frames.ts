@@ -1,0 +1,33 @@
+import { parseSseFrames, type SseFrame } from "tether/testing";
+
+/** SSE frames as they arrive, for reading part of a stream and the rest later. */
+export function frames(response: Response) {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const seen: SseFrame[] = [];
+  let buffer = "";
+  let done = false;
+  const pull = async () => {
+    const chunk = await reader.read();
+    if (chunk.done) {
+      done = true;
+      return;
+    }
+    buffer += decoder.decode(chunk.value, { stream: true });
+    const end = buffer.lastIndexOf("\n\n");
+    if (end === -1) return;
+    seen.push(...parseSseFrames(buffer.slice(0, end + 2)));
+    buffer = buffer.slice(end + 2);
+  };
+  return {
+    seen,
+    async until(count: number) {
+      while (!done && seen.length < count) await pull();
+      return seen;
+    },
+    async all() {
+      while (!done) await pull();
+      return seen;
+    },
+  };
+}
