@@ -18,8 +18,8 @@ export interface PgInstanceLock {
  * Another instance that finds runs owned by an id whose lock it can take
  * knows their process is gone (see `claimOwnerIfGone`). If the connection
  * breaks while the process lives (a database restart, a network cut), the
- * lock is lost until it is taken again, and an instance starting meanwhile
- * may end this one's runs; run leases (issue 13) replace this with a bound.
+ * lock is lost until it is taken again, and another instance's sweep (run
+ * leases, run/lease-sweeper.ts) may meanwhile end this one's runs.
  */
 export async function holdInstanceLock(runner: PgRunner, key: string, onLost: (error: unknown) => void): Promise<PgInstanceLock> {
   let session: PgSession | undefined;
