@@ -137,7 +137,7 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
       sweep: () => store.endRunsOfLostInstances!(),
       intervalMs: options.leaseSweepMs ?? DEFAULT_LEASE_SWEEP_MS,
       onEnded: (count) => logger.warn(`${count} run(s) of an instance that stopped now end with RUN_ERROR instance_lost.`),
-      onError: (error) => logger.error("Could not end the runs of instances that stopped; will try again.", error),
+      onError: (error) => logger.error("Could not end the runs of instances that stopped; will keep trying.", error),
     });
   const secret = options.secret || process.env.TETHER_SECRET || randomBytes(32).toString("hex");
   const runner = createRunner({

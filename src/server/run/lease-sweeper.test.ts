@@ -4,9 +4,9 @@ import { startLeaseSweeper } from "./lease-sweeper.ts";
 describe("startLeaseSweeper", () => {
   afterEach(() => void vi.useRealTimers());
 
-  it("sweeps every interval, reports what it ended and what failed, and stops", async () => {
+  it("sweeps every interval, reports what it ended and each outage once, and stops", async () => {
     vi.useFakeTimers();
-    const results: Array<number | Error> = [0, 2, new Error("database away"), 0];
+    const results: Array<number | Error> = [0, 2, new Error("database away"), new Error("still away"), 0, new Error("away again")];
     const sweep = vi.fn(async () => {
       const next = results.shift() ?? 0;
       if (next instanceof Error) throw next;
@@ -18,14 +18,14 @@ describe("startLeaseSweeper", () => {
 
     await vi.advanceTimersByTimeAsync(999);
     expect(sweep).toHaveBeenCalledTimes(0);
-    await vi.advanceTimersByTimeAsync(3001);
-    expect(sweep).toHaveBeenCalledTimes(4);
+    await vi.advanceTimersByTimeAsync(5001);
+    expect(sweep).toHaveBeenCalledTimes(6);
     expect(ended).toEqual([2]);
-    expect(errors).toEqual([new Error("database away")]);
+    expect(errors).toEqual([new Error("database away"), new Error("away again")]);
 
     await sweeper.stop();
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(sweep).toHaveBeenCalledTimes(4);
+    expect(sweep).toHaveBeenCalledTimes(6);
   });
 
   it("never starts a sweep while the last one is still going, and stop waits for it", async () => {

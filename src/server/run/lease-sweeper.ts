@@ -13,7 +13,7 @@ export interface LeaseSweeperOptions {
   intervalMs: number;
   /** Told how many runs a sweep ended, when it ended any. */
   onEnded?: (count: number) => void;
-  /** Told when a sweep failed (the database was away); the next one tries again. */
+  /** Told when a sweep failed (the database was away), once per outage; the next sweep tries again. */
   onError?: (error: unknown) => void;
 }
 
@@ -28,14 +28,22 @@ export function startLeaseSweeper(options: LeaseSweeperOptions): LeaseSweeper {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
+  let failing = false;
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
       running = options
         .sweep()
-        .then((count) => {
-          if (count > 0) options.onEnded?.(count);
-        }, options.onError)
+        .then(
+          (count) => {
+            failing = false;
+            if (count > 0) options.onEnded?.(count);
+          },
+          (error: unknown) => {
+            if (!failing) options.onError?.(error);
+            failing = true;
+          },
+        )
         .finally(() => {
           running = undefined;
           schedule();
