@@ -1,11 +1,11 @@
 import type { RunAgentInput } from "@ag-ui/core";
 import { createCountingIds, createPgRunStore, createTetherApp, defineAgent, silentLogger, type RunStore, type TetherApp } from "tether/server";
-import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { createScriptedModel, type SseFrame } from "tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestUser } from "../fixtures/messages.ts";
 import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
 import { reachableRedis } from "../helpers/redis.ts";
+import { HOLD_REPLY as REPLY, heldModel } from "../helpers/held-model.ts";
 import { frames } from "../helpers/sse-frames.ts";
 
 /**
@@ -19,47 +19,6 @@ const redis = await reachableRedis();
 const postgres = await reachablePostgres();
 const skipped = "skipped" in redis ? redis.skipped : "skipped" in postgres ? postgres.skipped : undefined;
 if (skipped) console.info(`Two instances on PostgreSQL and Redis: skipped. ${skipped}`);
-
-/** A reply of 113 text deltas; the model pauses after HOLD_AT stream parts while a test holds it. */
-const REPLY = Array.from({ length: 150 }, (_, index) => `word${String(index).padStart(3, "0")}, `).join("");
-
-const HOLD_AT = 60;
-
-/**
- * The scripted model, but its stream stops after HOLD_AT parts until the test
- * lets it go on: the run is surely live when the other instance is asked.
- */
-function heldModel(model: LanguageModelV3) {
-  let gate: Promise<void> = Promise.resolve();
-  const held: LanguageModelV3 = {
-    ...model,
-    async doStream(call) {
-      const result = await model.doStream(call);
-      const wait = gate;
-      let count = 0;
-      return {
-        ...result,
-        stream: result.stream.pipeThrough(
-          new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-            async transform(part, controller) {
-              if (++count === HOLD_AT) await wait;
-              controller.enqueue(part);
-            },
-          }),
-        ),
-      };
-    },
-  };
-  return {
-    model: held,
-    /** Holds the next run's stream; returns what lets it go on. */
-    hold(): () => void {
-      let release!: () => void;
-      gate = new Promise((resolve) => (release = resolve));
-      return release;
-    },
-  };
-}
 
 interface Instance {
   tether: TetherApp<TestUser>;
