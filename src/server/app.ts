@@ -152,6 +152,8 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
     ...(options.telemetry ? { observeRun: traceRuns(options.telemetry.tracerProvider ?? trace.getTracerProvider()) } : {}),
     onLoopError: (error, runId) => logger.error(`Run ${runId} failed after its stream ended.`, error),
   });
+  // Another instance's cancel of a run executing here (several instances on one bus).
+  hub.serveCancels?.((runId) => runner.cancel(runId));
   const authenticate = auth(options.authenticate);
   const limit = options.bodyLimit ?? 1024 * 1024;
 

@@ -68,6 +68,15 @@ export interface RunHub {
    * thread; throws `store_unavailable` while the store still refuses.
    */
   settleThread(threadId: string): Promise<void>;
+  /**
+   * Asks whichever instance on the hub's bus executes the run to cancel it;
+   * true once that instance says it did (the run then ends as `cancelled`
+   * there), false when none did in time. Absent on the in-process hub, where
+   * `Runner.cancel` is all there is.
+   */
+  requestCancel?(runId: string): Promise<boolean>;
+  /** Sets what stops a run of this process when another instance asks (`requestCancel`); it answers whether the run was running here. */
+  serveCancels?(cancel: (runId: string) => boolean): void;
   /** Tries once more to store every end still waiting, and stops retrying. */
   close(): Promise<void>;
 }

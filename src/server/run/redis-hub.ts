@@ -3,6 +3,7 @@ import { TetherError } from "../../protocol/index.ts";
 import type { RunStore } from "../store/port.ts";
 import type { RunHub } from "./hub-port.ts";
 import { followRemote, type BlockingConnections } from "./redis-follow.ts";
+import { listenForCancels } from "./redis-cancel.ts";
 import { publishRun } from "./redis-publish.ts";
 import { DEFAULT_REDIS_PREFIX, decodeEntries, isTerminal, streamKey } from "./redis-stream.ts";
 
@@ -29,7 +30,8 @@ const CLOSE_WAIT_MS = 2000;
  * and serves their followers here (the fast path); each run's events are also
  * published to a Redis stream, from which any other instance serves that
  * run's live tail and `Last-Event-ID` reconnects. Nothing is lost at the seam:
- * the stream's entry ids are the events' numbers.
+ * the stream's entry ids are the events' numbers. A cancel that reaches an
+ * instance other than the run's reaches the run's through a Redis channel.
  *
  * @example
  * const local = createRunHub({ store });
@@ -69,6 +71,7 @@ export async function createRedisHub(options: RedisHubOptions): Promise<RunHub> 
       else connection.disconnect();
     },
   };
+  const cancels = await listenForCancels({ redis, connections, prefix });
   const publishers = new Set<Promise<void>>();
   const stopPublishing = new AbortController();
   let closed = false;
@@ -106,8 +109,11 @@ export async function createRedisHub(options: RedisHubOptions): Promise<RunHub> 
       return followRemote({ store, connections, key: streamKey(prefix, runId), runId, afterSeq, signal });
     },
     settleThread: local.settleThread,
+    requestCancel: cancels.request,
+    serveCancels: cancels.serve,
     async close() {
       closed = true;
+      await cancels.close();
       await local.close();
       // Runs have ended (the app drains them first): their last events are on their way to Redis.
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -36,9 +36,10 @@ export function runRoutes(store: RunStore, runner: Runner, hub: RunHub, records:
     new Hono<AuthEnv>()
       /**
        * Stops a running run: it ends with outcome `cancelled`. A run the store
-       * says is running but no loop here runs is ended at once: one whose end
-       * waits for the store gets it stored, one whose process is gone is ended
-       * as cancelled, so a cancel always frees the thread.
+       * says is running but no loop here runs is asked of the instance that
+       * runs it, through the hub's bus; failing that, it is ended at once: one
+       * whose end waits for the store gets it stored, one whose process is
+       * gone is ended as cancelled, so a cancel always frees the thread.
        */
       .post("/runs/:runId/cancel", async (c) => {
         const run = await ownedRun(store, c.req.param("runId"), c.var.user);
@@ -47,6 +48,9 @@ export function runRoutes(store: RunStore, runner: Runner, hub: RunHub, records:
           await hub.settleThread(run.threadId);
           const ended = await store.getRun(run.runId);
           throw new TetherError("run_not_active", `Run ${run.runId} had already ended (status ${ended?.status}).`);
+        }
+        if (run.status === "running" && !hub.isLive(run.runId) && (await hub.requestCancel?.(run.runId))) {
+          return c.json({ runId: run.runId, status: "cancelling" }, 202);
         }
         if (run.status === "running" && !hub.isLive(run.runId)) {
           const ending = await store.endLostRun(run.runId, {

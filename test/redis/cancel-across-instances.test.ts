@@ -1,0 +1,128 @@
+import type { RunAgentInput } from "@ag-ui/core";
+import { createCountingIds, createPgRunStore, createTetherApp, defineAgent, silentLogger, type RunStore, type TetherApp } from "tether/server";
+import { createScriptedModel } from "tether/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestUser } from "../fixtures/messages.ts";
+import { HOLD_REPLY, heldModel } from "../helpers/held-model.ts";
+import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
+import { reachableRedis } from "../helpers/redis.ts";
+import { frames } from "../helpers/sse-frames.ts";
+
+/**
+ * A cancel behind a load balancer: the run executes on instance A, the
+ * cancel lands on B, and B passes it to A through Redis.
+ */
+
+const KIM: TestUser = { id: "kim", orgScope: "ORG-01", roles: ["requester"] };
+const redis = await reachableRedis();
+const postgres = await reachablePostgres();
+const skipped = "skipped" in redis ? redis.skipped : "skipped" in postgres ? postgres.skipped : undefined;
+if (skipped) console.info(`A cancel across instances, on PostgreSQL and Redis: skipped. ${skipped}`);
+
+interface Instance {
+  tether: TetherApp<TestUser>;
+  store: RunStore;
+  hold(): () => void;
+}
+
+describe.skipIf(skipped)("a cancel sent to another instance than the run's, on PostgreSQL and Redis", () => {
+  const schemas = "url" in postgres ? serverSchemas(postgres.url) : undefined;
+  const schema = schemas?.make("redis_cancel") ?? "";
+  let a: Instance;
+  let b: Instance;
+
+  // Each instance its own ids, as random ones would be: the two share one store.
+  const start = async (name: string): Promise<Instance> => {
+    const store = await createPgRunStore({ connectionString: (postgres as { url: string }).url, schema });
+    const { model, hold } = heldModel(createScriptedModel([{ text: HOLD_REPLY }, { text: HOLD_REPLY }, { text: HOLD_REPLY }]));
+    const tether = await createTetherApp<TestUser>({
+      agents: [defineAgent({ id: "test", model, tools: [], browserTools: [] })],
+      authenticate: (request) => (request.headers.get("x-user") === "kim" ? KIM : undefined),
+      store,
+      redisUrl: (redis as { url: string }).url,
+      logger: silentLogger,
+      ids: createCountingIds(`${name}_`),
+    });
+    return { tether, store, hold };
+  };
+
+  beforeAll(async () => {
+    a = await start("a");
+    b = await start("b");
+  });
+  afterAll(async () => {
+    await a?.tether.close();
+    await b?.tether.close();
+    await schemas?.dropAll();
+  });
+
+  const post = (instance: Instance, input: Pick<RunAgentInput, "threadId" | "runId">) =>
+    instance.tether.app.request("/api/agents/test/run", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "x-user": "kim" },
+      body: JSON.stringify({ messages: [{ id: `${input.runId}-u1`, role: "user", content: "tell me" }], tools: [], context: [], ...input }),
+    });
+  const attach = (instance: Instance, threadId: string) => instance.tether.app.request(`/api/threads/${threadId}/events`, { headers: { "x-user": "kim" } });
+  const cancel = (instance: Instance, runId: string) =>
+    instance.tether.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: { "Content-Type": "application/json", "x-user": "kim" }, body: "{}" });
+
+  it("reaches A through Redis: 202 cancelling, clients through A and B hear RUN_FINISHED cancelled, and the thread goes on through B", async () => {
+    const threadId = `t-cancel-${process.pid}-${Date.now()}`;
+    const runId = `${threadId}-r1`;
+    const release = a.hold();
+    const onA = frames(await post(a, { threadId, runId }));
+    await onA.until(10);
+    const throughB = frames(await attach(b, threadId));
+    await throughB.until(10);
+
+    const response = await cancel(b, runId);
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ runId, status: "cancelling" });
+    const [fromA, fromB] = await Promise.all([onA.all(), throughB.all()]);
+    release();
+
+    expect(fromA.at(-1)!.data).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "cancelled" } });
+    expect(fromB.at(-1)!.data).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "cancelled" } });
+    expect(fromB.map((frame) => frame.id)).toEqual(fromA.map((frame) => frame.id));
+    expect(await b.store.getRun(runId)).toMatchObject({ status: "cancelled" });
+
+    const next = await frames(await post(b, { threadId, runId: `${threadId}-r2` })).all();
+    expect(next[0]!.data.type).toBe("RUN_STARTED");
+    expect(next.at(-1)!.data).toMatchObject({ type: "RUN_FINISHED" });
+    expect(next.at(-1)!.data.outcome).not.toEqual({ type: "cancelled" });
+  });
+
+  it("falls back after about 2 s when the instance running the run does not acknowledge: run_not_active, the run left to A", async () => {
+    const threadId = `t-silent-${process.pid}-${Date.now()}`;
+    const runId = `${threadId}-r1`;
+    const release = a.hold();
+    const onA = frames(await post(a, { threadId, runId }));
+    await onA.until(10);
+    // A hears the request but does not stop the run (say, it is ending it already).
+    a.tether.hub.serveCancels!(() => false);
+    try {
+      const started = Date.now();
+      const response = await cancel(b, runId);
+      const waited = Date.now() - started;
+
+      expect(response.status).toBe(409);
+      expect(await response.json()).toMatchObject({ error: { code: "run_not_active" } });
+      expect(waited).toBeGreaterThanOrEqual(1900);
+      expect(waited).toBeLessThan(5000);
+      expect((await b.store.getRun(runId))?.status).toBe("running");
+    } finally {
+      a.tether.hub.serveCancels!((id) => a.tether.runner.cancel(id));
+    }
+    release();
+    expect((await onA.all()).at(-1)!.data).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "success" } });
+  });
+
+  it("answers run_not_active from B for a run that already ended, without asking the bus", async () => {
+    const threadId = `t-ended-${process.pid}-${Date.now()}`;
+    const runId = `${threadId}-r1`;
+    await frames(await post(a, { threadId, runId })).all();
+    const response = await cancel(b, runId);
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({ error: { code: "run_not_active" } });
+  });
+});
