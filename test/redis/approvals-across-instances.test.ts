@@ -1,0 +1,201 @@
+import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import type { ResumeEntry, RunAgentInput } from "@ag-ui/core";
+import { createCountingIds, createPgRunStore, createTetherApp, defineAgent, defineTool, silentLogger, type RunStore, type TetherApp } from "tether/server";
+import { createScriptedModel, parseSseFrames, type SseFrame } from "tether/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { TestUser } from "../fixtures/messages.ts";
+import { HOLD_REPLY, heldModel } from "../helpers/held-model.ts";
+import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
+import { reachableRedis } from "../helpers/redis.ts";
+import { frames } from "../helpers/sse-frames.ts";
+
+/**
+ * Issue 13's approval promise behind a load balancer: an approval asked in a
+ * run on instance A is answered through instance B and executes once, also
+ * when the same answer reaches A and B at the same time.
+ */
+
+const KIM: TestUser = { id: "kim", orgScope: "ORG-01", roles: ["requester"] };
+const redis = await reachableRedis();
+const postgres = await reachablePostgres();
+const skipped = "skipped" in redis ? redis.skipped : "skipped" in postgres ? postgres.skipped : undefined;
+if (skipped) console.info(`Approvals across instances, on PostgreSQL and Redis: skipped. ${skipped}`);
+
+interface Instance {
+  tether: TetherApp<TestUser>;
+  store: RunStore;
+  hold(): () => void;
+}
+
+/** Every execution of the tool, on either instance: the two share this process. */
+const executed: string[] = [];
+let toolCalls = 0;
+
+const transfer = defineTool({
+  name: "transfer",
+  description: "Moves money; a person approves every call.",
+  parameters: z.object({ amount: z.number() }),
+  needsApproval: true,
+  approvalMessage: ({ amount }) => `Transfer ${amount}?`,
+  execute: ({ amount }, { threadId }) => {
+    executed.push(threadId);
+    return { transferred: amount };
+  },
+});
+
+/** Asks for the transfer after the user's message, answers in words once the tool's result is in the prompt. */
+const step = (call: LanguageModelV3CallOptions) =>
+  call.prompt.at(-1)?.role === "tool"
+    ? { text: HOLD_REPLY }
+    : { toolCalls: [{ toolName: "transfer", input: { amount: 10 }, toolCallId: `call_${++toolCalls}` }] };
+
+const approve = (interruptId: string, approved = true): ResumeEntry => ({ interruptId, status: "resolved", payload: { approved } });
+
+describe.skipIf(skipped)("an approval asked on one instance and answered on another, on PostgreSQL and Redis", () => {
+  const schemas = "url" in postgres ? serverSchemas(postgres.url) : undefined;
+  const schema = schemas?.make("redis_approvals") ?? "";
+  let a: Instance;
+  let b: Instance;
+
+  // Each instance its own ids, as random ones would be: the two share one store.
+  const start = async (name: string): Promise<Instance> => {
+    const store = await createPgRunStore({ connectionString: (postgres as { url: string }).url, schema });
+    const { model, hold } = heldModel(createScriptedModel(Array.from({ length: 40 }, () => step)));
+    const tether = await createTetherApp<TestUser>({
+      agents: [defineAgent({ id: "test", model, tools: [transfer], browserTools: [] })],
+      authenticate: (request) => (request.headers.get("x-user") === "kim" ? KIM : undefined),
+      store,
+      redisUrl: (redis as { url: string }).url,
+      logger: silentLogger,
+      ids: createCountingIds(`${name}_`),
+    });
+    return { tether, store, hold };
+  };
+
+  beforeAll(async () => {
+    a = await start("a");
+    b = await start("b");
+  });
+  afterAll(async () => {
+    await a?.tether.close();
+    await b?.tether.close();
+    await schemas?.dropAll();
+  });
+
+  const post = (instance: Instance, input: Pick<RunAgentInput, "threadId" | "runId"> & Partial<RunAgentInput>) =>
+    instance.tether.app.request("/api/agents/test/run", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "x-user": "kim" },
+      body: JSON.stringify({ messages: [], tools: [], context: [], ...input }),
+    });
+  const errorCode = async (response: Response) => ((await response.json()) as { error: { code: string } }).error.code;
+  const toolResults = (seen: SseFrame[]) => seen.filter((frame) => frame.data.type === "TOOL_CALL_RESULT");
+
+  /** A run on A that asks to approve one transfer; the interrupt it ends with. */
+  async function askOnA(threadId: string) {
+    const asked = parseSseFrames(
+      await (await post(a, { threadId, runId: `${threadId}-r1`, messages: [{ id: `${threadId}-u1`, role: "user", content: "pay" }] })).text(),
+    );
+    const finished = asked.at(-1)!.data as { type: string; outcome: { type: string; interrupts: Array<{ id: string; message: string }> } };
+    expect(finished.type).toBe("RUN_FINISHED");
+    expect(finished.outcome.type).toBe("interrupt");
+    expect(finished.outcome.interrupts).toHaveLength(1);
+    expect(finished.outcome.interrupts[0]!.message).toBe("Transfer 10?");
+    return finished.outcome.interrupts[0]!;
+  }
+
+  it("asked on A, answered through B: the tool executes once and the stream through B ends RUN_FINISHED", async () => {
+    const threadId = `t-appr-${process.pid}-${Date.now()}`;
+    const interrupt = await askOnA(threadId);
+    expect(executed.filter((id) => id === threadId)).toEqual([]);
+
+    const response = await post(b, { threadId, runId: `${threadId}-r2`, resume: [approve(interrupt.id)] });
+    expect(response.status).toBe(200);
+    const answered = parseSseFrames(await response.text());
+    expect(answered[0]!.data.type).toBe("RUN_STARTED");
+    expect(answered.at(-1)!.data).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "success" } });
+    expect(toolResults(answered).map((frame) => JSON.parse(frame.data.content as string))).toEqual([{ transferred: 10 }]);
+    expect(executed.filter((id) => id === threadId)).toEqual([threadId]);
+    expect(await a.store.getInterrupt(interrupt.id)).toMatchObject({ status: "resolved", resolvedByRunId: `${threadId}-r2` });
+    expect(await a.store.getPendingInterrupts(threadId)).toEqual([]);
+  });
+
+  it("the same answer through A and through B at once: one run executes the tool, the other is refused with 409 run_in_progress, and later repeats act on nothing", async () => {
+    const threadId = `t-dup-${process.pid}-${Date.now()}`;
+    const interrupt = await askOnA(threadId);
+    // Whichever run wins stays live (its model held after the tool ran) while the other is decided.
+    const releases = [a.hold(), b.hold()];
+    const release = () => releases.forEach((letGo) => letGo());
+    let won: SseFrame[];
+    let winnerRunId: string;
+    let loserRunId: string;
+    try {
+      const [viaA, viaB] = await Promise.all([
+        post(a, { threadId, runId: `${threadId}-ra`, resume: [approve(interrupt.id)] }),
+        post(b, { threadId, runId: `${threadId}-rb`, resume: [approve(interrupt.id)] }),
+      ]);
+      expect([viaA.status, viaB.status].sort()).toEqual([200, 409]);
+      const [winner, loser] = viaA.status === 200 ? [viaA, viaB] : [viaB, viaA];
+      winnerRunId = `${threadId}-${winner === viaA ? "ra" : "rb"}`;
+      loserRunId = `${threadId}-${winner === viaA ? "rb" : "ra"}`;
+      expect(await errorCode(loser)).toBe("run_in_progress");
+
+      // The winner executed the tool and is still running: the refusal came while it was live.
+      const stream = frames(winner);
+      while (toolResults(stream.seen).length === 0) await stream.until(stream.seen.length + 1);
+      expect(executed.filter((id) => id === threadId)).toHaveLength(1);
+      expect(await a.store.getRun(winnerRunId)).toMatchObject({ status: "running" });
+      release();
+      won = await stream.all();
+    } finally {
+      release(); // a failed expectation must not leave the next test held
+    }
+    expect(won.at(-1)!.data).toMatchObject({ type: "RUN_FINISHED", runId: winnerRunId, outcome: { type: "success" } });
+    expect(toolResults(won)).toHaveLength(1);
+    expect(executed.filter((id) => id === threadId)).toHaveLength(1);
+    expect(await a.store.getRun(loserRunId)).toBeUndefined();
+    expect(await b.store.getInterrupt(interrupt.id)).toMatchObject({ status: "resolved", resolvedByRunId: winnerRunId });
+
+    // After the run: the same answer again, through either instance, is the same run again (200, its frames), not a new execution.
+    for (const [instance, runId] of [
+      [a, `${threadId}-again-a`],
+      [b, `${threadId}-again-b`],
+    ] as const) {
+      const repeat = await post(instance, { threadId, runId, resume: [approve(interrupt.id)] });
+      expect(repeat.status).toBe(200);
+      expect(parseSseFrames(await repeat.text())).toEqual(won);
+      expect(await instance.store.getRun(runId)).toBeUndefined();
+    }
+    // A different answer to the answered interrupt is refused.
+    const changed = await post(b, { threadId, runId: `${threadId}-changed`, resume: [approve(interrupt.id, false)] });
+    expect(changed.status).toBe(409);
+    expect(await errorCode(changed)).toBe("resume_conflict");
+    expect(executed.filter((id) => id === threadId)).toHaveLength(1);
+    expect((await a.store.listRuns(threadId)).map((run) => run.runId)).toEqual([`${threadId}-r1`, winnerRunId]);
+  });
+
+  it("ten rounds of the same answer through A and B at once, nothing held: each executes once, the other answer refused with 409", async () => {
+    for (let round = 0; round < 10; round++) {
+      const threadId = `t-race-${process.pid}-${Date.now()}-${round}`;
+      const interrupt = await askOnA(threadId);
+      const responses = await Promise.all([
+        post(a, { threadId, runId: `${threadId}-ra`, resume: [approve(interrupt.id)] }),
+        post(b, { threadId, runId: `${threadId}-rb`, resume: [approve(interrupt.id)] }),
+      ]);
+      const winners = responses.filter((response) => response.status === 200);
+      const losers = responses.filter((response) => response.status !== 200);
+      // A loser that came after the winner finished is answered with the winner's run (200, the same frames): the answer is acted on once either way.
+      const bodies = await Promise.all(winners.map(async (response) => parseSseFrames(await response.text())));
+      const ran = new Set(bodies.map((body) => body[0]!.data.runId));
+      expect(ran.size).toBe(1);
+      for (const loser of losers) {
+        expect(loser.status).toBe(409);
+        expect(["run_in_progress", "resume_conflict"]).toContain(await errorCode(loser));
+      }
+      for (const body of bodies) expect(body.at(-1)!.data).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "success" } });
+      expect(executed.filter((id) => id === threadId)).toHaveLength(1);
+      expect(await a.store.listRuns(threadId)).toHaveLength(2);
+    }
+  });
+});
