@@ -1,13 +1,11 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import type { ResumeEntry, RunAgentInput } from "@ag-ui/core";
-import { createCountingIds, createPgRunStore, createTetherApp, defineAgent, defineTool, silentLogger, type RunStore, type TetherApp } from "tether/server";
+import { defineTool } from "tether/server";
 import { createScriptedModel, parseSseFrames, type SseFrame } from "tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { TestUser } from "../fixtures/messages.ts";
-import { HOLD_REPLY, heldModel } from "../helpers/held-model.ts";
-import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
-import { reachableRedis } from "../helpers/redis.ts";
+import { HOLD_REPLY } from "../helpers/held-model.ts";
+import { sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
 import { frames } from "../helpers/sse-frames.ts";
 
 /**
@@ -16,17 +14,7 @@ import { frames } from "../helpers/sse-frames.ts";
  * when the same answer reaches A and B at the same time.
  */
 
-const KIM: TestUser = { id: "kim", orgScope: "ORG-01", roles: ["requester"] };
-const redis = await reachableRedis();
-const postgres = await reachablePostgres();
-const skipped = "skipped" in redis ? redis.skipped : "skipped" in postgres ? postgres.skipped : undefined;
-if (skipped) console.info(`Approvals across instances, on PostgreSQL and Redis: skipped. ${skipped}`);
-
-interface Instance {
-  tether: TetherApp<TestUser>;
-  store: RunStore;
-  hold(): () => void;
-}
+const { skipped, schemas, databaseUrl, redisUrl } = await sharedServices("Approvals across instances, on PostgreSQL and Redis");
 
 /** Every execution of the tool, on either instance: the two share this process. */
 const executed: string[] = [];
@@ -53,25 +41,12 @@ const step = (call: LanguageModelV3CallOptions) =>
 const approve = (interruptId: string, approved = true): ResumeEntry => ({ interruptId, status: "resolved", payload: { approved } });
 
 describe.skipIf(skipped)("an approval asked on one instance and answered on another, on PostgreSQL and Redis", () => {
-  const schemas = "url" in postgres ? serverSchemas(postgres.url) : undefined;
   const schema = schemas?.make("redis_approvals") ?? "";
   let a: Instance;
   let b: Instance;
 
-  // Each instance its own ids, as random ones would be: the two share one store.
-  const start = async (name: string): Promise<Instance> => {
-    const store = await createPgRunStore({ connectionString: (postgres as { url: string }).url, schema });
-    const { model, hold } = heldModel(createScriptedModel(Array.from({ length: 40 }, () => step)));
-    const tether = await createTetherApp<TestUser>({
-      agents: [defineAgent({ id: "test", model, tools: [transfer], browserTools: [] })],
-      authenticate: (request) => (request.headers.get("x-user") === "kim" ? KIM : undefined),
-      store,
-      redisUrl: (redis as { url: string }).url,
-      logger: silentLogger,
-      ids: createCountingIds(`${name}_`),
-    });
-    return { tether, store, hold };
-  };
+  const start = (name: string) =>
+    startInstance({ databaseUrl, redisUrl, schema, name, model: createScriptedModel(Array.from({ length: 40 }, () => step)), tools: [transfer] });
 
   beforeAll(async () => {
     a = await start("a");

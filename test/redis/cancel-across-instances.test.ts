@@ -1,11 +1,8 @@
 import type { RunAgentInput } from "@ag-ui/core";
-import { createCountingIds, createPgRunStore, createTetherApp, defineAgent, silentLogger, type RunStore, type TetherApp } from "tether/server";
 import { createScriptedModel } from "tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestUser } from "../fixtures/messages.ts";
-import { HOLD_REPLY, heldModel } from "../helpers/held-model.ts";
-import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
-import { reachableRedis } from "../helpers/redis.ts";
+import { HOLD_REPLY } from "../helpers/held-model.ts";
+import { sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
 import { frames } from "../helpers/sse-frames.ts";
 
 /**
@@ -13,38 +10,15 @@ import { frames } from "../helpers/sse-frames.ts";
  * cancel lands on B, and B passes it to A through Redis.
  */
 
-const KIM: TestUser = { id: "kim", orgScope: "ORG-01", roles: ["requester"] };
-const redis = await reachableRedis();
-const postgres = await reachablePostgres();
-const skipped = "skipped" in redis ? redis.skipped : "skipped" in postgres ? postgres.skipped : undefined;
-if (skipped) console.info(`A cancel across instances, on PostgreSQL and Redis: skipped. ${skipped}`);
-
-interface Instance {
-  tether: TetherApp<TestUser>;
-  store: RunStore;
-  hold(): () => void;
-}
+const { skipped, schemas, databaseUrl, redisUrl } = await sharedServices("A cancel across instances, on PostgreSQL and Redis");
 
 describe.skipIf(skipped)("a cancel sent to another instance than the run's, on PostgreSQL and Redis", () => {
-  const schemas = "url" in postgres ? serverSchemas(postgres.url) : undefined;
   const schema = schemas?.make("redis_cancel") ?? "";
   let a: Instance;
   let b: Instance;
 
-  // Each instance its own ids, as random ones would be: the two share one store.
-  const start = async (name: string): Promise<Instance> => {
-    const store = await createPgRunStore({ connectionString: (postgres as { url: string }).url, schema });
-    const { model, hold } = heldModel(createScriptedModel([{ text: HOLD_REPLY }, { text: HOLD_REPLY }, { text: HOLD_REPLY }]));
-    const tether = await createTetherApp<TestUser>({
-      agents: [defineAgent({ id: "test", model, tools: [], browserTools: [] })],
-      authenticate: (request) => (request.headers.get("x-user") === "kim" ? KIM : undefined),
-      store,
-      redisUrl: (redis as { url: string }).url,
-      logger: silentLogger,
-      ids: createCountingIds(`${name}_`),
-    });
-    return { tether, store, hold };
-  };
+  const start = (name: string) =>
+    startInstance({ databaseUrl, redisUrl, schema, name, model: createScriptedModel([{ text: HOLD_REPLY }, { text: HOLD_REPLY }, { text: HOLD_REPLY }]) });
 
   beforeAll(async () => {
     a = await start("a");

@@ -1,11 +1,8 @@
 import type { RunAgentInput } from "@ag-ui/core";
-import { createCountingIds, createPgRunStore, createTetherApp, defineAgent, silentLogger, type RunStore, type TetherApp } from "tether/server";
 import { createScriptedModel, type SseFrame } from "tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestUser } from "../fixtures/messages.ts";
-import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
-import { reachableRedis } from "../helpers/redis.ts";
-import { HOLD_REPLY as REPLY, heldModel } from "../helpers/held-model.ts";
+import { sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
+import { HOLD_REPLY as REPLY } from "../helpers/held-model.ts";
 import { frames } from "../helpers/sse-frames.ts";
 
 /**
@@ -14,43 +11,21 @@ import { frames } from "../helpers/sse-frames.ts";
  * reconnects to it with `Last-Event-ID`, through B.
  */
 
-const KIM: TestUser = { id: "kim", orgScope: "ORG-01", roles: ["requester"] };
-const redis = await reachableRedis();
-const postgres = await reachablePostgres();
-const skipped = "skipped" in redis ? redis.skipped : "skipped" in postgres ? postgres.skipped : undefined;
-if (skipped) console.info(`Two instances on PostgreSQL and Redis: skipped. ${skipped}`);
-
-interface Instance {
-  tether: TetherApp<TestUser>;
-  store: RunStore;
-  hold(): () => void;
-}
+const { skipped, schemas, databaseUrl, redisUrl } = await sharedServices("Two instances on PostgreSQL and Redis");
 
 const seqOf = (frame: SseFrame) => Number(frame.id!.split(":").at(-1));
 
 describe.skipIf(skipped)("two instances on PostgreSQL and Redis", () => {
-  const schemas = "url" in postgres ? serverSchemas(postgres.url) : undefined;
   const schema = schemas?.make("redis_apps") ?? "";
   let a: Instance;
   let b: Instance;
 
-  const start = async (): Promise<Instance> => {
-    const store = await createPgRunStore({ connectionString: (postgres as { url: string }).url, schema });
-    const { model, hold } = heldModel(createScriptedModel([{ text: REPLY }, { text: REPLY }, { text: REPLY }]));
-    const tether = await createTetherApp<TestUser>({
-      agents: [defineAgent({ id: "test", model, tools: [], browserTools: [] })],
-      authenticate: (request) => (request.headers.get("x-user") === "kim" ? KIM : undefined),
-      store,
-      redisUrl: (redis as { url: string }).url,
-      logger: silentLogger,
-      ids: createCountingIds(),
-    });
-    return { tether, store, hold };
-  };
+  const start = (name: string) =>
+    startInstance({ databaseUrl, redisUrl, schema, name, model: createScriptedModel([{ text: REPLY }, { text: REPLY }, { text: REPLY }]) });
 
   beforeAll(async () => {
-    a = await start();
-    b = await start();
+    a = await start("a");
+    b = await start("b");
   });
   afterAll(async () => {
     await a?.tether.close();

@@ -1,0 +1,53 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { createCountingIds, createPgRunStore, createTetherApp, defineAgent, silentLogger, type RunStore, type ServerTool, type TetherApp } from "tether/server";
+import type { TestUser } from "../fixtures/messages.ts";
+import { heldModel } from "./held-model.ts";
+import { reachablePostgres, serverSchemas } from "./postgres.ts";
+import { reachableRedis } from "./redis.ts";
+
+export const KIM: TestUser = { id: "kim", orgScope: "ORG-01", roles: ["requester"] };
+
+/** One Tether instance of a load-balanced deployment, in this process; `hold` pauses its model until released. */
+export interface Instance {
+  tether: TetherApp<TestUser>;
+  store: RunStore;
+  hold(): () => void;
+}
+
+/**
+ * The PostgreSQL server and Redis that tests of several instances share, or
+ * why they are skipped (printed, with what would have run).
+ */
+export async function sharedServices(what: string) {
+  const redis = await reachableRedis();
+  const postgres = await reachablePostgres();
+  const skipped = "skipped" in redis ? redis.skipped : "skipped" in postgres ? postgres.skipped : undefined;
+  if (skipped) console.info(`${what}: skipped. ${skipped}`);
+  const schemas = "url" in postgres ? serverSchemas(postgres.url) : undefined;
+  return { skipped, schemas, databaseUrl: "url" in postgres ? postgres.url : "", redisUrl: "url" in redis ? redis.url : "" };
+}
+
+/**
+ * Starts an instance on the shared schema and Redis, with agent `test`. Each
+ * instance gets its own id prefix, as random ids would differ: they share one store.
+ */
+export async function startInstance(options: {
+  databaseUrl: string;
+  redisUrl: string;
+  schema: string;
+  name: string;
+  model: LanguageModelV3;
+  tools?: ServerTool[];
+}): Promise<Instance> {
+  const store = await createPgRunStore({ connectionString: options.databaseUrl, schema: options.schema });
+  const { model, hold } = heldModel(options.model);
+  const tether = await createTetherApp<TestUser>({
+    agents: [defineAgent({ id: "test", model, tools: options.tools ?? [], browserTools: [] })],
+    authenticate: (request) => (request.headers.get("x-user") === "kim" ? KIM : undefined),
+    store,
+    redisUrl: options.redisUrl,
+    logger: silentLogger,
+    ids: createCountingIds(`${options.name}_`),
+  });
+  return { tether, store, hold };
+}
