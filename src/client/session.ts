@@ -158,6 +158,14 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     setState({ interrupts: open });
   };
 
+  /** Tells the run's record what the page saw; a report that cannot be sent must not break the page. */
+  const postReport = (runId: string, report: Record<string, unknown>): Promise<unknown> =>
+    doFetch(`${routes.api}/runs/${encodeURIComponent(runId)}/reports`, {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: JSON.stringify(report),
+    }).catch(() => {});
+
   /** Sends the outcomes of a run's browser calls; follow-up tools continue the run at once. */
   const report = async (parentRunId: string, toolCallIds: string[], { continueRun = true } = {}): Promise<void> => {
     const settled = await runner.settle(toolCallIds);
@@ -173,11 +181,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     journal.markReported(toolCallIds);
     for (const call of routes.api ? settled.filter((call) => call.kind === "render-only" && !reportedBefore.has(call.toolCallId)) : []) {
       // Render-only outcomes also go to the run record now; their tool message rides with the next run.
-      void doFetch(`${routes.api}/runs/${encodeURIComponent(parentRunId)}/reports`, {
-        method: "POST",
-        headers: { ...headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ kind: "tool-outcome", toolCallId: call.toolCallId, toolName: call.toolName, outcome: call.outcome }),
-      }).catch(() => {});
+      void postReport(parentRunId, { kind: "tool-outcome", toolCallId: call.toolCallId, toolName: call.toolName, outcome: call.outcome });
     }
     const followUps = settled.filter((call) => call.kind === "follow-up").map((call) => call.toolCallId);
     if (followUps.length > 0 && continueRun) await runOnce({ kind: "tool-result", parentRunId, toolCallIds: settled.map((call) => call.toolCallId) });
@@ -271,16 +275,12 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         : undefined;
       const runId = runner.activities().find((activity) => activity.toolCallId === toolCallId)?.runId || lastRunId || state.runId;
       if (!runId) return;
-      await doFetch(`${routes.api}/runs/${encodeURIComponent(runId)}/reports`, {
-        method: "POST",
-        headers: { ...headers, "Content-Type": "application/json" },
-        body: JSON.stringify({
-          kind: "renderer-error",
-          ...(report.surfaceId ? { surfaceId: report.surfaceId.slice(0, 128) } : {}),
-          message: report.message.slice(0, 4000),
-          ...(report.details !== undefined ? { details: report.details } : {}),
-        }),
-      }).catch(() => {}); // a report that cannot be sent must not break the page showing the failure
+      await postReport(runId, {
+        kind: "renderer-error",
+        ...(report.surfaceId ? { surfaceId: report.surfaceId.slice(0, 128) } : {}),
+        message: report.message.slice(0, 4000),
+        ...(report.details !== undefined ? { details: report.details } : {}),
+      });
     },
 
     async cancel() {
