@@ -5,7 +5,9 @@
  *
  * Environment: TETHER_DATA_DIR, PORT, TETHER_SECRET (default "test-secret"),
  * TETHER_TEST_CHUNK_DELAY_MS (pause between the playbook's stream parts, so
- * a test can act mid-run).
+ * a test can act mid-run), TETHER_DATABASE_URL, TETHER_DATABASE_SCHEMA and
+ * TETHER_REDIS_URL (threads and runs on PostgreSQL, live events through
+ * Redis: one of several instances).
  */
 import { isTetherError } from "tether/protocol";
 import { silentLogger } from "tether/server";
@@ -19,6 +21,10 @@ try {
     logger: silentLogger,
     env: {},
     playbook: { chunkDelayMs: Number(process.env.TETHER_TEST_CHUNK_DELAY_MS ?? 0) },
+    ...(process.env.TETHER_DATABASE_URL
+      ? { databaseUrl: process.env.TETHER_DATABASE_URL, databaseSchema: process.env.TETHER_DATABASE_SCHEMA || "tether" }
+      : {}),
+    redisUrl: process.env.TETHER_REDIS_URL ?? "",
   });
   const server = await listen(demo.app, { port: Number(process.env.PORT ?? 0), host: "127.0.0.1" });
   console.log(`listening ${server.url}`);

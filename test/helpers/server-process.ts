@@ -19,7 +19,14 @@ export interface ServerProcess {
 }
 
 /** Starts the demo server in a process of its own and waits until it serves (or exits: then rejects with what it printed). */
-export function startServerProcess(options: { dataDir: string; port?: number; chunkDelayMs?: number; secret?: string }): Promise<ServerProcess> {
+export function startServerProcess(options: {
+  dataDir: string;
+  port?: number;
+  chunkDelayMs?: number;
+  secret?: string;
+  /** One of several instances: threads and runs in this PostgreSQL schema, live events through this Redis. */
+  shared?: { databaseUrl: string; schema: string; redisUrl: string };
+}): Promise<ServerProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", SCRIPT], {
     cwd: ROOT,
     env: {
@@ -29,6 +36,9 @@ export function startServerProcess(options: { dataDir: string; port?: number; ch
       TETHER_TEST_CHUNK_DELAY_MS: String(options.chunkDelayMs ?? 0),
       TETHER_MODEL: "",
       TETHER_SECRET: options.secret ?? "test-secret",
+      TETHER_DATABASE_URL: options.shared?.databaseUrl ?? "",
+      TETHER_DATABASE_SCHEMA: options.shared?.schema ?? "",
+      TETHER_REDIS_URL: options.shared?.redisUrl ?? "",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

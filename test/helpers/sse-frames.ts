@@ -25,6 +25,10 @@ export function frames(response: Response) {
       while (!done && seen.length < count) await pull();
       return seen;
     },
+    /** Drops the connection, as a closed tab or a network cut does. */
+    async cancel() {
+      await reader.cancel();
+    },
     async all() {
       while (!done) await pull();
       return seen;
