@@ -39,9 +39,17 @@ export interface PgliteLike {
 }
 
 export function pgPoolRunner(pool: Pool, options: { owned: boolean }): PgRunner {
+  // Statements with parameters are the store's fixed set: each connection prepares one once and
+  // then only binds and executes it, sparing PostgreSQL the parse and plan on every call.
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (name === undefined) names.set(text, (name = `tether_${names.size}`));
+    return name;
+  };
   const on = (client: Pool | PoolClient): PgQueries => ({
     async query<Row>(text: string, values?: unknown[]) {
-      const result = await client.query(text, values);
+      const result = values && values.length > 0 ? await client.query({ name: nameOf(text), text, values }) : await client.query(text);
       return { rows: result.rows as Row[], count: result.rowCount ?? 0 };
     },
   });
