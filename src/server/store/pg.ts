@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import { beginRunRefusals } from "./begin-run-refusals.ts";
-import { decodePage, encodePage, pages } from "./event-pages.ts";
+import { decodePage } from "./event-pages.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { isPgRetryable, toPgStoreError } from "./pg-errors.ts";
 import { claimOwnerIfGone, holdInstanceLock, type PgInstanceLock } from "./pg-instance.ts";
@@ -13,7 +13,8 @@ import type { PgRunStoreOptions } from "./pg-run-store-options.ts";
 import type { PgQueries } from "./pg-runner.ts";
 import { migratePgSchema } from "./pg-schema.ts";
 import { pgStatements } from "./pg-statements.ts";
-import type { LostRunEnding, PendingToolCall, RunLogEntry, RunStore, StoredEvent, StoredInterrupt } from "./port.ts";
+import { pgWrites } from "./pg-writes.ts";
+import type { LostRunEnding, PendingToolCall, RunLogEntry, RunStore, StoredEvent } from "./port.ts";
 import type { RunFact } from "./run-facts.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
 
@@ -70,34 +71,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
   const read = <T>(query: () => Promise<T>) => single("read from the database", query);
   const rows = async <Row>(text: string, values: unknown[]) => (await read(() => runner.query<Row>(text, values))).rows;
 
-  const insertEvents = async (tx: PgQueries, runId: string, events: StoredEvent[]) => {
-    const split = pages(events);
-    if (split.length === 0) return;
-    await tx.query(sql.insertPages, [runId, split.map((page) => page[0]!.seq), split.map((page) => page.at(-1)!.seq), split.map(encodePage)]);
-  };
-  const appendMessages = async (tx: PgQueries, threadId: string, runId: string, messages: Message[]) => {
-    if (messages.length === 0) return;
-    await tx.query(sql.insertMessages, [threadId, runId, messages.map((message) => message.id), messages.map((message) => JSON.stringify(message))]);
-  };
-  const insertFacts = async (tx: PgQueries, runId: string, facts: RunFact[] | undefined) => {
-    if (facts && facts.length > 0) await tx.query(sql.insertFacts, [runId, facts.map((fact) => JSON.stringify(fact))]);
-  };
-  const insertInterrupt = async (tx: PgQueries, stored: StoredInterrupt) => {
-    const { status: _status, answer: _answer, resolvedByRunId: _by, ...body } = stored;
-    await tx.query(sql.insertInterrupt, [stored.interrupt.id, stored.threadId, stored.runId, JSON.stringify(body)]);
-  };
-  const upsertPending = async (tx: PgQueries, threadId: string, calls: PendingToolCall[]) => {
-    // The last word on a call id wins, as a replace would; one statement may not touch a row twice.
-    const unique = [...new Map(calls.map((call) => [call.toolCallId, call])).values()];
-    if (unique.length === 0) return;
-    await tx.query(sql.upsertPending, [
-      threadId,
-      unique.map((call) => call.toolCallId),
-      unique.map((call) => call.toolName),
-      unique.map((call) => call.runId),
-      unique.map((call) => call.arguments),
-    ]);
-  };
+  const { insertEvents, appendMessages, insertFacts, insertInterrupt, upsertPending } = pgWrites(sql);
 
   /** Closes the approvals a run asked for that nobody will see, answering their calls in the thread. */
   const closeApprovalsOf = async (tx: PgQueries, runId: string, threadId: string) => {
