@@ -11,10 +11,11 @@ import type { RunFact } from "./run-facts.ts";
  */
 export function pgWrites(sql: PgStatements) {
   return {
-    async insertEvents(tx: PgQueries, runId: string, events: StoredEvent[]) {
+    /** `statement` is `appendPages` for events of a run that may have ended elsewhere meanwhile. */
+    async insertEvents(tx: PgQueries, runId: string, events: StoredEvent[], statement = sql.insertPages) {
       const split = pages(events);
       if (split.length === 0) return;
-      await tx.query(sql.insertPages, [runId, split.map((page) => page[0]!.seq), split.map((page) => page.at(-1)!.seq), split.map(encodePage)]);
+      await tx.query(statement, [runId, split.map((page) => page[0]!.seq), split.map((page) => page.at(-1)!.seq), split.map(encodePage)]);
     },
     async appendMessages(tx: PgQueries, threadId: string, runId: string, messages: Message[]) {
       if (messages.length === 0) return;

@@ -4,6 +4,7 @@ import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import { beginRunRefusals } from "./begin-run-refusals.ts";
 import { decodePage } from "./event-pages.ts";
+import { endedRunRefusal } from "./ended-run-refusal.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { isPgRetryable, toPgStoreError } from "./pg-errors.ts";
 import { claimOwnerIfGone, holdInstanceLock, type PgInstanceLock } from "./pg-instance.ts";
@@ -203,7 +204,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
       if (events.length === 0) return;
       // One statement, atomic without a transaction around it (the hot path: no BEGIN and COMMIT round trips);
       // a page already stored (a retry after a lost answer) is skipped, not an error.
-      await single("store the run's events", () => insertEvents(runner, runId, events));
+      await single("store the run's events", () => insertEvents(runner, runId, events, sql.appendPages));
     },
     async readEvents(runId, afterSeq = 0) {
       const events: StoredEvent[] = [];
@@ -224,6 +225,9 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     async commitStep(step) {
       await write("store the run's step", async (tx) => {
         await tx.query(sql.touchThread, [step.threadId, now()]); // takes the thread's lock first, as every thread write does
+        // Under that lock a run's end is settled: one ended elsewhere (its instance lost) keeps its thread as it left it.
+        const [run] = (await tx.query<{ status: string }>(sql.runStatus, [step.runId])).rows;
+        if (run?.status !== "running") throw endedRunRefusal(step.runId, run?.status);
         await appendMessages(tx, step.threadId, step.runId, step.messages);
         await upsertPending(tx, step.threadId, step.pending);
         for (const stored of step.interrupts ?? []) await insertInterrupt(tx, stored);
