@@ -116,6 +116,16 @@ export interface RunStore {
    * Returns how many runs it ended.
    */
   endRunsOfLostInstances?(): Promise<number>;
+  /**
+   * On a store that several live instances share: tells `listener` each time
+   * this instance loses what shows the others it is alive (on PostgreSQL, the
+   * connection holding its liveness lock broke; the store takes it again once
+   * the database answers). Another instance may then end this one's runs as
+   * lost at any moment, so the app stops them itself (RUN_ERROR
+   * `instance_lost`) rather than have them finish twice. Absent where no
+   * other instance can end this one's runs.
+   */
+  onOwnershipLost?(listener: (error: unknown) => void): void;
   close(): Promise<void>;
 }
 
