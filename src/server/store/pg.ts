@@ -43,7 +43,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
   let lock: PgInstanceLock;
   try {
     await migratePgSchema(runner, schema);
-    lock = await holdInstanceLock(runner, ownerKey(instanceId), options.onInstanceLockLost ?? (() => undefined));
+    lock = await holdInstanceLock(runner, ownerKey(instanceId), options.onInstanceLockLost);
   } catch (error) {
     await runner.end().catch(() => undefined);
     throw cannotOpenPg(options, error);
@@ -168,6 +168,8 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     },
     async beginRun(begin) {
       const { thread, run } = begin;
+      // A run begun while the lock is lost could be ended as lost by another instance as it starts.
+      if (!lock.held()) throw new TetherError("store_unavailable", "This server lost its hold on the database and is taking it back; try again in a moment.");
       await write("start the run", async (tx) => {
         const at = now();
         // Creates the thread or takes its lock: two starts on one thread, on any instances, go one after the other from here.
@@ -285,7 +287,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
      */
     recoverInterruptedRuns: endRunsOfLostInstances,
     // One process on an embedded PGlite: nothing else can die holding its runs.
-    ...(options.pglite ? {} : { endRunsOfLostInstances }),
+    ...(options.pglite ? {} : { endRunsOfLostInstances, onOwnershipLost: (listener: (error: unknown) => void) => lock.onLost(listener) }),
     async close() {
       await lock.release();
       await runner.end();
