@@ -154,6 +154,12 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
   });
   // Another instance's cancel of a run executing here (several instances on one bus).
   hub.serveCancels?.((runId) => runner.cancel(runId));
+  // Once this instance has lost its hold on a shared store, another may end its runs as lost at any moment:
+  // it stops them itself, so none is finished twice nor writes into a thread that has moved on.
+  store.onOwnershipLost?.((error) => {
+    const stopped = runner.stopAll(new TetherError("instance_lost", INSTANCE_LOST_MESSAGE));
+    logger.error(`This instance lost its hold on the database; ${stopped} run(s) it was executing were stopped with RUN_ERROR instance_lost.`, error);
+  });
   const authenticate = auth(options.authenticate);
   const limit = options.bodyLimit ?? 1024 * 1024;
 
@@ -209,6 +215,9 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
     },
   };
 }
+
+const INSTANCE_LOST_MESSAGE =
+  "This server lost its hold on the database while the run was in progress; the run was stopped so that no other server finishes it twice. Start it again.";
 
 /** The store when none is given: PostgreSQL when a database URL is set (several instances), else SQLite in the data folder (one process). */
 async function defaultStore(options: Pick<TetherAppOptions, "databaseUrl" | "databaseSchema" | "dataDir">): Promise<RunStore> {

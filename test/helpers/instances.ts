@@ -1,5 +1,15 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { createCountingIds, createPgRunStore, createTetherApp, defineAgent, silentLogger, type RunStore, type ServerTool, type TetherApp } from "tether/server";
+import {
+  createCountingIds,
+  createPgRunStore,
+  createTetherApp,
+  defineAgent,
+  silentLogger,
+  type Logger,
+  type RunStore,
+  type ServerTool,
+  type TetherApp,
+} from "tether/server";
 import type { TestUser } from "../fixtures/messages.ts";
 import { heldModel } from "./held-model.ts";
 import { reachablePostgres, serverSchemas } from "./postgres.ts";
@@ -38,15 +48,18 @@ export async function startInstance(options: {
   name: string;
   model: LanguageModelV3;
   tools?: ServerTool[];
+  /** The store's instance id, for a test that finds the instance's liveness lock; default random. */
+  instanceId?: string;
+  logger?: Logger;
 }): Promise<Instance> {
-  const store = await createPgRunStore({ connectionString: options.databaseUrl, schema: options.schema });
+  const store = await createPgRunStore({ connectionString: options.databaseUrl, schema: options.schema, instanceId: options.instanceId });
   const { model, hold } = heldModel(options.model);
   const tether = await createTetherApp<TestUser>({
     agents: [defineAgent({ id: "test", model, tools: options.tools ?? [], browserTools: [] })],
     authenticate: (request) => (request.headers.get("x-user") === "kim" ? KIM : undefined),
     store,
     redisUrl: options.redisUrl,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     ids: createCountingIds(`${options.name}_`),
   });
   return { tether, store, hold };

@@ -22,8 +22,9 @@ export interface RunChannel {
    * Ends the run: stores its last events, the terminal one included, and how
    * it ended, in one write; only then do followers see the terminal event, so
    * a client that hears RUN_FINISHED can start the next run at once. When the
-   * store refuses, followers get a RUN_ERROR `store_unavailable` instead and
-   * the hub keeps trying in the background until the store takes that end.
+   * store refuses, followers get a RUN_ERROR `store_unavailable` instead (a
+   * RUN_ERROR `instance_lost` is kept: it already says the store was lost)
+   * and the hub keeps trying in the background until the store takes that end.
    */
   end(terminal: BaseEvent, ending: RunEnding): Promise<void>;
 }

@@ -194,7 +194,8 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
           run.failures = 0;
           run.held = push(terminal).seq;
           run.ending = ending;
-          if (!(await storeEnd(run))) {
+          // A run stopped because this server lost its hold on the store already says so; its end is stored once the store answers.
+          if (!(await storeEnd(run)) && ending.error?.code !== "instance_lost") {
             // Nobody has seen the terminal event yet, so its number is still free: the client is told
             // the truth instead (the run could not be saved), and that is the end the store will get.
             const error = new TetherError(

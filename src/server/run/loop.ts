@@ -19,6 +19,7 @@ import { createSurfaceLifecycle } from "../genui/surface-lifecycle.ts";
 import { modelCallFact } from "./model-call-fact.ts";
 import type { RunFact } from "../store/run-facts.ts";
 import type { RunObserver } from "./run-observer.ts";
+import { stopReason } from "./stop-reason.ts";
 import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
 
 /** What the loop needs beside the prepared run: where its events go, the store, cancellation, ids. */
@@ -106,6 +107,12 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       { status: outcome.type === "cancelled" ? "cancelled" : "finished", outcome, ...summedUsage(), ...takeFacts() },
     );
   };
+  // An aborted run was cancelled, unless its abort says why it was stopped instead: then it ends with that error.
+  const cancelled = async () => {
+    const stopped = stopReason(services.signal);
+    if (stopped) throw stopped;
+    return finish({ type: "cancelled" });
+  };
 
   try {
     if (run.answers.length > 0) {
@@ -146,11 +153,11 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       });
       if (result.usage) usage.push(result.usage);
       if (result.error || result.aborted || !result.message) {
-        note(modelCallFact(request, result, { surfaces: attempts.splice(0), tools: run.toolSet.tools }));
+        note(modelCallFact(request, result, { surfaces: attempts.splice(0), tools: run.toolSet.tools, stopped: stopReason(services.signal) }));
       }
       if (result.error || result.aborted) {
         await keepPartialStep(result, run, services, commit);
-        if (result.aborted) return await finish({ type: "cancelled" });
+        if (result.aborted) return await cancelled();
         throw result.error;
       }
       if (!result.message) return await finish({ type: "success" });
@@ -180,7 +187,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       const stepMessages = [result.message, ...settled.results, ...(surfaces?.takeFinished() ?? [])];
       messages.push(...stepMessages);
       await commit(stepMessages, settled.pending, settled.interrupts);
-      if (services.signal.aborted) return await finish({ type: "cancelled" });
+      if (services.signal.aborted) return await cancelled();
       if (settled.interrupts.length > 0) {
         // The snapshot then holds every surface with its final content.
         await endSurfaces();
@@ -195,7 +202,10 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       if (result.calls.length === 0) return await finish({ type: "success" });
     }
   } catch (thrown) {
-    const error = toTetherError(thrown);
+    // A stopped run ends with why it was stopped, not with what the stop made fail after it
+    // (its step refused as ended elsewhere, or the store away). A refused step ends the run here too:
+    // someone else ended it, so nothing more of it executes.
+    const error = stopReason(services.signal) ?? toTetherError(thrown);
     // A surface the run was building is over too: it says so rather than spin for ever.
     // Kept in the thread if the store can take it; when the store is what failed, the run's end comes first.
     await endSurfaces().catch(() => {});
@@ -222,7 +232,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
 async function keepPartialStep(result: StepResult, run: NewRun, services: RunServices, commit: (messages: Message[], pending: ToolCall[]) => Promise<void>) {
   if (!result.message) return;
   const reason = result.aborted
-    ? new TetherError("run_cancelled", "The run was cancelled before this call ran.")
+    ? (stopReason(services.signal) ?? new TetherError("run_cancelled", "The run was cancelled before this call ran."))
     : new TetherError("model_error", "The model failed before this call ran.");
   const pending: StepCall[] = [];
   const results: ToolMessage[] = [];

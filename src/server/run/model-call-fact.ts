@@ -24,10 +24,17 @@ export interface ModelCallRequest {
 export function modelCallFact(
   request: ModelCallRequest,
   result: StepResult,
-  settled: { toolCalls?: ToolCallFact[]; surfaces: RecordSurfaceAttempt[]; tools: Map<string, RunTool> },
+  settled: {
+    toolCalls?: ToolCallFact[];
+    surfaces: RecordSurfaceAttempt[];
+    tools: Map<string, RunTool>;
+    /** Why an aborted call's run was stopped, when it was not a cancel (see stopReason). */
+    stopped?: { code: string; message: string } | undefined;
+  },
 ): ModelCallFact {
   const { timing, usage } = result;
-  const error = result.error ?? (result.aborted ? { code: "run_cancelled", message: "The run was cancelled during this call." } : undefined);
+  const aborted = settled.stopped ?? { code: "run_cancelled", message: "The run was cancelled during this call." };
+  const error = result.error ?? (result.aborted ? aborted : undefined);
   return {
     kind: "model-call",
     step: request.step,

@@ -23,6 +23,12 @@ export interface Runner {
   start(user: TetherUser, agentId: string, input: RunAgentInput): Promise<{ runId: string; threadId: string; repeat: boolean }>;
   /** Asks a running run to stop; it ends with outcome `cancelled`. */
   cancel(runId: string): boolean;
+  /**
+   * Stops every run executing here, as a cancel stops one, but each ends with
+   * RUN_ERROR `reason` (this server lost its hold on the store: another
+   * instance may end its runs at any moment). Returns how many it stopped.
+   */
+  stopAll(reason: TetherError): number;
   /** Resolves when the run's loop has ended (immediately if it is not running here). */
   settled(runId: string): Promise<void>;
   /** Cancels nothing; waits for every running run to end. */
@@ -94,6 +100,15 @@ export function createRunner(options: RunnerOptions): Runner {
       if (!run) return false;
       run.controller.abort(new TetherError("run_cancelled", "The run was cancelled."));
       return true;
+    },
+    stopAll(reason) {
+      let stopped = 0;
+      for (const run of running.values()) {
+        if (run.controller.signal.aborted) continue;
+        run.controller.abort(reason);
+        stopped++;
+      }
+      return stopped;
     },
     async settled(runId) {
       await running.get(runId)?.done;

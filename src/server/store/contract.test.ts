@@ -350,6 +350,48 @@ function runStoreContract(adapter: StoreAdapter) {
       expect(await store.endLostRun("run_9", { code: "instance_lost", status: "error", message: "unknown" })).toBeUndefined();
     });
 
+    it("refuses a step of a run ended elsewhere with run_not_active and writes none of it, so a late step never lands in the thread", async () => {
+      const store = await openStore();
+      await store.beginRun(begin({ events: [started()] }));
+      await store.endLostRun("run_1", { code: "instance_lost", status: "error", message: "The server stopped." });
+      await store.beginRun(begin({ runId: "run_2", messages: [userMessage("m3", "still there?")] }));
+      const before = await snapshot(store, "thread_1");
+      const late = { ...approval, interrupt: { ...approval.interrupt, id: "int_late" } };
+
+      const refused = store.commitStep({
+        threadId: "thread_1",
+        runId: "run_1",
+        messages: [navigateCall],
+        pending: pendingCalls,
+        interrupts: [late],
+        facts: [modelCall(1)],
+      });
+
+      expect(await rejection(refused)).toBe("run_not_active");
+      await expect(refused).rejects.toThrow(/run_1 has already ended \(error\).*not saved/);
+      expect(await snapshot(store, "thread_1")).toEqual(before);
+      expect(await store.getInterrupt("int_late")).toBeUndefined();
+      expect(await store.listFacts("run_1")).toEqual([]);
+      expect(await rejection(store.commitStep({ threadId: "thread_1", runId: "run_9", messages: [], pending: [] }))).toBe("run_not_active");
+    });
+
+    it("stores no events for a run that is not running: ended elsewhere, finished, or unknown", async () => {
+      const store = await openStore();
+      await store.beginRun(begin({ events: [started()] }));
+      await store.endLostRun("run_1", { code: "instance_lost", status: "error", message: "The server stopped." });
+      await store.beginRun(begin({ threadId: "thread_2", runId: "run_2", events: [started("run_2", "thread_2")] }));
+      await store.finishRun({ runId: "run_2", status: "finished" });
+      const ended = await store.readEvents("run_1");
+
+      await store.appendEvents("run_1", [event(2, "late")]);
+      await store.appendEvents("run_2", [event(2, "late")]);
+      await store.appendEvents("run_9", [event(1, "late")]);
+
+      expect(await store.readEvents("run_1")).toEqual(ended);
+      expect(await store.readEvents("run_2")).toEqual([started("run_2", "thread_2")]);
+      expect(await store.readEvents("run_9")).toEqual([]);
+    });
+
     it.each([
       [
         "finishRun with an error",

@@ -1,6 +1,7 @@
 import { beginRunRefusals } from "./begin-run-refusals.ts";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
+import { endedRunRefusal } from "./ended-run-refusal.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
 import type { RunFact } from "./run-facts.ts";
@@ -127,7 +128,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       }
     },
     async appendEvents(runId, added) {
-      appendEvents(runId, added);
+      if (runs.get(runId)?.status === "running") appendEvents(runId, added);
     },
     async readEvents(runId, afterSeq = 0) {
       return copy((events.get(runId) ?? []).filter((event) => event.seq > afterSeq));
@@ -136,6 +137,8 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       return copy(events.get(runId)?.at(-1));
     },
     async commitStep(step) {
+      const run = runs.get(step.runId);
+      if (run?.status !== "running") throw endedRunRefusal(step.runId, run?.status);
       const added = copy(step.messages);
       const calls = copy(step.pending);
       const stepFacts = copy(step.facts);

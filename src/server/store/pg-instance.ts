@@ -1,10 +1,14 @@
 import type { PgQueries, PgRunner, PgSession } from "./pg-runner.ts";
 
 /** Advisory lock class of the instances (the second key hashes schema and instance id). */
-const INSTANCE_LOCK = 0x7e7e_0002;
+export const INSTANCE_LOCK = 0x7e7e_0002;
 const REACQUIRE_MS = 1000;
 
 export interface PgInstanceLock {
+  /** Whether the lock is held now: false from the moment its connection broke until it is taken again. */
+  held(): boolean;
+  /** Tells `listener` each time the lock's connection breaks. */
+  onLost(listener: (error: unknown) => void): void;
   release(): Promise<void>;
 }
 
@@ -19,9 +23,11 @@ export interface PgInstanceLock {
  * knows their process is gone (see `claimOwnerIfGone`). If the connection
  * breaks while the process lives (a database restart, a network cut), the
  * lock is lost until it is taken again, and another instance's sweep (run
- * leases, run/lease-sweeper.ts) may meanwhile end this one's runs.
+ * leases, run/lease-sweeper.ts) may meanwhile end this one's runs: the
+ * listeners are told, so the instance stops them itself.
  */
-export async function holdInstanceLock(runner: PgRunner, key: string, onLost: (error: unknown) => void): Promise<PgInstanceLock> {
+export async function holdInstanceLock(runner: PgRunner, key: string, onLost?: (error: unknown) => void): Promise<PgInstanceLock> {
+  const listeners: Array<(error: unknown) => void> = onLost ? [onLost] : [];
   let session: PgSession | undefined;
   let released = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -33,10 +39,17 @@ export async function holdInstanceLock(runner: PgRunner, key: string, onLost: (e
       await next.release();
       throw error;
     }
+    // Taken again while the store was closing: given back at once.
+    if (released) {
+      await next.release();
+      return;
+    }
     next.onLost((error) => {
       session = undefined;
-      onLost(error);
+      // The broken connection goes back to the pool to be discarded; kept, it would hold a pool slot for ever.
+      void next.release();
       reacquireLater();
+      for (const listener of listeners) listener(error);
     });
     session = next;
   };
@@ -49,6 +62,8 @@ export async function holdInstanceLock(runner: PgRunner, key: string, onLost: (e
   };
   await acquire();
   return {
+    held: () => session !== undefined,
+    onLost: (listener) => void listeners.push(listener),
     async release() {
       released = true;
       clearTimeout(retry);

@@ -34,6 +34,7 @@ export function pgStatements(schema: string) {
     listRuns: `SELECT ${runColumns} FROM ${s}.runs WHERE thread_id = $1 ORDER BY ordinal`,
     /** The links between a thread's runs, without their requests (a long stateless thread's requests are large). */
     listRunLinks: `SELECT run_id, parent_run_id, trigger, created_at FROM ${s}.runs WHERE thread_id = $1 ORDER BY ordinal`,
+    runStatus: `SELECT status FROM ${s}.runs WHERE run_id = $1`,
     lockLog: `SELECT log FROM ${s}.runs WHERE run_id = $1 FOR UPDATE`,
     setLog: `UPDATE ${s}.runs SET log = $2::json WHERE run_id = $1`,
     /** Running runs of other instances, by owner; the instance itself is alive, so its own are never among them. */
@@ -60,6 +61,15 @@ export function pgStatements(schema: string) {
 
     insertPages: `INSERT INTO ${s}.event_pages (run_id, first_seq, last_seq, body)
       SELECT $1, p.first_seq, p.last_seq, p.body FROM unnest($2::integer[], $3::integer[], $4::bytea[]) AS p(first_seq, last_seq, body)
+      ON CONFLICT (run_id, first_seq) DO NOTHING`,
+    /**
+     * insertPages for a run still running, checked in the same statement (the hot path gets no second round
+     * trip): a run ended elsewhere takes no more events. Checked without a row lock, so a page racing another
+     * instance's end of the run may still land; that end leaves a gap of UNSTORED_EVENT_LIMIT ids for it.
+     */
+    appendPages: `INSERT INTO ${s}.event_pages (run_id, first_seq, last_seq, body)
+      SELECT $1, p.first_seq, p.last_seq, p.body FROM unnest($2::integer[], $3::integer[], $4::bytea[]) AS p(first_seq, last_seq, body)
+      WHERE EXISTS (SELECT 1 FROM ${s}.runs WHERE run_id = $1 AND status = 'running')
       ON CONFLICT (run_id, first_seq) DO NOTHING`,
     readPages: `SELECT first_seq, body FROM ${s}.event_pages WHERE run_id = $1 AND last_seq > $2 ORDER BY first_seq`,
     lastPage: `SELECT first_seq, body FROM ${s}.event_pages WHERE run_id = $1 ORDER BY first_seq DESC LIMIT 1`,

@@ -3,7 +3,8 @@ import { hostname } from "node:os";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import { beginRunRefusals } from "./begin-run-refusals.ts";
-import { decodePage, encodePage, pages } from "./event-pages.ts";
+import { decodePage } from "./event-pages.ts";
+import { endedRunRefusal } from "./ended-run-refusal.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { isPgRetryable, toPgStoreError } from "./pg-errors.ts";
 import { claimOwnerIfGone, holdInstanceLock, type PgInstanceLock } from "./pg-instance.ts";
@@ -13,7 +14,8 @@ import type { PgRunStoreOptions } from "./pg-run-store-options.ts";
 import type { PgQueries } from "./pg-runner.ts";
 import { migratePgSchema } from "./pg-schema.ts";
 import { pgStatements } from "./pg-statements.ts";
-import type { LostRunEnding, PendingToolCall, RunLogEntry, RunStore, StoredEvent, StoredInterrupt } from "./port.ts";
+import { pgWrites } from "./pg-writes.ts";
+import type { LostRunEnding, PendingToolCall, RunLogEntry, RunStore, StoredEvent } from "./port.ts";
 import type { RunFact } from "./run-facts.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
 
@@ -41,7 +43,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
   let lock: PgInstanceLock;
   try {
     await migratePgSchema(runner, schema);
-    lock = await holdInstanceLock(runner, ownerKey(instanceId), options.onInstanceLockLost ?? (() => undefined));
+    lock = await holdInstanceLock(runner, ownerKey(instanceId), options.onInstanceLockLost);
   } catch (error) {
     await runner.end().catch(() => undefined);
     throw cannotOpenPg(options, error);
@@ -70,34 +72,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
   const read = <T>(query: () => Promise<T>) => single("read from the database", query);
   const rows = async <Row>(text: string, values: unknown[]) => (await read(() => runner.query<Row>(text, values))).rows;
 
-  const insertEvents = async (tx: PgQueries, runId: string, events: StoredEvent[]) => {
-    const split = pages(events);
-    if (split.length === 0) return;
-    await tx.query(sql.insertPages, [runId, split.map((page) => page[0]!.seq), split.map((page) => page.at(-1)!.seq), split.map(encodePage)]);
-  };
-  const appendMessages = async (tx: PgQueries, threadId: string, runId: string, messages: Message[]) => {
-    if (messages.length === 0) return;
-    await tx.query(sql.insertMessages, [threadId, runId, messages.map((message) => message.id), messages.map((message) => JSON.stringify(message))]);
-  };
-  const insertFacts = async (tx: PgQueries, runId: string, facts: RunFact[] | undefined) => {
-    if (facts && facts.length > 0) await tx.query(sql.insertFacts, [runId, facts.map((fact) => JSON.stringify(fact))]);
-  };
-  const insertInterrupt = async (tx: PgQueries, stored: StoredInterrupt) => {
-    const { status: _status, answer: _answer, resolvedByRunId: _by, ...body } = stored;
-    await tx.query(sql.insertInterrupt, [stored.interrupt.id, stored.threadId, stored.runId, JSON.stringify(body)]);
-  };
-  const upsertPending = async (tx: PgQueries, threadId: string, calls: PendingToolCall[]) => {
-    // The last word on a call id wins, as a replace would; one statement may not touch a row twice.
-    const unique = [...new Map(calls.map((call) => [call.toolCallId, call])).values()];
-    if (unique.length === 0) return;
-    await tx.query(sql.upsertPending, [
-      threadId,
-      unique.map((call) => call.toolCallId),
-      unique.map((call) => call.toolName),
-      unique.map((call) => call.runId),
-      unique.map((call) => call.arguments),
-    ]);
-  };
+  const { insertEvents, appendMessages, insertFacts, insertInterrupt, upsertPending } = pgWrites(sql);
 
   /** Closes the approvals a run asked for that nobody will see, answering their calls in the thread. */
   const closeApprovalsOf = async (tx: PgQueries, runId: string, threadId: string) => {
@@ -193,6 +168,8 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     },
     async beginRun(begin) {
       const { thread, run } = begin;
+      // A run begun while the lock is lost could be ended as lost by another instance as it starts.
+      if (!lock.held()) throw new TetherError("store_unavailable", "This server lost its hold on the database and is taking it back; try again in a moment.");
       await write("start the run", async (tx) => {
         const at = now();
         // Creates the thread or takes its lock: two starts on one thread, on any instances, go one after the other from here.
@@ -229,7 +206,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
       if (events.length === 0) return;
       // One statement, atomic without a transaction around it (the hot path: no BEGIN and COMMIT round trips);
       // a page already stored (a retry after a lost answer) is skipped, not an error.
-      await single("store the run's events", () => insertEvents(runner, runId, events));
+      await single("store the run's events", () => insertEvents(runner, runId, events, sql.appendPages));
     },
     async readEvents(runId, afterSeq = 0) {
       const events: StoredEvent[] = [];
@@ -250,6 +227,9 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     async commitStep(step) {
       await write("store the run's step", async (tx) => {
         await tx.query(sql.touchThread, [step.threadId, now()]); // takes the thread's lock first, as every thread write does
+        // Under that lock a run's end is settled: one ended elsewhere (its instance lost) keeps its thread as it left it.
+        const [run] = (await tx.query<{ status: string }>(sql.runStatus, [step.runId])).rows;
+        if (run?.status !== "running") throw endedRunRefusal(step.runId, run?.status);
         await appendMessages(tx, step.threadId, step.runId, step.messages);
         await upsertPending(tx, step.threadId, step.pending);
         for (const stored of step.interrupts ?? []) await insertInterrupt(tx, stored);
@@ -307,7 +287,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
      */
     recoverInterruptedRuns: endRunsOfLostInstances,
     // One process on an embedded PGlite: nothing else can die holding its runs.
-    ...(options.pglite ? {} : { endRunsOfLostInstances }),
+    ...(options.pglite ? {} : { endRunsOfLostInstances, onOwnershipLost: (listener: (error: unknown) => void) => lock.onLost(listener) }),
     async close() {
       await lock.release();
       await runner.end();

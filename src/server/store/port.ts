@@ -62,13 +62,23 @@ export interface RunStore {
    * a running run, checked inside the same transaction.
    */
   beginRun(begin: BeginRun): Promise<void>;
-  /** Appends events to a run's log; sequence numbers are assigned by the caller and never reused. */
+  /**
+   * Appends events to a run's log; sequence numbers are assigned by the caller
+   * and never reused. Events of a run that is not running (ended elsewhere
+   * meanwhile) are not stored.
+   */
   appendEvents(runId: string, events: StoredEvent[]): Promise<void>;
   /** The run's events with `seq > afterSeq`, in order. */
   readEvents(runId: string, afterSeq?: number): Promise<StoredEvent[]>;
   /** The run's last stored event (its RUN_FINISHED or RUN_ERROR once it ended). */
   getLastEvent(runId: string): Promise<StoredEvent | undefined>;
-  /** Stores one model step: its messages (a surface's activity message after the results) and the browser calls it left pending. */
+  /**
+   * Stores one model step: its messages (a surface's activity message after
+   * the results) and the browser calls it left pending. Refuses with
+   * `run_not_active`, writing nothing, when the run is no longer running:
+   * someone else ended it (its instance was taken for gone) and the thread
+   * may already have a new run. Checked inside the same transaction.
+   */
   commitStep(step: CommitStep): Promise<void>;
   /**
    * Records how the run ended, with its last events, in one write; the run
@@ -106,6 +116,16 @@ export interface RunStore {
    * Returns how many runs it ended.
    */
   endRunsOfLostInstances?(): Promise<number>;
+  /**
+   * On a store that several live instances share: tells `listener` each time
+   * this instance loses what shows the others it is alive (on PostgreSQL, the
+   * connection holding its liveness lock broke; the store takes it again once
+   * the database answers). Another instance may then end this one's runs as
+   * lost at any moment, so the app stops them itself (RUN_ERROR
+   * `instance_lost`) rather than have them finish twice. Absent where no
+   * other instance can end this one's runs.
+   */
+  onOwnershipLost?(listener: (error: unknown) => void): void;
   close(): Promise<void>;
 }
 

@@ -32,6 +32,7 @@ export function prepareStatements(db: Database.Database) {
        VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
     ),
     finishRun: db.prepare("UPDATE runs SET status = ?, outcome = ?, error = ?, usage = ?, finished_at = ? WHERE run_id = ? AND status = 'running'"),
+    runStatus: db.prepare<[string], { status: string }>("SELECT status FROM runs WHERE run_id = ?"),
     getLog: db.prepare<[string], { log: string }>("SELECT log FROM runs WHERE run_id = ?"),
     setLog: db.prepare("UPDATE runs SET log = ? WHERE run_id = ?"),
     insertPage: db.prepare("INSERT INTO event_pages (run_id, first_seq, last_seq, body) VALUES (?, ?, ?, ?)"),

@@ -2,6 +2,7 @@ import { beginRunRefusals } from "./begin-run-refusals.ts";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import { decodePage, encodePage, pages } from "./event-pages.ts";
+import { endedRunRefusal } from "./ended-run-refusal.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
 import { sqliteAttempt } from "./sqlite-attempt.ts";
@@ -128,9 +129,14 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     }
   });
 
-  const appendEvents = db.transaction(insertEvents);
+  // A run ended elsewhere takes no more events, and no more steps: its thread may have a new run by now.
+  const appendEvents = db.transaction((runId: string, events: StoredEvent[]) => {
+    if (statements.runStatus.get(runId)?.status === "running") insertEvents(runId, events);
+  });
 
   const commitStep = db.transaction((step: CommitStep) => {
+    const status = statements.runStatus.get(step.runId)?.status;
+    if (status !== "running") throw endedRunRefusal(step.runId, status);
     appendMessages(step.threadId, step.runId, step.messages);
     for (const call of step.pending) {
       statements.insertPending.run(step.threadId, call.toolCallId, call.toolName, call.runId, call.arguments);

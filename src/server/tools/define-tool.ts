@@ -18,7 +18,7 @@ export interface ToolContext<User extends TetherUser = any> {
   threadId: string;
   runId: string;
   toolCallId: string;
-  /** Aborted when the run is cancelled. */
+  /** Aborted when the run is cancelled, or stopped (its server lost its hold on a shared store). */
   signal: AbortSignal;
 }
 
