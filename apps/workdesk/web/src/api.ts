@@ -1,4 +1,5 @@
 import { errorFromResponse } from "tether/client";
+import { isTetherError } from "tether/protocol";
 import type { Screen as CatalogScreen } from "../../agent/screens.ts";
 import type { WorkRequest } from "../../agent/work-requests.ts";
 
@@ -8,6 +9,9 @@ export async function getJson<T>(path: string): Promise<T> {
   if (!response.ok) throw await errorFromResponse(response);
   return (await response.json()) as T;
 }
+
+/** The API's answer when nobody is signed in: the sign-in page, not a failure. */
+export const isUnauthenticated = (error: unknown) => isTetherError(error) && error.code === "unauthenticated";
 
 export interface User {
   id: string;

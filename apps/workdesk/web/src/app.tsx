@@ -1,8 +1,11 @@
-import { useCallback, useEffect, useState } from "react";
-import { TetherError } from "tether/protocol";
-import { getJson, type Screen, type User } from "./api.ts";
-import { Shell } from "./shell.tsx";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { getJson, isUnauthenticated, type Screen, type User } from "./api.ts";
 import { SignIn } from "./sign-in.tsx";
+
+// The signed-in app (the assistant, its AG-UI client and checks) is a chunk of its own: the sign-in page
+// needs none of it. Fetched from the start, beside "who am I", so a signed-in page waits for no extra trip.
+const shell = import("./shell.tsx");
+const Shell = lazy(async () => ({ default: (await shell).Shell }));
 
 type Signed = { state: "loading" } | { state: "out" } | { state: "in"; user: User; screens: Screen[] };
 
@@ -14,7 +17,7 @@ export function App() {
       const [{ user }, { screens }] = await Promise.all([getJson<{ user: User }>("/api/workdesk/me"), getJson<{ screens: Screen[] }>("/api/workdesk/screens")]);
       setSigned({ state: "in", user, screens });
     } catch (error) {
-      if (error instanceof TetherError && error.code !== "unauthenticated") console.error(error);
+      if (!isUnauthenticated(error)) console.error(error);
       setSigned({ state: "out" });
     }
   }, []);
@@ -27,5 +30,9 @@ export function App() {
   };
   if (signed.state === "loading") return <p className="loading">Loading…</p>;
   if (signed.state === "out") return <SignIn onSignedIn={() => void load()} />;
-  return <Shell key={signed.user.id} user={signed.user} screens={signed.screens} onSignOut={() => void signOut()} />;
+  return (
+    <Suspense fallback={<p className="loading">Loading…</p>}>
+      <Shell key={signed.user.id} user={signed.user} screens={signed.screens} onSignOut={() => void signOut()} />
+    </Suspense>
+  );
 }
