@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { TetherError } from "tether/protocol";
+import { providerFetch } from "tether/server";
 
 export const MODEL_PROVIDERS = ["openai", "anthropic", "google", "openai-compatible"] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -48,19 +49,23 @@ export async function createModel(spec: ModelSpec, env: Record<string, string | 
     return value;
   };
   const optional = (name: string) => env[name] || undefined;
+  // Every provider calls its model through Node's own HTTP client with kept-alive connections.
+  const fetch = providerFetch;
   switch (spec.provider) {
     case "openai": {
       const { createOpenAI } = await import("@ai-sdk/openai");
       // Chat Completions: the wire protocol OpenAI and most gateways speak.
-      return createOpenAI({ apiKey: required("OPENAI_API_KEY"), baseURL: optional("OPENAI_BASE_URL") }).chat(spec.modelId);
+      return createOpenAI({ apiKey: required("OPENAI_API_KEY"), baseURL: optional("OPENAI_BASE_URL"), fetch }).chat(spec.modelId);
     }
     case "anthropic": {
       const { createAnthropic } = await import("@ai-sdk/anthropic");
-      return createAnthropic({ apiKey: required("ANTHROPIC_API_KEY"), baseURL: optional("ANTHROPIC_BASE_URL") })(spec.modelId);
+      return createAnthropic({ apiKey: required("ANTHROPIC_API_KEY"), baseURL: optional("ANTHROPIC_BASE_URL"), fetch })(spec.modelId);
     }
     case "google": {
       const { createGoogleGenerativeAI } = await import("@ai-sdk/google");
-      return createGoogleGenerativeAI({ apiKey: required("GOOGLE_GENERATIVE_AI_API_KEY"), baseURL: optional("GOOGLE_GENERATIVE_AI_BASE_URL") })(spec.modelId);
+      return createGoogleGenerativeAI({ apiKey: required("GOOGLE_GENERATIVE_AI_API_KEY"), baseURL: optional("GOOGLE_GENERATIVE_AI_BASE_URL"), fetch })(
+        spec.modelId,
+      );
     }
     case "openai-compatible": {
       const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
@@ -70,6 +75,7 @@ export async function createModel(spec: ModelSpec, env: Record<string, string | 
         baseURL: spec.baseURL!,
         apiKey: optional("OPENAI_COMPATIBLE_API_KEY"),
         includeUsage: true,
+        fetch,
       }).chatModel(spec.modelId);
     }
   }

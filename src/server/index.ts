@@ -24,6 +24,7 @@ export { consoleLogger, silentLogger, type Logger } from "./http/logger.ts";
 export { createPlaybookModel, PLAYBOOK_PROVIDER, type Playbook, type PlaybookModelOptions } from "./models/playbook/playbook-model.ts";
 export type { PlaybookConversation, PlaybookResult, PlaybookTool } from "./models/playbook/conversation.ts";
 export { turnParts, type ScriptedTurn } from "./models/playbook/turn-parts.ts";
+export { providerFetch } from "./models/provider-fetch.ts";
 export { createCountingIds, createRandomIds, type IdSource } from "./run/ids.ts";
 export { DEFAULT_RETRY, type RetryPolicy } from "./agent/retry-policy.ts";
 export type { RunHub, RunChannel, SequencedEvent } from "./run/hub.ts";
