@@ -101,7 +101,10 @@ export async function createRedisHub(options: RedisHubOptions): Promise<RunHub> 
       const [last] = (await redis.xrevrange(streamKey(prefix, runId), "+", "-", "COUNT", 1)) as [string, string[]][];
       if (!last) return undefined;
       const [event] = decodeEntries([last]);
-      return { lastSeq: event!.seq, live: !isTerminal(event!.event) };
+      if (isTerminal(event!.event)) return { lastSeq: event!.seq, live: false };
+      // A stream that stops short of its end: its instance died, and whoever ended the run wrote the end to the store only.
+      if ((await store.getRun(runId))?.status !== "running") return undefined;
+      return { lastSeq: event!.seq, live: true };
     },
     follow(runId, afterSeq, signal) {
       // This instance's own runs (and those it still holds) are followed in memory.
