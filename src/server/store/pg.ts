@@ -46,7 +46,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     lock = await holdInstanceLock(runner, ownerKey(instanceId), options.onInstanceLockLost);
   } catch (error) {
     await runner.end().catch(() => undefined);
-    throw cannotOpenPg(options, error);
+    throw cannotOpenPg({ ...options, schema }, error);
   }
   const sql = pgStatements(schema);
   const now = () => (options.now?.() ?? new Date()).toISOString();
