@@ -8,6 +8,9 @@ const MAX_BATCH = 1024;
 /** How long one XREAD waits for news before the store is asked whether the run ended without the stream saying so. */
 const BLOCK_MS = 2000;
 
+/** How often a follower asks the store for news while Redis is down. */
+const POLL_MS = 500;
+
 /** Connections for blocking reads: XREAD BLOCK holds its connection, so each follower borrows one. */
 export interface BlockingConnections {
   borrow(): Redis;
@@ -23,7 +26,8 @@ export interface BlockingConnections {
  * which only happens to stored entries), the store fills the gap. Ends with
  * the terminal event; or, when the stream falls silent and the store says the
  * run has ended (its instance died and another ended it, or the stream
- * expired), with the rest from the store.
+ * expired), with the rest from the store. While Redis is down, it follows
+ * the store alone (pollStore).
  */
 export async function* followRemote(options: {
   store: RunStore;
@@ -48,9 +52,11 @@ export async function* followRemote(options: {
       let reply: [key: string, entries: [id: string, fields: string[]][]][] | null;
       try {
         reply = (await connection.xread("COUNT", MAX_BATCH, "BLOCK", BLOCK_MS, "STREAMS", options.key, entryId(cursor.seq))) as typeof reply;
-      } catch (error) {
+      } catch {
         if (signal?.aborted) return;
-        throw error;
+        // Redis is down (its client gave up on the read): the store has every event a few milliseconds later.
+        yield* pollStore(store, runId, cursor, signal);
+        return;
       }
       if (!reply) {
         if (await isRunning(store, runId)) continue;
@@ -68,6 +74,29 @@ export async function* followRemote(options: {
   } finally {
     signal?.removeEventListener("abort", stop);
     options.connections.release(connection);
+  }
+}
+
+/**
+ * The run from the store alone, asked every POLL_MS until it has ended:
+ * slower than the stream, and nothing missed or repeated (the store keeps
+ * every event, its end included, and the cursor moves with what was sent).
+ */
+async function* pollStore(store: RunStore, runId: string, cursor: { seq: number }, signal: AbortSignal | undefined): AsyncIterable<SequencedEvent[]> {
+  while (!signal?.aborted) {
+    // Asked before reading: a run that had ended by then has all its events in the store.
+    const running = await isRunning(store, runId);
+    yield* fromStore(store, runId, cursor);
+    if (!running) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, POLL_MS);
+      function done() {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      }
+      signal?.addEventListener("abort", done);
+    });
   }
 }
 

@@ -98,7 +98,12 @@ export async function createRedisHub(options: RedisHubOptions): Promise<RunHub> 
     async tail(runId) {
       const here = await local.tail(runId);
       if (here) return here;
-      const [last] = (await redis.xrevrange(streamKey(prefix, runId), "+", "-", "COUNT", 1)) as [string, string[]][];
+      let last: [string, string[]] | undefined;
+      try {
+        [last] = (await redis.xrevrange(streamKey(prefix, runId), "+", "-", "COUNT", 1)) as [string, string[]][];
+      } catch {
+        return undefined; // Redis is down: the store's word is all there is (followers poll it meanwhile)
+      }
       if (!last) return undefined;
       const [event] = decodeEntries([last]);
       if (isTerminal(event!.event)) return { lastSeq: event!.seq, live: false };
