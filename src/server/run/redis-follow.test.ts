@@ -26,7 +26,30 @@ async function runningRun(store: RunStore): Promise<void> {
   await store.appendEvents("r1", sequenceEvents([delta("a"), delta("b")], 2));
 }
 
+/** A Redis that answers but whose stream stays silent: the run's instance cannot publish to it (its own link to Redis is down). */
+const silentStream: BlockingConnections = {
+  borrow: () => ({ xread: () => new Promise((resolve) => setTimeout(() => resolve(null), 20)), disconnect() {} }) as unknown as Redis,
+  release() {},
+};
+
 describe("followRemote", () => {
+  it("gets a run's events from the store while its stream stays silent and the run goes on, not only once it ended", async () => {
+    const store = createMemoryRunStore();
+    await runningRun(store);
+    const seen: SequencedEvent[] = [];
+    const controller = new AbortController();
+    const following = (async () => {
+      const source = followRemote({ store, connections: silentStream, key: "tether:run:r1", runId: "r1", afterSeq: 0, signal: controller.signal });
+      for await (const batch of source) seen.push(...batch);
+    })();
+    await expect.poll(() => seen.map((event) => event.seq)).toEqual([1, 2, 3]);
+    await store.appendEvents("r1", sequenceEvents([delta("c")], 4));
+    await expect.poll(() => seen.map((event) => event.seq)).toEqual([1, 2, 3, 4]);
+    await store.finishRun({ runId: "r1", status: "finished", events: sequenceEvents([finished], 5) });
+    await following;
+    expect(seen.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it("follows a run of another instance from the store alone while Redis is down, to its end, missing and repeating nothing", async () => {
     const store = createMemoryRunStore();
     await runningRun(store);

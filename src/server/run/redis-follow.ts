@@ -5,7 +5,7 @@ import type { SequencedEvent } from "./sequence-events.ts";
 
 /** The most events read from the stream at once. */
 const MAX_BATCH = 1024;
-/** How long one XREAD waits for news before the store is asked whether the run ended without the stream saying so. */
+/** How long one XREAD waits for news before the store is asked for what the stream did not say (the run's end, say). */
 const BLOCK_MS = 2000;
 
 /** How often a follower asks the store for news while Redis is down. */
@@ -59,9 +59,11 @@ export async function* followRemote(options: {
         return;
       }
       if (!reply) {
-        if (await isRunning(store, runId)) continue;
-        yield* fromStore(store, runId, cursor);
-        return;
+        // A silent stream: the run's end stored by another (its instance died), or an instance that cannot reach Redis
+        // while this one can. The store has what was sent either way; a run still going goes on from the stream after it.
+        const running = await isRunning(store, runId);
+        if ((yield* fromStore(store, runId, cursor)) || !running) return;
+        continue;
       }
       const events = decodeEntries(reply[0]![1]);
       if (events[0]!.seq > cursor.seq + 1) yield* fromStore(store, runId, cursor, events[0]!.seq - 1);
@@ -86,8 +88,7 @@ async function* pollStore(store: RunStore, runId: string, cursor: { seq: number 
   while (!signal?.aborted) {
     // Asked before reading: a run that had ended by then has all its events in the store.
     const running = await isRunning(store, runId);
-    yield* fromStore(store, runId, cursor);
-    if (!running) return;
+    if ((yield* fromStore(store, runId, cursor)) || !running) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, POLL_MS);
       function done() {
@@ -104,12 +105,13 @@ async function isRunning(store: RunStore, runId: string): Promise<boolean> {
   return (await store.getRun(runId))?.status === "running";
 }
 
-/** Stored events after the cursor (up to `until`), in batches; moves the cursor along. */
-async function* fromStore(store: RunStore, runId: string, cursor: { seq: number }, until = Infinity): AsyncIterable<SequencedEvent[]> {
+/** Stored events after the cursor (up to `until`), in batches; moves the cursor along. Returns whether the run's end was among them. */
+async function* fromStore(store: RunStore, runId: string, cursor: { seq: number }, until = Infinity): AsyncGenerator<SequencedEvent[], boolean> {
   const stored = (await store.readEvents(runId, cursor.seq)).filter((event) => event.seq <= until);
   for (let index = 0; index < stored.length; index += MAX_BATCH) {
     const batch = stored.slice(index, index + MAX_BATCH);
     cursor.seq = batch.at(-1)!.seq;
     yield batch;
   }
+  return stored.length > 0 && isTerminal(stored.at(-1)!.event);
 }
