@@ -122,9 +122,9 @@ export async function migratePgSchema(runner: PgRunner, schema: string): Promise
         [schema, `${s}.schema_migrations`],
       )
     ).rows;
-    if (!found?.schema) await tx.query(`CREATE SCHEMA ${s}`);
+    if (!found?.schema) await tx.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     if (!found?.migrations) {
-      await tx.query(`CREATE TABLE ${s}.schema_migrations (
+      await tx.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
       version integer PRIMARY KEY,
       name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
