@@ -55,6 +55,7 @@ export async function* followRemote(options: {
       } catch {
         if (signal?.aborted) return;
         // Redis is down (its client gave up on the read): the store has every event a few milliseconds later.
+        connection.disconnect(); // not left reconnecting for as long as the run goes on
         yield* pollStore(store, runId, cursor, signal);
         return;
       }
