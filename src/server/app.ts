@@ -140,6 +140,7 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
       onError: (error) => logger.error("Could not end the runs of instances that stopped; will keep trying.", error),
     });
   const secret = options.secret || process.env.TETHER_SECRET || randomBytes(32).toString("hex");
+  if (!options.secret && !process.env.TETHER_SECRET && (store.endRunsOfLostInstances || hub.requestCancel)) logger.warn(RANDOM_SECRET_WARNING);
   const runner = createRunner({
     agents,
     store,
@@ -215,6 +216,9 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
     },
   };
 }
+
+const RANDOM_SECRET_WARNING =
+  "Several instances share this store and TETHER_SECRET is not set: this one signs with a random secret of its own, so the others refuse what it signs (approvals of stateless agents, the demo's sign-ins). Set the same TETHER_SECRET on every instance.";
 
 const INSTANCE_LOST_MESSAGE =
   "This server lost its hold on the database while the run was in progress; the run was stopped so that no other server finishes it twice. Start it again.";

@@ -106,6 +106,11 @@ describe.skipIf(skipped)("an instance killed with SIGKILL mid-run, on PostgreSQL
     expect(elapsed).toBeLessThanOrEqual(BOUND_MS);
     expect(await store.getRun(runId)).toMatchObject({ status: "error", error: { code: "instance_lost" } });
 
+    // That client reconnects through B holding the end: it gets the end again. (A's stream in Redis stops before it.)
+    const end = seen.at(-1)!.id!;
+    const again = await frames(await tether.app.request(`/api/threads/${threadId}/events`, { headers: { ...headers, "Last-Event-ID": end } })).all();
+    expect(again.map((frame) => frame.id)).toEqual([end]);
+
     const after = await frames(await tether.app.request("/api/agents/test/run", { method: "POST", headers, body: JSON.stringify(input(next)) })).all();
     expect(after[0]!.data.type).toBe("RUN_STARTED");
     expect(after.at(-1)!.data.type).toBe("RUN_FINISHED");

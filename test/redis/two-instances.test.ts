@@ -1,4 +1,5 @@
-import type { RunAgentInput } from "@ag-ui/core";
+import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
+import { sequenceEvents } from "../../src/server/run/sequence-events.ts";
 import { createScriptedModel, type SseFrame } from "tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
@@ -88,6 +89,26 @@ describe.skipIf(skipped)("two instances on PostgreSQL and Redis", () => {
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, index) => 41 + index));
     expect(resumed.map((frame) => frame.data)).toEqual(whole.slice(40).map((frame) => frame.data));
     expect(resumed.at(-1)!.data.type).toBe("RUN_FINISHED");
+  });
+
+  it("repeats nothing to a reconnect through B holding the newest stored event of a run whose instance has not reached Redis", async () => {
+    const threadId = `t-unpublished-${process.pid}-${Date.now()}`;
+    const runId = `${threadId}-r1`;
+    // A run executing elsewhere whose events are stored but not in Redis (its instance cannot reach it, or has not yet).
+    const event = (type: EventType, extra: object = {}) => ({ type, threadId, runId, ...extra }) as BaseEvent;
+    const text = (delta: string) => ({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta }) as BaseEvent;
+    await a.store.beginRun({
+      thread: { threadId, agentId: "test", ownerId: "kim" },
+      run: { runId, userId: "kim", input: {}, log: [] },
+      events: sequenceEvents([event(EventType.RUN_STARTED)], 1),
+      messages: [],
+      resolvedToolCallIds: [],
+    });
+    await a.store.appendEvents(runId, sequenceEvents([text("a"), text("b")], 2));
+
+    const throughB = frames(await attach(b, threadId, `${runId}:3`));
+    await a.store.finishRun({ runId, status: "finished", events: sequenceEvents([event(EventType.RUN_FINISHED)], 4) });
+    expect((await throughB.all()).map((frame) => frame.id)).toEqual([`${runId}:4`]);
   });
 
   it("lets the thread's next run start through B as soon as B's client heard RUN_FINISHED", async () => {

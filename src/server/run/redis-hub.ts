@@ -98,10 +98,18 @@ export async function createRedisHub(options: RedisHubOptions): Promise<RunHub> 
     async tail(runId) {
       const here = await local.tail(runId);
       if (here) return here;
-      const [last] = (await redis.xrevrange(streamKey(prefix, runId), "+", "-", "COUNT", 1)) as [string, string[]][];
+      let last: [string, string[]] | undefined;
+      try {
+        [last] = (await redis.xrevrange(streamKey(prefix, runId), "+", "-", "COUNT", 1)) as [string, string[]][];
+      } catch {
+        return undefined; // Redis is down: the store's word is all there is (followers poll it meanwhile)
+      }
       if (!last) return undefined;
       const [event] = decodeEntries([last]);
-      return { lastSeq: event!.seq, live: !isTerminal(event!.event) };
+      if (isTerminal(event!.event)) return { lastSeq: event!.seq, live: false };
+      // A stream that stops short of its end: its instance died, and whoever ended the run wrote the end to the store only.
+      if ((await store.getRun(runId))?.status !== "running") return undefined;
+      return { lastSeq: event!.seq, live: true };
     },
     follow(runId, afterSeq, signal) {
       // This instance's own runs (and those it still holds) are followed in memory.

@@ -11,8 +11,10 @@ const RETRY_MS = [50, 100, 250, 500, 1000, 2000, 5000];
  * batch, in order. It is a follower of the local hub like any other, so it
  * gets what followers may get and no more: never too far past the store, and
  * the terminal event only once the store has the run's end (or the RUN_ERROR
- * that replaced it). A batch Redis refuses is tried again until it takes it or
- * `signal` stops the publisher; the local hub keeps the events meanwhile.
+ * that replaced it). A batch Redis refuses is tried again until it takes it,
+ * `signal` stops the publisher, or the run has ended and is all stored
+ * (followers elsewhere then read it from the store); the local hub keeps the
+ * events meanwhile.
  */
 export async function publishRun(options: {
   redis: Redis;
@@ -31,6 +33,9 @@ export async function publishRun(options: {
       } catch (error) {
         if (failures === 0) options.onError(error);
         if (signal.aborted) return;
+        // The run has ended and the store has all of it (the local hub let it go): other instances read it there,
+        // so its events are not kept in memory for a Redis that may stay down for hours.
+        if (options.local.lastSeq(options.runId) === undefined) return;
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]));
       }
     }

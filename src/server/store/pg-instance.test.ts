@@ -11,7 +11,7 @@ function breakableRunner() {
       const session = { break: (error: unknown) => listeners.splice(0).forEach((listener) => listener(error)), released: false };
       sessions.push(session);
       return {
-        query: async () => ({ rows: [], count: 0 }),
+        query: async () => ({ rows: [{ taken: true }] as never[], count: 0 }), // the lock is free: taken
         onLost: (listener) => void listeners.push(listener),
         release: async () => void (session.released = true),
       };
@@ -29,7 +29,7 @@ describe("holdInstanceLock", () => {
     vi.useFakeTimers();
     const { runner, sessions } = breakableRunner();
     const told: unknown[] = [];
-    const lock = await holdInstanceLock(runner, "tether:a", (error) => told.push(error));
+    const lock = await holdInstanceLock(runner, "tether:a", { onLost: (error) => told.push(error) });
     lock.onLost((error) => told.push(error));
     expect(lock.held()).toBe(true);
 

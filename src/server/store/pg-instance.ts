@@ -1,8 +1,11 @@
+import { TetherError } from "../../protocol/index.ts";
 import type { PgQueries, PgRunner, PgSession } from "./pg-runner.ts";
 
 /** Advisory lock class of the instances (the second key hashes schema and instance id). */
 export const INSTANCE_LOCK = 0x7e7e_0002;
 const REACQUIRE_MS = 1000;
+/** How long a starting instance tries for its lock: another instance's sweep may hold it for a moment, a live twin for ever. */
+const FIRST_TAKE_MS = 3000;
 
 export interface PgInstanceLock {
   /** Whether the lock is held now: false from the moment its connection broke until it is taken again. */
@@ -26,15 +29,21 @@ export interface PgInstanceLock {
  * leases, run/lease-sweeper.ts) may meanwhile end this one's runs: the
  * listeners are told, so the instance stops them itself.
  */
-export async function holdInstanceLock(runner: PgRunner, key: string, onLost?: (error: unknown) => void): Promise<PgInstanceLock> {
-  const listeners: Array<(error: unknown) => void> = onLost ? [onLost] : [];
+export async function holdInstanceLock(
+  runner: PgRunner,
+  key: string,
+  options: { name?: string; onLost?: (error: unknown) => void } = {},
+): Promise<PgInstanceLock> {
+  const listeners: Array<(error: unknown) => void> = options.onLost ? [options.onLost] : [];
   let session: PgSession | undefined;
   let released = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
-  const acquire = async () => {
+  /** Taken again after a lost connection, the lock is free but for a sweep's moment; at start, held means a twin. */
+  const acquire = async (first = false) => {
     const next = await runner.session();
     try {
-      await next.query("SELECT pg_advisory_lock($1, hashtext($2))", [INSTANCE_LOCK, key]);
+      if (first) await takeFirst(next, key, options.name ?? key);
+      else await next.query("SELECT pg_advisory_lock($1, hashtext($2))", [INSTANCE_LOCK, key]);
     } catch (error) {
       await next.release();
       throw error;
@@ -60,7 +69,7 @@ export async function holdInstanceLock(runner: PgRunner, key: string, onLost?: (
     }, REACQUIRE_MS);
     retry.unref();
   };
-  await acquire();
+  await acquire(true);
   return {
     held: () => session !== undefined,
     onLost: (listener) => void listeners.push(listener),
@@ -85,4 +94,24 @@ export async function holdInstanceLock(runner: PgRunner, key: string, onLost?: (
 export async function claimOwnerIfGone(tx: PgQueries, key: string): Promise<boolean> {
   const { rows } = await tx.query<{ claimed: boolean }>("SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS claimed", [INSTANCE_LOCK, key]);
   return rows[0]?.claimed === true;
+}
+
+/**
+ * The lock at start, without waiting on a live process that holds it (two
+ * instances given one `instanceId`): refused, naming the id, rather than a
+ * start that hangs.
+ */
+async function takeFirst(session: PgSession, key: string, name: string): Promise<void> {
+  const deadline = Date.now() + FIRST_TAKE_MS;
+  for (;;) {
+    const { rows } = await session.query<{ taken: boolean }>("SELECT pg_try_advisory_lock($1, hashtext($2)) AS taken", [INSTANCE_LOCK, key]);
+    if (rows[0]?.taken) return;
+    if (Date.now() >= deadline) {
+      throw new TetherError(
+        "config_invalid",
+        `Another live instance on this database is named "${name}": give each instance its own instanceId, or leave it unset for a generated one.`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

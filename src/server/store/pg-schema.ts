@@ -114,12 +114,22 @@ export async function migratePgSchema(runner: PgRunner, schema: string): Promise
   const latest = PG_MIGRATIONS.at(-1)!.version;
   return runner.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [MIGRATION_LOCK, schema]);
-    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    await tx.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
+    // Asked first, not "CREATE … IF NOT EXISTS": PostgreSQL checks the right to create before it looks, so a role
+    // given a schema made for it (or a migrated one) but no right to create schemas could never start.
+    const [found] = (
+      await tx.query<{ schema: boolean; migrations: boolean }>(
+        "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS schema, to_regclass($2) IS NOT NULL AS migrations",
+        [schema, `${s}.schema_migrations`],
+      )
+    ).rows;
+    if (!found?.schema) await tx.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    if (!found?.migrations) {
+      await tx.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
       version integer PRIMARY KEY,
       name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
+    }
     const { rows } = await tx.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${s}.schema_migrations`);
     const current = rows[0]?.version ?? 0;
     if (current > latest) {

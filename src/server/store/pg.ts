@@ -43,10 +43,10 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
   let lock: PgInstanceLock;
   try {
     await migratePgSchema(runner, schema);
-    lock = await holdInstanceLock(runner, ownerKey(instanceId), options.onInstanceLockLost);
+    lock = await holdInstanceLock(runner, ownerKey(instanceId), { name: instanceId, onLost: options.onInstanceLockLost });
   } catch (error) {
     await runner.end().catch(() => undefined);
-    throw cannotOpenPg(options, error);
+    throw cannotOpenPg({ ...options, schema }, error);
   }
   const sql = pgStatements(schema);
   const now = () => (options.now?.() ?? new Date()).toISOString();
@@ -111,19 +111,18 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
    * end a run: the owner's lock, taken for the transaction, admits one, and
    * the other finds the owner claimed (or, later, its runs ended).
    */
+  const endRunsOf = (owner: string) =>
+    write("end the runs a stopped instance left", async (tx) => {
+      if (owner !== instanceId && !(await claimOwnerIfGone(tx, ownerKey(owner)))) return 0;
+      let count = 0;
+      for (const { run_id: runId } of (await tx.query<{ run_id: string }>(sql.runningRunsOf, [owner])).rows) {
+        if (await endLost(tx, runId, { code: "instance_lost", status: "error", message: "The server stopped while this run was in progress." })) count++;
+      }
+      return count;
+    });
   const endRunsOfLostInstances = async () => {
-    const owners = await rows<{ owner: string }>(sql.runningOwners, [instanceId]);
     let ended = 0;
-    for (const { owner } of owners) {
-      ended += await write("end the runs a stopped instance left", async (tx) => {
-        if (!(await claimOwnerIfGone(tx, ownerKey(owner)))) return 0;
-        let count = 0;
-        for (const { run_id: runId } of (await tx.query<{ run_id: string }>(sql.runningRunsOf, [owner])).rows) {
-          if (await endLost(tx, runId, { code: "instance_lost", status: "error", message: "The server stopped while this run was in progress." })) count++;
-        }
-        return count;
-      });
-    }
+    for (const { owner } of await rows<{ owner: string }>(sql.runningOwners, [instanceId])) ended += await endRunsOf(owner);
     return ended;
   };
 
@@ -285,7 +284,8 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
      * Runs of this instance are alive by definition. At start-up, and through
      * `endRunsOfLostInstances` every few seconds while instances run.
      */
-    recoverInterruptedRuns: endRunsOfLostInstances,
+    // At start this instance has begun no run: any under its name were left by an earlier life of it (a restart under a fixed instanceId).
+    recoverInterruptedRuns: async () => (await endRunsOf(instanceId)) + (await endRunsOfLostInstances()),
     // One process on an embedded PGlite: nothing else can die holding its runs.
     ...(options.pglite ? {} : { endRunsOfLostInstances, onOwnershipLost: (listener: (error: unknown) => void) => lock.onLost(listener) }),
     async close() {

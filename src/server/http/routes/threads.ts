@@ -87,7 +87,8 @@ export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadAll
     if (seq > last) {
       throw new TetherError("invalid_last_event_id", `Last-Event-ID ${run.runId}:${seq} was never sent: run ${run.runId} has events up to ${last}.`);
     }
-    const ended = !tail?.live;
+    // No instance's word on the stream (the run ended, or the bus is down): the store says whether it ended.
+    const ended = tail ? !tail.live : run.status !== "running";
     return ended && isLastRun && seq === last ? seq - 1 : seq;
   }
 }
