@@ -232,7 +232,7 @@ for (const stream of streams) {
     const count = stream.counts[index]!;
     // A run that never started is a failure, counted as one; a started run that misses a token lost it.
     if (count === 0 && stream.startedAt !== undefined) tokens.lost++;
-    else tokens.duplicated += count - 1;
+    else if (count > 1) tokens.duplicated += count - 1;
     const sentAt = times?.[index];
     if (count > 0 && sentAt != null) delays.push(stream.received[index]! - (sentAt - clock.offsetMs));
   }
