@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface StartedProcess {
+  name: string;
+  pid: number;
+  /** The first capture of the `ready` pattern: the URL it serves. */
+  url: string;
+  child: ChildProcess;
+  /** Everything it printed so far. */
+  output(): string;
+  /** SIGTERM, then waits until it is gone. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node <args>` from the project's root and resolves once its output
+ * matches `ready` (whose first group is its URL); rejects with what it
+ * printed when it exits first or takes longer than `timeoutMs`. With `ipc`,
+ * the child gets a message channel (`process.send`).
+ */
+export function startProcess(
+  name: string,
+  args: string[],
+  options: { env: Record<string, string | undefined>; ready: RegExp; ipc?: boolean; timeoutMs?: number },
+): Promise<StartedProcess> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: options.env,
+    stdio: ["ignore", "pipe", "pipe", ...(options.ipc ? (["ipc"] as const) : [])],
+  });
+  let output = "";
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${name} did not start within ${options.timeoutMs ?? 120_000} ms:\n${output}`));
+    }, options.timeoutMs ?? 120_000);
+    const onOutput = (chunk: Buffer) => {
+      output += chunk;
+      const match = options.ready.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({
+        name,
+        pid: child.pid!,
+        url: match[1]!,
+        child,
+        output: () => output,
+        async stop() {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+          await exited;
+        },
+      });
+    };
+    child.stdout!.on("data", onOutput);
+    child.stderr!.on("data", onOutput);
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code ?? signal}) before it served:\n${output}`));
+    });
+  });
+}
