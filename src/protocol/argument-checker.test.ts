@@ -103,4 +103,14 @@ describe("ArgumentChecker.compile", () => {
     expect(compileSchema(fromFirstLoad, "first agent")({ id: "MNU-3120" })).toBe(true);
     expect(compileSchema(fromSecondLoad, "second agent")({ id: "MNU-3120" })).toBe(true);
   });
+
+  // An approval's response schema comes back from the store as a new object on every answer;
+  // compiling each copy would keep one more compiled schema in Ajv per answer, for ever.
+  it("compiles a schema once per content, however many copies of it come in", () => {
+    const own = createArgumentChecker();
+    const stored = { type: "object", properties: { approved: { type: "boolean" }, comment: { type: "string" } }, required: ["approved"] };
+    const first = own.compile(structuredClone(stored), "interrupt");
+    for (let answer = 0; answer < 50; answer++) expect(own.compile(structuredClone(stored), "interrupt")).toBe(first);
+    expect(own.compile({ ...stored, required: ["comment"] }, "interrupt")).not.toBe(first);
+  });
 });

@@ -17,23 +17,32 @@ export interface ArgumentChecker {
 }
 
 /**
- * A checker with its own compiled schemas, cached per schema object: it lives
- * as long as its owner (an agent, a browser session), never at module scope.
+ * A checker with its own compiled schemas: it lives as long as its owner (an
+ * agent, a browser session), never at module scope. A schema is compiled
+ * once per content, not per object: one read back from the store is a new
+ * object every time (an approval's response schema), and Ajv keeps every
+ * schema it compiles, so a cache by object alone would grow with each answer.
  */
 export function createArgumentChecker(): ArgumentChecker {
   const ajv = new Ajv({ allErrors: true, strict: false });
-  const validators = new WeakMap<JsonSchema, ValidateFunction>();
+  const byObject = new WeakMap<JsonSchema, ValidateFunction>();
+  const byContent = new Map<string, ValidateFunction>();
   const compile = (schema: JsonSchema, owner: string): ValidateFunction => {
-    let validate = validators.get(schema);
+    let validate = byObject.get(schema);
     if (validate) return validate;
-    try {
-      // Without its $id: Ajv registers ids, and the same schema may be loaded twice (two agents, a reload).
-      const { $id: _id, ...anonymous } = schema;
-      validate = ajv.compile(anonymous);
-    } catch (error) {
-      throw new TetherError("config_invalid", `The parameters schema of ${owner} is not a valid JSON Schema: ${(error as Error).message}`, { cause: error });
+    // Without its $id: Ajv registers ids, and the same schema may be loaded twice (two agents, a reload).
+    const { $id: _id, ...anonymous } = schema;
+    const content = JSON.stringify(anonymous);
+    validate = byContent.get(content);
+    if (!validate) {
+      try {
+        validate = ajv.compile(anonymous);
+      } catch (error) {
+        throw new TetherError("config_invalid", `The parameters schema of ${owner} is not a valid JSON Schema: ${(error as Error).message}`, { cause: error });
+      }
+      byContent.set(content, validate);
     }
-    validators.set(schema, validate);
+    byObject.set(schema, validate);
     return validate;
   };
   return {
