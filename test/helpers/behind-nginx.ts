@@ -60,7 +60,7 @@ export async function startDeployment(options: { databaseUrl: string; redisUrl: 
     servedBy,
     async steerTo(instance) {
       for (let attempt = 0; attempt < 4; attempt++) {
-        const probe = await fetch(`${nginx.url}/api/healthz`);
+        const probe = await fetch(`${nginx.url}/healthz`);
         await probe.arrayBuffer();
         if (servedBy(probe) !== instance) return;
       }

@@ -88,7 +88,7 @@ export async function startNginx(upstreams: string[]): Promise<Nginx> {
   };
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}:\n${errors()}`);
-    const answered = await fetch(`${url}/api/healthz`).then(
+    const answered = await fetch(`${url}/healthz`).then(
       () => true,
       () => false,
     );

@@ -7,7 +7,7 @@ const BUSY = new Set(["SQLITE_BUSY", "SQLITE_LOCKED"]);
 const UNAVAILABLE = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|PROTOCOL|NOLFS|NOMEM)/;
 
 /** Pauses between tries while the lock is held elsewhere: short first, so a brief lock costs little. */
-const PAUSES_MS = [1, 2, 5, 10, 20, 50, 100];
+export const PAUSES_MS = [1, 2, 5, 10, 20, 50, 100];
 
 export interface SqliteAttemptOptions {
   /** How long to keep trying while another connection holds the lock. Default 2 s. */
@@ -60,7 +60,13 @@ export function toStoreError(error: unknown, what = "reach the database"): unkno
   return error;
 }
 
-function sqliteCode(error: unknown): string | undefined {
+/** Whether SQLite said another connection holds the lock. */
+export function isBusy(error: unknown): boolean {
+  const code = sqliteCode(error);
+  return code !== undefined && BUSY.has(code);
+}
+
+export function sqliteCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" && code.startsWith("SQLITE_") ? code : undefined;
 }

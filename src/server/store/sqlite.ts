@@ -6,6 +6,7 @@ import { endedRunRefusal } from "./ended-run-refusal.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
 import { sqliteAttempt } from "./sqlite-attempt.ts";
+import { createGroupCommit } from "./sqlite-group-commit.ts";
 import { cannotOpen, openSqliteDatabase } from "./sqlite-database.ts";
 import { lockDatabaseFile } from "./sqlite-lock.ts";
 import { toInterrupt, toRun, toRunLink, toThread } from "./sqlite-rows.ts";
@@ -66,6 +67,8 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
   const writeWait = { waitMs: options.writeWaitMs ?? 10_000 };
 
   const statements = prepareStatements(db);
+  // Every write goes through the group commit: one transaction per turn of the event loop, a savepoint per write.
+  const group = createGroupCommit(db);
 
   const insertEvents = (runId: string, events: StoredEvent[]) => {
     for (const page of pages(events)) {
@@ -241,10 +244,10 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     listRuns: (threadId) => read(() => statements.listRuns.all(threadId).map(toRun)),
     listRunLinks: (threadId) => read(() => statements.listRunLinks.all(threadId).map(toRunLink)),
     async beginRun(begin) {
-      await sqliteAttempt(() => beginRun.immediate(begin), { ...startWait, what: "start the run" });
+      await group.run(() => beginRun(begin), { ...startWait, what: "start the run" });
     },
     async appendEvents(runId, events) {
-      if (events.length > 0) await sqliteAttempt(() => appendEvents.immediate(runId, events), { waitMs: EVENTS_WAIT_MS, what: "store the run's events" });
+      if (events.length > 0) await group.run(() => appendEvents(runId, events), { waitMs: EVENTS_WAIT_MS, what: "store the run's events" });
     },
     readEvents: (runId, afterSeq = 0) =>
       read(() => {
@@ -265,28 +268,31 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
         return { seq: row.first_seq + events.length - 1, event: events.at(-1)! };
       }),
     async commitStep(step) {
-      await sqliteAttempt(() => commitStep.immediate(step), { ...writeWait, what: "store the run's step" });
+      await group.run(() => commitStep(step), { ...writeWait, what: "store the run's step" });
     },
     async finishRun(finish: FinishRun, { waitMs = writeWait.waitMs } = {}) {
-      await sqliteAttempt(() => finishRun.immediate(finish), { waitMs, what: "store how the run ended" });
+      await group.run(() => finishRun(finish), { waitMs, what: "store how the run ended" });
     },
     async endLostRun(runId, ending) {
-      return sqliteAttempt(() => endLostRun.immediate(runId, ending), { ...writeWait, what: "end the run" });
+      return group.run(() => endLostRun(runId, ending), { ...writeWait, what: "end the run" });
     },
     async appendLog(runId, entries) {
-      if (entries.length > 0) await sqliteAttempt(() => appendLog.immediate(runId, entries), { ...writeWait, what: "store the run's log" });
+      if (entries.length > 0) await group.run(() => appendLog(runId, entries), { ...writeWait, what: "store the run's log" });
     },
     async addReport(runId, report) {
-      await sqliteAttempt(() => statements.insertReport.run(runId, now(), JSON.stringify(report)), { ...startWait, what: "store the report" });
+      await group.run(() => statements.insertReport.run(runId, now(), JSON.stringify(report)), { ...startWait, what: "store the report" });
     },
     listReports: (runId) =>
       read((): RunReport[] => statements.listReports.all(runId).map((row) => ({ receivedAt: row.received_at, report: JSON.parse(row.body) }))),
     listFacts: (runId) => read(() => statements.listFacts.all(runId).map((row) => JSON.parse(row.body) as RunFact)),
     async recoverInterruptedRuns() {
-      return sqliteAttempt(() => recoverInterruptedRuns.immediate(), { ...writeWait, what: "recover the runs a stopped process left" });
+      return group.run(() => recoverInterruptedRuns(), { ...writeWait, what: "recover the runs a stopped process left" });
     },
     async close() {
-      if (db.open) db.close();
+      if (db.open) {
+        group.flush();
+        db.close();
+      }
       lock?.release();
     },
   };
