@@ -8,38 +8,27 @@
  * is read without an endpoint in the product or `--expose-gc`.
  */
 import { PerformanceObserver, constants } from "node:perf_hooks";
-import { isTetherError } from "tether/protocol";
 import { silentLogger } from "tether/server";
-import { createDemo } from "../../apps/serve.ts";
-import { listen } from "../../src/server/listen.ts";
+import { serveDemoProcess } from "../../test/helpers/serve-demo-process.ts";
 
-try {
-  const demo = await createDemo({
+await serveDemoProcess(
+  {
     dataDir: process.env.TETHER_DATA_DIR!,
     logger: silentLogger,
     env: {},
     playbook: { chunkDelayMs: Number(process.env.BENCH_SOAK_CHUNK_DELAY_MS ?? 5) },
-  });
-  const server = await listen(demo.app, { port: 0, host: "127.0.0.1" });
-  // What survives a full collection is what the process holds on to; heapUsed between collections also counts garbage.
-  let afterFullGc = { heapUsed: Number.NaN, collections: 0 };
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      if ((entry as { detail?: { kind?: number } }).detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
-      afterFullGc = { heapUsed: process.memoryUsage().heapUsed, collections: afterFullGc.collections + 1 };
-    }
-  }).observe({ entryTypes: ["gc"] });
-  process.on("message", (message) => {
-    if (message === "memory") process.send!({ memory: process.memoryUsage(), afterFullGc });
-  });
-  console.log(`listening ${server.url}`);
-  process.once("SIGTERM", () => {
-    void server
-      .close()
-      .then(() => demo.close())
-      .finally(() => process.exit(0));
-  });
-} catch (error) {
-  console.error(isTetherError(error) ? `${error.code}: ${error.message}` : error);
-  process.exit(1);
-}
+  },
+  () => {
+    // What survives a full collection is what the process holds on to; heapUsed between collections also counts garbage.
+    let afterFullGc = { heapUsed: Number.NaN, collections: 0 };
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if ((entry as { detail?: { kind?: number } }).detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
+        afterFullGc = { heapUsed: process.memoryUsage().heapUsed, collections: afterFullGc.collections + 1 };
+      }
+    }).observe({ entryTypes: ["gc"] });
+    process.on("message", (message) => {
+      if (message === "memory") process.send!({ memory: process.memoryUsage(), afterFullGc });
+    });
+  },
+);

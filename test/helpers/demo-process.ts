@@ -9,32 +9,16 @@
  * TETHER_REDIS_URL (threads and runs on PostgreSQL, live events through
  * Redis: one of several instances).
  */
-import { isTetherError } from "tether/protocol";
 import { silentLogger } from "tether/server";
-import { createDemo } from "../../apps/serve.ts";
-import { listen } from "../../src/server/listen.ts";
+import { serveDemoProcess } from "./serve-demo-process.ts";
 
-try {
-  const demo = await createDemo({
-    dataDir: process.env.TETHER_DATA_DIR!,
-    secret: process.env.TETHER_SECRET || "test-secret",
-    logger: silentLogger,
-    env: {},
-    playbook: { chunkDelayMs: Number(process.env.TETHER_TEST_CHUNK_DELAY_MS ?? 0) },
-    ...(process.env.TETHER_DATABASE_URL
-      ? { databaseUrl: process.env.TETHER_DATABASE_URL, databaseSchema: process.env.TETHER_DATABASE_SCHEMA || "tether" }
-      : {}),
-    redisUrl: process.env.TETHER_REDIS_URL ?? "",
-  });
-  const server = await listen(demo.app, { port: Number(process.env.PORT ?? 0), host: "127.0.0.1" });
-  console.log(`listening ${server.url}`);
-  process.once("SIGTERM", () => {
-    void server
-      .close()
-      .then(() => demo.close())
-      .finally(() => process.exit(0));
-  });
-} catch (error) {
-  console.error(isTetherError(error) ? `${error.code}: ${error.message}` : error);
-  process.exit(1);
-}
+await serveDemoProcess({
+  port: Number(process.env.PORT ?? 0),
+  dataDir: process.env.TETHER_DATA_DIR!,
+  secret: process.env.TETHER_SECRET || "test-secret",
+  logger: silentLogger,
+  env: {},
+  playbook: { chunkDelayMs: Number(process.env.TETHER_TEST_CHUNK_DELAY_MS ?? 0) },
+  ...(process.env.TETHER_DATABASE_URL ? { databaseUrl: process.env.TETHER_DATABASE_URL, databaseSchema: process.env.TETHER_DATABASE_SCHEMA || "tether" } : {}),
+  redisUrl: process.env.TETHER_REDIS_URL ?? "",
+});

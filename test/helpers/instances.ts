@@ -1,4 +1,5 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { RunAgentInput } from "@ag-ui/core";
 import {
   createCountingIds,
   createPgRunStore,
@@ -64,3 +65,17 @@ export async function startInstance(options: {
   });
   return { tether, store, hold };
 }
+
+/** Kim starts a run on the instance, asking "tell me". */
+export const postRun = (instance: Instance, input: Pick<RunAgentInput, "threadId" | "runId">) =>
+  instance.tether.app.request("/api/agents/test/run", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "x-user": "kim" },
+    body: JSON.stringify({ messages: [{ id: `${input.runId}-u1`, role: "user", content: "tell me" }], tools: [], context: [], ...input }),
+  });
+
+/** Kim attaches to the thread's run through the instance, from an event id when given. */
+export const attachTo = (instance: Instance, threadId: string, lastEventId?: string) =>
+  instance.tether.app.request(`/api/threads/${threadId}/events`, {
+    headers: { "x-user": "kim", ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}) },
+  });

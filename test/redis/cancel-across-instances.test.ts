@@ -1,8 +1,7 @@
-import type { RunAgentInput } from "@ag-ui/core";
 import { createScriptedModel } from "tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOLD_REPLY } from "../helpers/held-model.ts";
-import { sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
+import { attachTo, postRun, sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
 import { frames } from "../helpers/sse-frames.ts";
 
 /**
@@ -30,13 +29,6 @@ describe.skipIf(skipped)("a cancel sent to another instance than the run's, on P
     await schemas?.dropAll();
   });
 
-  const post = (instance: Instance, input: Pick<RunAgentInput, "threadId" | "runId">) =>
-    instance.tether.app.request("/api/agents/test/run", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "x-user": "kim" },
-      body: JSON.stringify({ messages: [{ id: `${input.runId}-u1`, role: "user", content: "tell me" }], tools: [], context: [], ...input }),
-    });
-  const attach = (instance: Instance, threadId: string) => instance.tether.app.request(`/api/threads/${threadId}/events`, { headers: { "x-user": "kim" } });
   const cancel = (instance: Instance, runId: string) =>
     instance.tether.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: { "Content-Type": "application/json", "x-user": "kim" }, body: "{}" });
 
@@ -44,9 +36,9 @@ describe.skipIf(skipped)("a cancel sent to another instance than the run's, on P
     const threadId = `t-cancel-${process.pid}-${Date.now()}`;
     const runId = `${threadId}-r1`;
     const release = a.hold();
-    const onA = frames(await post(a, { threadId, runId }));
+    const onA = frames(await postRun(a, { threadId, runId }));
     await onA.until(10);
-    const throughB = frames(await attach(b, threadId));
+    const throughB = frames(await attachTo(b, threadId));
     await throughB.until(10);
 
     const response = await cancel(b, runId);
@@ -60,7 +52,7 @@ describe.skipIf(skipped)("a cancel sent to another instance than the run's, on P
     expect(fromB.map((frame) => frame.id)).toEqual(fromA.map((frame) => frame.id));
     expect(await b.store.getRun(runId)).toMatchObject({ status: "cancelled" });
 
-    const next = await frames(await post(b, { threadId, runId: `${threadId}-r2` })).all();
+    const next = await frames(await postRun(b, { threadId, runId: `${threadId}-r2` })).all();
     expect(next[0]!.data.type).toBe("RUN_STARTED");
     expect(next.at(-1)!.data).toMatchObject({ type: "RUN_FINISHED" });
     expect(next.at(-1)!.data.outcome).not.toEqual({ type: "cancelled" });
@@ -70,7 +62,7 @@ describe.skipIf(skipped)("a cancel sent to another instance than the run's, on P
     const threadId = `t-silent-${process.pid}-${Date.now()}`;
     const runId = `${threadId}-r1`;
     const release = a.hold();
-    const onA = frames(await post(a, { threadId, runId }));
+    const onA = frames(await postRun(a, { threadId, runId }));
     await onA.until(10);
     // A hears the request but does not stop the run (say, it is ending it already).
     a.tether.hub.serveCancels!(() => false);
@@ -94,7 +86,7 @@ describe.skipIf(skipped)("a cancel sent to another instance than the run's, on P
   it("answers run_not_active from B for a run that already ended, without asking the bus", async () => {
     const threadId = `t-ended-${process.pid}-${Date.now()}`;
     const runId = `${threadId}-r1`;
-    await frames(await post(a, { threadId, runId })).all();
+    await frames(await postRun(a, { threadId, runId })).all();
     const response = await cancel(b, runId);
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ error: { code: "run_not_active" } });

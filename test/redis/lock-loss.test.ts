@@ -1,11 +1,10 @@
-import type { RunAgentInput } from "@ag-ui/core";
 import pg from "pg";
 import type { Logger } from "tether/server";
 import { createScriptedModel } from "tether/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { INSTANCE_LOCK } from "../../src/server/store/pg-instance.ts";
 import { HOLD_REPLY } from "../helpers/held-model.ts";
-import { sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
+import { attachTo, postRun, sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
 import { frames } from "../helpers/sse-frames.ts";
 
 /**
@@ -43,13 +42,6 @@ describe.skipIf(skipped)("an instance whose liveness lock's connection is termin
     await schemas?.dropAll();
   });
 
-  const post = (instance: Instance, input: Pick<RunAgentInput, "threadId" | "runId">) =>
-    instance.tether.app.request("/api/agents/test/run", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "x-user": "kim" },
-      body: JSON.stringify({ messages: [{ id: `${input.runId}-u1`, role: "user", content: "tell me" }], tools: [], context: [], ...input }),
-    });
-  const attach = (instance: Instance, threadId: string) => instance.tether.app.request(`/api/threads/${threadId}/events`, { headers: { "x-user": "kim" } });
   const within = <T>(promise: Promise<T>, ms: number, what: string) =>
     Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`Not so: ${what} within ${ms} ms.`)), ms).unref())]);
   const lockHolders = async () => (await admin.query(`SELECT pid ${lockOfA}`, lockKey)).rowCount;
@@ -58,9 +50,9 @@ describe.skipIf(skipped)("an instance whose liveness lock's connection is termin
     const threadId = `t-lock-${process.pid}-${Date.now()}`;
     const runId = `${threadId}-r1`;
     const release = a.hold();
-    const onA = frames(await post(a, { threadId, runId }));
+    const onA = frames(await postRun(a, { threadId, runId }));
     await onA.until(10);
-    const throughB = frames(await attach(b, threadId));
+    const throughB = frames(await attachTo(b, threadId));
     await throughB.until(10);
 
     // Let go of the model whatever happens, or closing A would wait for the run for ever.
@@ -81,7 +73,7 @@ describe.skipIf(skipped)("an instance whose liveness lock's connection is termin
     await vi.waitFor(async () => expect(await lockHolders()).toBe(1), { timeout: 15_000, interval: 100 });
     const next = `${threadId}-r2`;
     const releaseNext = a.hold();
-    const again = frames(await post(a, { threadId, runId: next }));
+    const again = frames(await postRun(a, { threadId, runId: next }));
     await again.until(10);
     expect(await b.store.endRunsOfLostInstances!()).toBe(0);
     releaseNext();

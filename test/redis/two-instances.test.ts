@@ -1,8 +1,8 @@
-import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
+import { EventType, type BaseEvent } from "@ag-ui/core";
 import { sequenceEvents } from "../../src/server/run/sequence-events.ts";
 import { createScriptedModel, type SseFrame } from "tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
+import { attachTo, postRun, sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
 import { HOLD_REPLY as REPLY } from "../helpers/held-model.ts";
 import { frames } from "../helpers/sse-frames.ts";
 
@@ -34,23 +34,12 @@ describe.skipIf(skipped)("two instances on PostgreSQL and Redis", () => {
     await schemas?.dropAll();
   });
 
-  const post = (instance: Instance, input: Pick<RunAgentInput, "threadId" | "runId">) =>
-    instance.tether.app.request("/api/agents/test/run", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "x-user": "kim" },
-      body: JSON.stringify({ messages: [{ id: `${input.runId}-u1`, role: "user", content: "tell me" }], tools: [], context: [], ...input }),
-    });
-  const attach = (instance: Instance, threadId: string, lastEventId?: string) =>
-    instance.tether.app.request(`/api/threads/${threadId}/events`, {
-      headers: { "x-user": "kim", ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}) },
-    });
-
   it("serves a run executing on A, live, to a client attached through B: the same events, same ids, through the end", async () => {
     const threadId = `t-follow-${process.pid}-${Date.now()}`;
     const release = a.hold();
-    const onA = frames(await post(a, { threadId, runId: `${threadId}-r1` }));
+    const onA = frames(await postRun(a, { threadId, runId: `${threadId}-r1` }));
     await onA.until(10);
-    const throughB = frames(await attach(b, threadId));
+    const throughB = frames(await attachTo(b, threadId));
     await throughB.until(10);
     // B serves the live tail: the run is still going on A.
     expect((await b.store.getRun(`${threadId}-r1`))?.status).toBe("running");
@@ -73,11 +62,11 @@ describe.skipIf(skipped)("two instances on PostgreSQL and Redis", () => {
     const threadId = `t-reconnect-${process.pid}-${Date.now()}`;
     const runId = `${threadId}-r1`;
     const release = a.hold();
-    const onA = frames(await post(a, { threadId, runId }));
+    const onA = frames(await postRun(a, { threadId, runId }));
     const held = (await onA.until(40))[39]!;
     expect(held.id).toBe(`${runId}:40`);
     // The connection to A broke after event 40; the balancer sends the reconnect to B, while the run goes on.
-    const throughB = frames(await attach(b, threadId, held.id));
+    const throughB = frames(await attachTo(b, threadId, held.id));
     await throughB.until(5);
     expect((await b.store.getRun(runId))?.status).toBe("running");
     release();
@@ -106,18 +95,18 @@ describe.skipIf(skipped)("two instances on PostgreSQL and Redis", () => {
     });
     await a.store.appendEvents(runId, sequenceEvents([text("a"), text("b")], 2));
 
-    const throughB = frames(await attach(b, threadId, `${runId}:3`));
+    const throughB = frames(await attachTo(b, threadId, `${runId}:3`));
     await a.store.finishRun({ runId, status: "finished", events: sequenceEvents([event(EventType.RUN_FINISHED)], 4) });
     expect((await throughB.all()).map((frame) => frame.id)).toEqual([`${runId}:4`]);
   });
 
   it("lets the thread's next run start through B as soon as B's client heard RUN_FINISHED", async () => {
     const threadId = `t-next-${process.pid}-${Date.now()}`;
-    const onA = frames(await post(a, { threadId, runId: `${threadId}-r1` }));
+    const onA = frames(await postRun(a, { threadId, runId: `${threadId}-r1` }));
     await onA.until(5);
-    const throughB = await frames(await attach(b, threadId)).all();
+    const throughB = await frames(await attachTo(b, threadId)).all();
     expect(throughB.at(-1)!.data.type).toBe("RUN_FINISHED");
-    const next = await frames(await post(b, { threadId, runId: `${threadId}-r2` })).all();
+    const next = await frames(await postRun(b, { threadId, runId: `${threadId}-r2` })).all();
     expect(next[0]!.data.type).toBe("RUN_STARTED");
     expect(next.at(-1)!.data.type).toBe("RUN_FINISHED");
     await onA.all();
