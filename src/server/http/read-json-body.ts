@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import { TetherError, formatIssues } from "../../protocol/index.ts";
 import { checkDepth } from "./check-depth.ts";
+import { readBodyText } from "./read-body-text.ts";
 
 /**
  * Reads a request body as JSON and checks it against a schema: `invalid_json`
@@ -12,7 +13,7 @@ import { checkDepth } from "./check-depth.ts";
 export async function readJsonBody<Schema extends z.ZodType>(c: Context, schema: Schema, what: string): Promise<z.infer<Schema>> {
   let body: unknown;
   try {
-    body = JSON.parse(await c.req.text());
+    body = JSON.parse(await readBodyText(c));
   } catch {
     throw new TetherError("invalid_json", `${what} is not valid JSON.`);
   }

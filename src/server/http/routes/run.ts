@@ -17,12 +17,13 @@ export function runAgentRoutes(runner: Runner, hub: RunHub) {
     async function* events() {
       for await (const batch of hub.follow(runId, 0, stop.signal)) yield { runId, events: batch };
     }
-    const response = eventStreamResponse(events(), c.req.header("accept"), (clientGone) => {
-      stop.abort();
-      if (clientGone && cancelOnDisconnect && !repeat) runner.cancel(runId);
+    return eventStreamResponse(c, events(), {
+      onClose(clientGone) {
+        stop.abort();
+        if (clientGone && cancelOnDisconnect && !repeat) runner.cancel(runId);
+      },
+      // The same result again: a client must not act on it as on a new run (another window may already have).
+      ...(repeat ? { headers: { "x-tether-repeat-of": runId } } : {}),
     });
-    // The same result again: a client must not act on it as on a new run (another window may already have).
-    if (repeat) response.headers.set("X-Tether-Repeat-Of", runId);
-    return response;
   });
 }

@@ -71,7 +71,7 @@ export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadAll
           for await (const batch of hub.follow(run.runId, index === start ? afterSeq : 0, stop.signal)) yield { runId: run.runId, events: batch };
         }
       }
-      return eventStreamResponse(events(), c.req.header("accept"), () => stop.abort());
+      return eventStreamResponse(c, events(), { onClose: () => stop.abort() });
     });
   return routes;
 

@@ -1,0 +1,118 @@
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { EventType, type BaseEvent } from "@ag-ui/core";
+import { Hono } from "hono";
+import { afterEach, describe, expect, it } from "vitest";
+import { listen, type Listening } from "../listen.ts";
+import { eventStreamResponse, type RunEvents } from "./event-stream.ts";
+
+const text = (seq: number, delta: string) => ({ seq, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta } as BaseEvent });
+
+/** One route streaming `source`, behind a middleware that sets a header before the handler; served by Node or by `app.request`. */
+function streamingApp(source: () => AsyncIterable<RunEvents>, closes: boolean[]) {
+  const app = new Hono();
+  app.use("*", async (c, next) => {
+    c.header("X-Before", "kept");
+    await next();
+  });
+  app.get("/events", (c) => eventStreamResponse(c, source(), { onClose: (clientGone) => closes.push(clientGone), headers: { "x-tether-repeat-of": "r1" } }));
+  return app;
+}
+
+function get(url: string): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => httpRequest(url, resolve).once("error", reject).end());
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+};
+
+describe("eventStreamResponse", () => {
+  let server: Listening | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  for (const servedBy of ["Node", "app.request"] as const) {
+    it(`streams SSE frames with their ids and the headers set before the handler, served by ${servedBy}`, async () => {
+      const closes: boolean[] = [];
+      const app = streamingApp(async function* () {
+        yield { runId: "r1", events: [text(1, "Hel"), text(2, "lo")] };
+        yield { runId: "r1", events: [text(3, "!")] };
+      }, closes);
+      let status: number, headers: Headers, body: string;
+      if (servedBy === "Node") {
+        server = await listen(app, { port: 0, host: "127.0.0.1" });
+        const response = await fetch(`${server.url}/events`);
+        [status, headers, body] = [response.status, response.headers, await response.text()];
+      } else {
+        const response = await app.request("/events");
+        [status, headers, body] = [response.status, response.headers, await response.text()];
+      }
+      expect(status).toBe(200);
+      expect(headers.get("content-type")).toBe("text/event-stream");
+      expect(headers.get("x-accel-buffering")).toBe("no");
+      expect(headers.get("x-before")).toBe("kept");
+      expect(headers.get("x-tether-repeat-of")).toBe("r1");
+      expect(body.match(/^id: .*$/gm)).toEqual(["id: r1:1", "id: r1:2", "id: r1:3"]);
+      expect(body).toContain('"delta":"lo"');
+      await until(() => closes.length > 0);
+      expect(closes).toEqual([false]);
+    });
+  }
+
+  it("sends the headers at once when the first batch is not at hand, so the client is not left waiting", async () => {
+    const closes: boolean[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    server = await listen(
+      streamingApp(async function* () {
+        await held;
+        yield { runId: "r1", events: [text(1, "late")] };
+      }, closes),
+      { port: 0, host: "127.0.0.1" },
+    );
+    const response = await get(`${server.url}/events`);
+    expect(response.statusCode).toBe(200);
+    release();
+    let body = "";
+    for await (const chunk of response) body += chunk;
+    expect(body).toContain("id: r1:1");
+  });
+
+  it("stops following when the client goes away, and says the client went", async () => {
+    const closes: boolean[] = [];
+    server = await listen(
+      streamingApp(async function* () {
+        yield { runId: "r1", events: [text(1, "first")] };
+        await new Promise(() => {}); // a run that goes on and on
+      }, closes),
+      { port: 0, host: "127.0.0.1" },
+    );
+    const response = await get(`${server.url}/events`);
+    await new Promise((resolve) => response.once("data", resolve));
+    response.destroy();
+    await until(() => closes.length > 0);
+    expect(closes).toEqual([true]);
+  });
+
+  it("pulls the source only as fast as a slow client reads", async () => {
+    let pulled = 0;
+    const batch = "x".repeat(64 * 1024);
+    server = await listen(
+      streamingApp(async function* () {
+        for (;;) {
+          pulled++;
+          yield { runId: "r1", events: [text(pulled, batch)] };
+        }
+      }, []),
+      { port: 0, host: "127.0.0.1" },
+    );
+    const response = await get(`${server.url}/events`);
+    response.pause();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Unbounded, this would be thousands of batches (hundreds of megabytes) by now; the socket's buffers hold a few.
+    expect(pulled).toBeLessThan(200);
+    response.destroy();
+  });
+});

@@ -1,0 +1,75 @@
+import { request as httpRequest } from "node:http";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { TetherError } from "../../protocol/index.ts";
+import { listen, type Listening } from "../listen.ts";
+import { errorHandler } from "./errors.ts";
+import { silentLogger } from "./logger.ts";
+import { readJsonBody } from "./read-json-body.ts";
+
+/** Bodies read straight from Node's request (served by @hono/node-server), under the same limit and checks as any other. */
+describe("reading a JSON body on Node", () => {
+  let server: Listening;
+  beforeAll(async () => {
+    const app = new Hono();
+    app.onError(errorHandler(silentLogger));
+    app.use(
+      "*",
+      bodyLimit({
+        maxSize: 1024,
+        onError: () => {
+          throw new TetherError("body_too_large", "The request body is larger than 1024 bytes.");
+        },
+      }),
+    );
+    app.post("/echo", async (c) => c.json(await readJsonBody(c, z.object({ text: z.string() }), "The body")));
+    server = await listen(app, { port: 0, host: "127.0.0.1" });
+  });
+  afterAll(() => server.close());
+
+  /** POSTs `chunks` one write each; with `length`, a Content-Length, else chunked. */
+  function post(chunks: Buffer[], length?: number): Promise<{ status: number; body: { text?: string; error?: { code: string } } }> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(
+        `${server.url}/echo`,
+        { method: "POST", headers: { "content-type": "application/json", ...(length === undefined ? {} : { "content-length": String(length) }) } },
+        (response) => {
+          let text = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => (text += chunk));
+          response.on("end", () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
+        },
+      );
+      request.once("error", reject);
+      for (const chunk of chunks) request.write(chunk);
+      request.end();
+    });
+  }
+
+  it("decodes UTF-8 split across packets, and a leading byte-order mark", async () => {
+    const bytes = Buffer.from('\uFEFF{"text":"서울 ☕"}');
+    const at = bytes.indexOf(Buffer.from("서")) + 1; // inside the first character's three bytes
+    const answer = await post([bytes.subarray(0, at), bytes.subarray(at)], bytes.length);
+    expect(answer).toEqual({ status: 200, body: { text: "서울 ☕" } });
+  });
+
+  it("answers invalid_json and invalid_input with their codes", async () => {
+    const broken = Buffer.from('{"text":');
+    expect((await post([broken], broken.length)).body.error?.code).toBe("invalid_json");
+    const wrong = Buffer.from('{"text":1}');
+    expect((await post([wrong], wrong.length)).body.error?.code).toBe("invalid_input");
+  });
+
+  it("refuses a body over the limit, declared or chunked", async () => {
+    const big = Buffer.from(JSON.stringify({ text: "x".repeat(2000) }));
+    expect(await post([big], big.length)).toMatchObject({ status: 413, body: { error: { code: "body_too_large" } } });
+    expect(await post([big.subarray(0, 1000), big.subarray(1000)])).toMatchObject({ status: 413, body: { error: { code: "body_too_large" } } });
+  });
+
+  it("reads a chunked body under the limit", async () => {
+    const small = Buffer.from('{"text":"chunked"}');
+    expect(await post([small.subarray(0, 5), small.subarray(5)])).toEqual({ status: 200, body: { text: "chunked" } });
+  });
+});
