@@ -35,10 +35,12 @@ interface LiveRun {
 const MAX_BATCH = 1024;
 /**
  * How long emitted events may wait for the store, and how many. A commit costs
- * far more than a page, so events are stored a few milliseconds late; until
- * then they are served from memory.
+ * far more than a page, so events are stored a tenth of a second late; until
+ * then they are served from memory. A model streaming 30 tokens a second
+ * fills a page with three, not one: a page per token was a tenth of the
+ * server's CPU under many slow streams.
  */
-const PERSIST_AFTER_MS = 20;
+const PERSIST_AFTER_MS = 100;
 const PERSIST_AT_EVENTS = 2000;
 /** How long a request waiting on a thread's earlier end (a new run, a cancel) waits for the store's lock: as long as a run's start does. */
 const SETTLE_WAIT_MS = 2000;
@@ -236,6 +238,10 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
         return;
       }
       run.cursors.add(cursor);
+      // One abort listener for the whole follow, not one per wait: a slow stream waits once per token.
+      let waiting: (() => void) | undefined;
+      const stopWaiting = () => waiting?.();
+      signal?.addEventListener("abort", stopWaiting);
       try {
         while (!signal?.aborted) {
           if (cursor.seq < run.base) {
@@ -252,16 +258,14 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
           }
           if (run.closed && cursor.seq >= lastSeq(run)) return;
           await new Promise<void>((resolve) => {
-            const done = () => {
-              signal?.removeEventListener("abort", done);
-              run.waiters.delete(done);
-              resolve();
-            };
-            run.waiters.add(done);
-            signal?.addEventListener("abort", done);
+            waiting = resolve;
+            run.waiters.add(resolve);
           });
+          run.waiters.delete(waiting!);
+          waiting = undefined;
         }
       } finally {
+        signal?.removeEventListener("abort", stopWaiting);
         run.cursors.delete(cursor);
         if (live.has(runId)) trim(run);
       }
