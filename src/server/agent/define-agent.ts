@@ -69,6 +69,7 @@ export interface Agent<User extends TetherUser = any> {
 /** Checks an agent's configuration once, at start-up, so runs never meet a broken one. */
 export function defineAgent<User extends TetherUser = TetherUser>(definition: AgentDefinition<User>): Agent<User> {
   if (!isValidId(definition.id)) throw new TetherError("config_invalid", `Agent id "${definition.id}" is not a valid id.`);
+  assertModel(definition.id, definition.model);
   const generatedUi = definition.generatedUi
     ? { maxAttempts: (definition.generatedUi === true ? undefined : definition.generatedUi.maxAttempts) ?? DEFAULT_MAX_ATTEMPTS }
     : undefined;
@@ -109,4 +110,18 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
     ...(generatedUi ? { generatedUi } : {}),
     checker,
   };
+}
+
+/**
+ * A missing model would start fine and fail every run ("Cannot read
+ * properties of undefined"): refused here, naming what to set. Usually it
+ * is a model read from the environment with the variable unset.
+ */
+function assertModel(agentId: string, model: unknown): void {
+  if (typeof (model as { doStream?: unknown } | null | undefined)?.doStream === "function") return;
+  const got = model === undefined ? "no model" : model === null ? "null" : `a ${typeof model} that is not a language model`;
+  throw new TetherError(
+    "config_invalid",
+    `Agent "${agentId}" has ${got}: give it an AI SDK language model, such as openai("gpt-4o-mini"). When it comes from the environment, set TETHER_MODEL (for example TETHER_MODEL=openai:gpt-4o-mini).`,
+  );
 }

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { createScriptedModel } from "../../testing/index.ts";
+import { isTetherError } from "../../protocol/index.ts";
+import { defineAgent, type AgentDefinition } from "./define-agent.ts";
+
+function refusal(definition: unknown): { code: string; message: string } {
+  try {
+    defineAgent(definition as AgentDefinition);
+  } catch (error) {
+    if (isTetherError(error)) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error("defineAgent accepted it");
+}
+
+describe("defineAgent", () => {
+  it("refuses an agent without a model, naming TETHER_MODEL, instead of failing every run later", () => {
+    for (const model of [undefined, null, {}, "openai:gpt-4o-mini"]) {
+      const { code, message } = refusal({ id: "helper", model });
+      expect(code).toBe("config_invalid");
+      expect(message).toContain('Agent "helper"');
+      expect(message).toContain("TETHER_MODEL");
+    }
+  });
+
+  it("takes any object that streams as an AI SDK model does", () => {
+    expect(defineAgent({ id: "helper", model: createScriptedModel([{ text: "hi" }]) }).id).toBe("helper");
+  });
+});
