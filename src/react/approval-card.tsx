@@ -1,5 +1,5 @@
 import type { Interrupt } from "@ag-ui/core";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ApprovalResponse } from "../protocol/index.ts";
 
 export interface ApprovalCardProps {
@@ -22,13 +22,18 @@ export function ApprovalCard({ interrupt, onAnswer, disabled = false }: Approval
   const [comment, setComment] = useState("");
   const remaining = useRemaining(interrupt.expiresAt);
   const expired = remaining !== undefined && remaining <= 0;
-  const answer = (approved: boolean) => (event?: FormEvent) => {
-    event?.preventDefault();
+  const answer = (approved: boolean) => () => {
     const extra = Object.fromEntries(fields.filter((field) => field.value.trim() !== "").map((field) => [field.name, field.value.trim()]));
     onAnswer({ approved, ...(comment.trim() ? { comment: comment.trim() } : {}), ...(approved ? extra : {}) });
   };
+  // The card takes focus when it appears, so a keyboard or screen reader user is where the decision is;
+  // not from someone in the middle of typing, whose next keys would land in the wrong place.
+  const card = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!isTyping(document.activeElement)) card.current?.focus();
+  }, []);
   return (
-    <section className="tether-approval" role="group" aria-label="Approval needed" data-interrupt-id={interrupt.id}>
+    <section ref={card} tabIndex={-1} className="tether-approval" role="group" aria-label="Approval needed" data-interrupt-id={interrupt.id}>
       <h3 className="tether-approval__title">Approval needed</h3>
       <p className="tether-approval__message">{interrupt.message ?? "The assistant asks for your approval."}</p>
       {Object.keys(args).length > 0 ? (
@@ -49,7 +54,8 @@ export function ApprovalCard({ interrupt, onAnswer, disabled = false }: Approval
           </button>
         </p>
       ) : (
-        <form onSubmit={answer(true)}>
+        // Enter in a field submits the form: that must never approve, so approving is only ever a click.
+        <form onSubmit={(event) => event.preventDefault()}>
           {fields.map((field, index) => (
             <label key={field.name} className="tether-approval__field">
               {field.label}
@@ -64,7 +70,7 @@ export function ApprovalCard({ interrupt, onAnswer, disabled = false }: Approval
             <input value={comment} onChange={(event) => setComment(event.target.value)} />
           </label>
           <div className="tether-approval__actions">
-            <button type="submit" disabled={disabled}>
+            <button type="button" className="tether-approval__approve" disabled={disabled} onClick={answer(true)}>
               Approve
             </button>
             <button type="button" disabled={disabled} onClick={answer(false)}>
@@ -76,6 +82,10 @@ export function ApprovalCard({ interrupt, onAnswer, disabled = false }: Approval
       )}
     </section>
   );
+}
+
+function isTyping(element: Element | null): boolean {
+  return (element instanceof HTMLTextAreaElement || element instanceof HTMLInputElement) && element.value !== "";
 }
 
 function readArguments(interrupt: Interrupt): Record<string, unknown> {

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { sessionStatus } from "../client/index.ts";
 import { ApprovalCard } from "./approval-card.tsx";
 import { isBusy } from "./is-busy.ts";
@@ -8,9 +9,21 @@ import { useTetherSession } from "./use-tether-session.ts";
 export function Approvals() {
   const session = useTetherSession();
   const state = useAgentSession(session);
-  if (state.interrupts.length === 0) return null;
+  const open = state.interrupts.length;
+  // The panel the cards were in, kept after they are gone, to find its composer.
+  const panel = useRef<Element | null>(null);
+  const hadOpen = useRef(0);
+  useEffect(() => {
+    // Once the last approval is answered, focus goes back to where the person types, unless they moved it elsewhere.
+    const lostFocus = document.activeElement === document.body || document.activeElement === null;
+    if (hadOpen.current > 0 && open === 0 && lostFocus) {
+      panel.current?.querySelector<HTMLTextAreaElement>("textarea[aria-label='Message the assistant']")?.focus();
+    }
+    hadOpen.current = open;
+  }, [open]);
+  if (open === 0) return null;
   return (
-    <div className="tether-panel__approvals">
+    <div className="tether-panel__approvals" ref={(element) => void (element && (panel.current = element.closest(".tether-panel") ?? document.body))}>
       {state.interrupts.map((interrupt) => (
         <ApprovalCard
           key={interrupt.id}

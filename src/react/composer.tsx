@@ -11,7 +11,8 @@ export interface ComposerProps {
 /**
  * The message box of the nearest `TetherProvider`'s session (a textbox named
  * "Message the assistant"), Send, and Stop while a run this page started is
- * going. Enter sends; Shift+Enter breaks the line.
+ * going. Enter sends (not while an input method is composing); Shift+Enter
+ * breaks the line.
  */
 export function Composer({ placeholder = "Ask the assistant…" }: ComposerProps) {
   const session = useTetherSession();
@@ -29,6 +30,9 @@ export function Composer({ placeholder = "Ask the assistant…" }: ComposerProps
     });
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter that confirms an input method's composition (Korean, Japanese, Chinese) is not a send;
+    // Safari reports it only as keyCode 229.
+    if (event.nativeEvent.isComposing || event.keyCode === 229) return;
     if (event.key === "Enter" && !event.shiftKey) submit(event);
   };
   return (
