@@ -12,6 +12,8 @@ function streamingApp(source: () => AsyncIterable<RunEvents>, closes: boolean[])
   const app = new Hono();
   app.use("*", async (c, next) => {
     c.header("X-Before", "kept");
+    c.header("Set-Cookie", "a=1", { append: true });
+    c.header("Set-Cookie", "b=2", { append: true });
     await next();
   });
   app.get("/events", (c) => eventStreamResponse(c, source(), { onClose: (clientGone) => closes.push(clientGone), headers: { "x-tether-repeat-of": "r1" } }));
@@ -54,6 +56,7 @@ describe("eventStreamResponse", () => {
       expect(headers.get("x-accel-buffering")).toBe("no");
       expect(headers.get("x-before")).toBe("kept");
       expect(headers.get("x-tether-repeat-of")).toBe("r1");
+      expect(headers.getSetCookie()).toEqual(["a=1", "b=2"]);
       expect(body.match(/^id: .*$/gm)).toEqual(["id: r1:1", "id: r1:2", "id: r1:3"]);
       expect(body).toContain('"delta":"lo"');
       await until(() => closes.length > 0);

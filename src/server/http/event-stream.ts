@@ -35,10 +35,10 @@ export function eventStreamResponse(c: Context, source: AsyncIterable<RunEvents>
   const encoder = new EventEncoder(accept?.includes(AGUI_MEDIA_TYPE) ? { accept } : {});
   const contentType = encoder.getContentType();
   const encode = contentType === "text/event-stream" ? encodeSse(encoder) : encodeProtobuf(encoder);
-  const headers: Record<string, string> = {};
-  c.res.headers.forEach((value, name) => (headers[name] = value));
-  // Lower-case names, as `Headers` gives them: one entry per header when Node writes them.
-  Object.assign(headers, { "content-type": contentType, "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" }, options.headers);
+  // What middleware set before the handler (CORS, cookies), then the stream's own.
+  const headers = new Headers(c.res.headers);
+  const own = { "content-type": contentType, "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", ...options.headers };
+  for (const [name, value] of Object.entries(own)) headers.set(name, value);
   const iterator = source[Symbol.asyncIterator]();
   let closed = false;
   const close = (clientGone: boolean) => {
@@ -49,7 +49,11 @@ export function eventStreamResponse(c: Context, source: AsyncIterable<RunEvents>
 
   const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
   if (outgoing instanceof ServerResponse && !outgoing.headersSent) {
-    outgoing.writeHead(200, headers);
+    const nodeHeaders: Record<string, string | string[]> = {};
+    headers.forEach((value, name) => (nodeHeaders[name] = value));
+    const cookies = headers.getSetCookie();
+    if (cookies.length > 0) nodeHeaders["set-cookie"] = cookies;
+    outgoing.writeHead(200, nodeHeaders);
     void writeToNode(outgoing, iterator, encode, close);
     return RESPONSE_ALREADY_SENT;
   }
