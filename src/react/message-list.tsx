@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { Fragment, useEffect, useRef } from "react";
+import { Fragment, useLayoutEffect, useRef, useState, type RefObject } from "react";
 import { describeSurfaceClick, readSurfaceActivity, type SurfaceAction, type ToolActivity } from "../client/index.ts";
 import { SurfaceView } from "./surface-view.tsx";
 import { ToolActivityItem } from "./tool-activity-item.tsx";
@@ -34,84 +34,140 @@ export function MessageList({
   /** Where clicks on generated surfaces go; without them surfaces are shown and their buttons do nothing. */
   surfaces?: SurfaceHandlers;
 }) {
-  const end = useRef<HTMLDivElement>(null);
+  const log = useRef<HTMLDivElement>(null);
   const byCall = new Map(activities.map((activity) => [activity.toolCallId, activity]));
-  useEffect(() => {
-    end.current?.scrollIntoView?.({ block: "end" });
-  }, [messages, activities]);
+  const { unseen, follow, onScroll, showLatest } = useFollowLatest(log);
+  const lastMessage = messages.at(-1);
+  useLayoutEffect(() => {
+    // New content is followed only by a reader already at the bottom, or who just sent a message;
+    // someone reading further up stays where they are and is told there is more.
+    follow(lastMessage?.role === "user");
+  }, [messages, activities, follow, lastMessage]);
   return (
-    <div className="tether-log" role="log" aria-label="Conversation" aria-live="polite" aria-busy={running}>
-      {messages.map((message) => {
-        if (message.role === "user") {
-          return (
-            <article key={message.id} className="tether-message tether-message--user" aria-label="You said">
-              {typeof message.content === "string" ? message.content : "(attachment)"}
-            </article>
-          );
-        }
-        const surface = readSurfaceActivity(message);
-        if (surface) {
-          return (
-            <SurfaceView
-              key={message.id}
-              messageId={message.id}
-              activity={surface}
-              onAction={(action) => surfaces?.onAction(action)}
-              onError={(error) => surfaces?.onError({ messageId: message.id, ...error })}
-              disabled={running}
-            />
-          );
-        }
-        const click = describeSurfaceClick(message, messages);
-        if (click) {
-          return (
-            <p key={message.id} className="tether-message tether-message--action" aria-label="You chose">
-              {click}
-            </p>
-          );
-        }
-        if (message.role !== "assistant") return null;
-        const argumentsOf = new Map((message.toolCalls ?? []).map((call) => [call.id, call.function.arguments]));
-        const calls = (message.toolCalls ?? [])
-          .map((call) => byCall.get(call.id))
-          .filter((activity): activity is ToolActivity => activity !== undefined && !SHOWN_AS_SURFACE.has(activity.toolName));
-        if (!message.content && calls.length === 0) return null;
-        return (
-          <div key={message.id} className="tether-turn">
-            {message.content ? (
-              <article className="tether-message tether-message--assistant" aria-label="Assistant said">
-                {message.content}
+    <>
+      <div ref={log} onScroll={onScroll} className="tether-log" role="log" aria-label="Conversation" aria-live="polite" aria-busy={running}>
+        {messages.map((message) => {
+          if (message.role === "user") {
+            return (
+              <article key={message.id} className="tether-message tether-message--user" aria-label="You said">
+                {typeof message.content === "string" ? message.content : "(attachment)"}
               </article>
-            ) : null}
-            {calls.length > 0 ? (
-              <ol className="tether-activities" aria-label="Tool activity">
-                {calls.map((activity) => {
-                  const render = renderers?.get(activity.toolName);
-                  // The honest line first (what happened, in the library's words), then the tool's own view of the call.
-                  return (
-                    <Fragment key={activity.toolCallId}>
-                      <ToolActivityItem activity={activity} />
-                      {render ? (
-                        <li className="tether-tool-view" aria-label={`${activity.toolName} view`}>
-                          {render(toolCallView(activity, argumentsOf.get(activity.toolCallId)))}
-                        </li>
-                      ) : null}
-                    </Fragment>
-                  );
-                })}
-              </ol>
-            ) : null}
-          </div>
-        );
-      })}
-      {running ? (
-        <p className="tether-typing" aria-label="The assistant is working">
-          …
-        </p>
+            );
+          }
+          const surface = readSurfaceActivity(message);
+          if (surface) {
+            return (
+              <SurfaceView
+                key={message.id}
+                messageId={message.id}
+                activity={surface}
+                onAction={(action) => surfaces?.onAction(action)}
+                onError={(error) => surfaces?.onError({ messageId: message.id, ...error })}
+                disabled={running}
+              />
+            );
+          }
+          const click = describeSurfaceClick(message, messages);
+          if (click) {
+            return (
+              <p key={message.id} className="tether-message tether-message--action" aria-label="You chose">
+                {click}
+              </p>
+            );
+          }
+          if (message.role !== "assistant") return null;
+          const argumentsOf = new Map((message.toolCalls ?? []).map((call) => [call.id, call.function.arguments]));
+          const calls = (message.toolCalls ?? [])
+            .map((call) => byCall.get(call.id))
+            .filter((activity): activity is ToolActivity => activity !== undefined && !SHOWN_AS_SURFACE.has(activity.toolName));
+          if (!message.content && calls.length === 0) return null;
+          return (
+            <div key={message.id} className="tether-turn">
+              {message.content ? (
+                <article className="tether-message tether-message--assistant" aria-label="Assistant said">
+                  {message.content}
+                </article>
+              ) : null}
+              {calls.length > 0 ? (
+                <ol className="tether-activities" aria-label="Tool activity">
+                  {calls.map((activity) => {
+                    const render = renderers?.get(activity.toolName);
+                    // The honest line first (what happened, in the library's words), then the tool's own view of the call.
+                    return (
+                      <Fragment key={activity.toolCallId}>
+                        <ToolActivityItem activity={activity} />
+                        {render ? (
+                          <li className="tether-tool-view" aria-label={`${activity.toolName} view`}>
+                            {render(toolCallView(activity, argumentsOf.get(activity.toolCallId)))}
+                          </li>
+                        ) : null}
+                      </Fragment>
+                    );
+                  })}
+                </ol>
+              ) : null}
+            </div>
+          );
+        })}
+        {running ? (
+          <p className="tether-typing" aria-label="The assistant is working">
+            …
+          </p>
+        ) : null}
+      </div>
+      {unseen ? (
+        <button type="button" className="tether-log__latest" onClick={showLatest}>
+          New messages ↓
+        </button>
       ) : null}
-      <div ref={end} />
-    </div>
+    </>
   );
+}
+
+/** How close to the end counts as reading the latest (a line's height of slack). */
+const AT_END_PX = 24;
+
+/**
+ * Follows the log's end while the reader is there. Whether they are is
+ * tracked as they scroll, so it is known before new content moves the end.
+ */
+function useFollowLatest(log: RefObject<HTMLDivElement | null>) {
+  const atEnd = useRef(true);
+  const seenLength = useRef(0);
+  const [unseen, setUnseen] = useState(false);
+  const toEnd = () => {
+    const element = log.current;
+    if (element) element.scrollTop = element.scrollHeight;
+    atEnd.current = true;
+    setUnseen(false);
+  };
+  const follow = (force: boolean) => {
+    const element = log.current;
+    if (!element) return;
+    const grew = element.scrollHeight !== seenLength.current;
+    seenLength.current = element.scrollHeight;
+    if (force || atEnd.current) toEnd();
+    else if (grew) setUnseen(true);
+  };
+  const onScroll = () => {
+    const element = log.current;
+    if (!element) return;
+    atEnd.current = element.scrollHeight - element.scrollTop - element.clientHeight <= AT_END_PX;
+    if (atEnd.current) setUnseen(false);
+  };
+  return { unseen, follow: useStableCallback(follow), onScroll, showLatest: toEnd };
+}
+
+/** The latest `fn`, under one identity: effects that call it do not rerun because it was redefined. */
+function useStableCallback<Args extends unknown[]>(fn: (...args: Args) => void): (...args: Args) => void {
+  const latest = useRef(fn);
+  latest.current = fn;
+  const [stable] = useState(
+    () =>
+      (...args: Args) =>
+        latest.current(...args),
+  );
+  return stable;
 }
 
 /** What a tool's renderer is given: the arguments, parsed, and the call's progress. */
