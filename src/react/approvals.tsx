@@ -21,9 +21,16 @@ export function Approvals() {
     }
     hadOpen.current = open;
   }, [open]);
-  if (open === 0) return null;
+  // Always there, so assistive technology announces what is put into it: the question just asked.
+  const announcement = (
+    <p role="status" style={VISUALLY_HIDDEN}>
+      {open > 0 ? `Approval needed: ${state.interrupts.at(-1)!.message ?? "the assistant asks for your approval."}` : ""}
+    </p>
+  );
+  if (open === 0) return announcement;
   return (
     <div className="tether-panel__approvals" ref={(element) => void (element && (panel.current = element.closest(".tether-panel") ?? document.body))}>
+      {announcement}
       {state.interrupts.map((interrupt) => (
         <ApprovalCard
           key={interrupt.id}
@@ -35,3 +42,5 @@ export function Approvals() {
     </div>
   );
 }
+
+const VISUALLY_HIDDEN = { position: "absolute", width: 1, height: 1, overflow: "hidden", clipPath: "inset(50%)", whiteSpace: "nowrap" } as const;

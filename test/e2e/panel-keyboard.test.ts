@@ -50,6 +50,10 @@ describe("the panel with a keyboard", () => {
     const card = page.getByRole("group", { name: "Approval needed" });
     await card.waitFor();
     await expect.poll(() => focused(page)).toBe("approval card");
+    // Announced, for someone who does not see it appear.
+    expect(await page.getByRole("status").filter({ hasText: "Approval needed" }).textContent()).toBe(
+      'Approval needed: Close R-1005 "Fix wobbly table in canteen" as "fixed"?',
+    );
 
     for (const field of ["Resolution", "Comment (optional)"]) {
       await card.getByRole("textbox", { name: field }).press("End");
