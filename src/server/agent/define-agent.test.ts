@@ -20,6 +20,8 @@ describe("defineAgent", () => {
       expect(code).toBe("config_invalid");
       expect(message).toContain('Agent "helper"');
       expect(message).toContain("TETHER_MODEL");
+      // Only the demo server reads TETHER_MODEL: someone defining their own agent must not be sent to set it.
+      expect(message).toContain("The demo server (npm start) makes it from TETHER_MODEL");
     }
   });
 

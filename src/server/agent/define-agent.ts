@@ -114,14 +114,15 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
 
 /**
  * A missing model would start fine and fail every run ("Cannot read
- * properties of undefined"): refused here, naming what to set. Usually it
- * is a model read from the environment with the variable unset.
+ * properties of undefined"): refused here, naming what to give. Usually it
+ * is a model read from the environment with the variable unset; only the
+ * demo server reads TETHER_MODEL, so the message says so.
  */
 function assertModel(agentId: string, model: unknown): void {
   if (typeof (model as { doStream?: unknown } | null | undefined)?.doStream === "function") return;
   const got = model === undefined ? "no model" : model === null ? "null" : `a ${typeof model} that is not a language model`;
   throw new TetherError(
     "config_invalid",
-    `Agent "${agentId}" has ${got}: give it an AI SDK language model, such as openai("gpt-4o-mini"). When it comes from the environment, set TETHER_MODEL (for example TETHER_MODEL=openai:gpt-4o-mini).`,
+    `Agent "${agentId}" has ${got}: give it an AI SDK language model, such as openai("gpt-4o-mini") from @ai-sdk/openai (a model's name is not one). The demo server (npm start) makes it from TETHER_MODEL: set it, for example TETHER_MODEL=openai:gpt-4o-mini.`,
   );
 }

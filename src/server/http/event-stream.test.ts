@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { EventType, type BaseEvent } from "@ag-ui/core";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
 import { listen, type Listening } from "../listen.ts";
@@ -7,7 +8,7 @@ import { eventStreamResponse, type RunEvents } from "./event-stream.ts";
 
 const text = (seq: number, delta: string) => ({ seq, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta } as BaseEvent });
 
-/** One route streaming `source`, behind a middleware that sets a header before the handler; served by Node or by `app.request`. */
+/** One route streaming `source`, behind a middleware that sets headers before the handler and after it; served by Node or by `app.request`. */
 function streamingApp(source: () => AsyncIterable<RunEvents>, closes: boolean[]) {
   const app = new Hono();
   app.use("*", async (c, next) => {
@@ -15,6 +16,8 @@ function streamingApp(source: () => AsyncIterable<RunEvents>, closes: boolean[])
     c.header("Set-Cookie", "a=1", { append: true });
     c.header("Set-Cookie", "b=2", { append: true });
     await next();
+    // As Hono's secureHeaders does: after the handler, into the response Hono holds.
+    c.res.headers.set("X-After", "kept too");
   });
   app.get("/events", (c) => eventStreamResponse(c, source(), { onClose: (clientGone) => closes.push(clientGone), headers: { "x-tether-repeat-of": "r1" } }));
   return app;
@@ -36,7 +39,7 @@ describe("eventStreamResponse", () => {
   });
 
   for (const servedBy of ["Node", "app.request"] as const) {
-    it(`streams SSE frames with their ids and the headers set before the handler, served by ${servedBy}`, async () => {
+    it(`streams SSE frames with their ids and the headers middleware set around the handler, served by ${servedBy}`, async () => {
       const closes: boolean[] = [];
       const app = streamingApp(async function* () {
         yield { runId: "r1", events: [text(1, "Hel"), text(2, "lo")] };
@@ -55,6 +58,9 @@ describe("eventStreamResponse", () => {
       expect(headers.get("content-type")).toBe("text/event-stream");
       expect(headers.get("x-accel-buffering")).toBe("no");
       expect(headers.get("x-before")).toBe("kept");
+      expect(headers.get("x-after")).toBe("kept too");
+      expect(headers.has("x-hono-already-sent")).toBe(false);
+      expect([...RESPONSE_ALREADY_SENT.headers.keys()]).toEqual(["x-hono-already-sent"]); // shared by every request: never written into
       expect(headers.get("x-tether-repeat-of")).toBe("r1");
       expect(headers.getSetCookie()).toEqual(["a=1", "b=2"]);
       expect(body.match(/^id: .*$/gm)).toEqual(["id: r1:1", "id: r1:2", "id: r1:3"]);
@@ -97,6 +103,37 @@ describe("eventStreamResponse", () => {
     response.destroy();
     await until(() => closes.length > 0);
     expect(closes).toEqual([true]);
+  });
+
+  it("says the client went when it went before the handler answered (a run starting slowly), and does not follow", async () => {
+    const closes: boolean[] = [];
+    let pulled = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const app = new Hono();
+    app.use("*", async (_c, next) => {
+      await held;
+      await next();
+    });
+    app.route(
+      "/",
+      streamingApp(async function* () {
+        pulled++;
+        yield { runId: "r1", events: [text(1, "first")] };
+        await new Promise(() => {});
+      }, closes),
+    );
+    server = await listen(app, { port: 0, host: "127.0.0.1" });
+    const request = httpRequest(`${server.url}/events`);
+    request.once("error", () => {});
+    request.end();
+    const incoming = await new Promise<IncomingMessage>((resolve) => server!.server.once("request", resolve));
+    request.destroy();
+    await new Promise((resolve) => incoming.socket.once("close", resolve));
+    release();
+    await until(() => closes.length > 0);
+    expect(closes).toEqual([true]);
+    expect(pulled).toBe(0);
   });
 
   it("pulls the source only as fast as a slow client reads", async () => {

@@ -1,5 +1,6 @@
 import { AGUI_MEDIA_TYPE, EventEncoder } from "@ag-ui/encoder";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { X_ALREADY_SENT } from "@hono/node-server/utils/response/constants";
 import type { Context } from "hono";
 import { Buffer } from "node:buffer";
 import { ServerResponse } from "node:http";
@@ -26,8 +27,9 @@ export interface EventStreamOptions {
  * Served by `@hono/node-server`, the batches are written straight to Node's
  * response (headers with the first batch, no web stream between): a run's
  * stream is the server's hottest path. Headers a middleware sets before the
- * handler are kept; ones it would set after it are not, as for any stream
- * already under way.
+ * handler are kept, and so are ones it sets after it without waiting on
+ * anything (CORS's Vary, secure headers): they are taken a turn of the event
+ * loop after the handler returns.
  */
 export function eventStreamResponse(c: Context, source: AsyncIterable<RunEvents>, options: EventStreamOptions): Response {
   const accept = c.req.header("accept");
@@ -35,10 +37,7 @@ export function eventStreamResponse(c: Context, source: AsyncIterable<RunEvents>
   const encoder = new EventEncoder(accept?.includes(AGUI_MEDIA_TYPE) ? { accept } : {});
   const contentType = encoder.getContentType();
   const encode = contentType === "text/event-stream" ? encodeSse(encoder) : encodeProtobuf(encoder);
-  // What middleware set before the handler (CORS, cookies), then the stream's own.
-  const headers = new Headers(c.res.headers);
   const own = { "content-type": contentType, "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", ...options.headers };
-  for (const [name, value] of Object.entries(own)) headers.set(name, value);
   const iterator = source[Symbol.asyncIterator]();
   let closed = false;
   const close = (clientGone: boolean) => {
@@ -49,14 +48,16 @@ export function eventStreamResponse(c: Context, source: AsyncIterable<RunEvents>
 
   const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
   if (outgoing instanceof ServerResponse && !outgoing.headersSent) {
-    const nodeHeaders: Record<string, string | string[]> = {};
-    headers.forEach((value, name) => (nodeHeaders[name] = value));
-    const cookies = headers.getSetCookie();
-    if (cookies.length > 0) nodeHeaders["set-cookie"] = cookies;
-    outgoing.writeHead(200, nodeHeaders);
-    void writeToNode(outgoing, iterator, encode, close);
+    // Hono's response made now, with what middleware set so far: Hono then copies RESPONSE_ALREADY_SENT into it,
+    // rather than holding (and middleware after the handler writing into) that shared one.
+    void c.res;
+    void writeToNode(outgoing, () => nodeHeaders(c.res.headers, own), iterator, encode, close);
     return RESPONSE_ALREADY_SENT;
   }
+
+  // What middleware set before the handler (CORS, cookies), then the stream's own; Hono adds what it sets after.
+  const headers = new Headers(c.res.headers);
+  for (const [name, value] of Object.entries(own)) headers.set(name, value);
 
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -81,8 +82,24 @@ export function eventStreamResponse(c: Context, source: AsyncIterable<RunEvents>
   return new Response(body, { headers });
 }
 
+/**
+ * What middleware set around the handler (CORS, cookies, secure headers; by
+ * now in the response Hono holds, marked as already sent), then the stream's own.
+ */
+function nodeHeaders(set: Headers, own: Record<string, string>): Record<string, string | string[]> {
+  const headers = new Headers(set);
+  headers.delete(X_ALREADY_SENT);
+  for (const [name, value] of Object.entries(own)) headers.set(name, value);
+  const record: Record<string, string | string[]> = {};
+  headers.forEach((value, name) => (record[name] = value));
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) record["set-cookie"] = cookies;
+  return record;
+}
+
 async function writeToNode(
   outgoing: ServerResponse,
+  head: () => Record<string, string | string[]>,
   iterator: AsyncIterator<RunEvents>,
   encode: (batch: RunEvents) => Uint8Array,
   close: (clientGone: boolean) => void,
@@ -92,14 +109,25 @@ async function writeToNode(
     close(true);
     void iterator.return?.();
   };
+  // Gone before the handler answered (while a run was starting, say): 'close' has been and will not come again.
+  if (outgoing.destroyed) return gone();
   outgoing.once("close", gone);
   try {
     let next = iterator.next();
-    // The headers go out with the first batch, or alone when it is not at hand: a client waits for them.
-    if (!(await settlesSoon(next))) outgoing.flushHeaders();
+    let ready = false;
+    next.then(
+      () => (ready = true),
+      () => (ready = true),
+    );
+    // The headers are taken once the middleware around the handler has run (what it sets after the handler goes out too),
+    // and go out with the first batch, or alone when it is not at hand: a client waits for them.
+    await new Promise((resolve) => setImmediate(resolve));
+    outgoing.writeHead(200, head());
+    if (!ready) outgoing.flushHeaders();
     for (;;) {
       const { done, value } = await next;
-      if (done || outgoing.destroyed) break;
+      if (done) break;
+      if (outgoing.destroyed) return gone();
       if (!outgoing.write(encode(value))) await drained(outgoing);
       next = iterator.next();
     }
@@ -110,16 +138,6 @@ async function writeToNode(
     outgoing.destroy(error instanceof Error ? error : new Error(String(error)));
     close(false);
   }
-}
-
-function settlesSoon(promise: Promise<unknown>): Promise<boolean> {
-  return Promise.race([
-    promise.then(
-      () => true,
-      () => true,
-    ),
-    new Promise<boolean>((resolve) => setImmediate(resolve, false)),
-  ]);
 }
 
 function drained(outgoing: ServerResponse): Promise<void> {

@@ -2,7 +2,6 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import { TetherError, formatIssues } from "../../protocol/index.ts";
 import { checkDepth } from "./check-depth.ts";
-import { readBodyText } from "./read-body-text.ts";
 
 /**
  * Reads a request body as JSON and checks it against a schema: `invalid_json`
@@ -13,7 +12,7 @@ import { readBodyText } from "./read-body-text.ts";
 export async function readJsonBody<Schema extends z.ZodType>(c: Context, schema: Schema, what: string): Promise<z.infer<Schema>> {
   let body: unknown;
   try {
-    body = JSON.parse(await readBodyText(c));
+    body = JSON.parse(await c.req.text());
   } catch {
     throw new TetherError("invalid_json", `${what} is not valid JSON.`);
   }

@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,21 +10,17 @@ import { errorHandler } from "./errors.ts";
 import { silentLogger } from "./logger.ts";
 import { readJsonBody } from "./read-json-body.ts";
 
-/** Bodies read straight from Node's request (served by @hono/node-server), under the same limit and checks as any other. */
+/** Run bodies as a real client sends them to a server on Node: in pieces, in any encoding of their characters, over the limit. */
 describe("reading a JSON body on Node", () => {
   let server: Listening;
   beforeAll(async () => {
     const app = new Hono();
     app.onError(errorHandler(silentLogger));
-    app.use(
-      "*",
-      bodyLimit({
-        maxSize: 1024,
-        onError: () => {
-          throw new TetherError("body_too_large", "The request body is larger than 1024 bytes.");
-        },
-      }),
-    );
+    const onError = () => {
+      throw new TetherError("body_too_large", "The request body is larger than 1024 bytes.");
+    };
+    // As the app does: Hono's body limit in front.
+    app.use("*", bodyLimit({ maxSize: 1024, onError }));
     app.post("/echo", async (c) => c.json(await readJsonBody(c, z.object({ text: z.string() }), "The body")));
     server = await listen(app, { port: 0, host: "127.0.0.1" });
   });
@@ -72,4 +69,20 @@ describe("reading a JSON body on Node", () => {
     const small = Buffer.from('{"text":"chunked"}');
     expect(await post([small.subarray(0, 5), small.subarray(5)])).toEqual({ status: 200, body: { text: "chunked" } });
   });
+
+  it("reads a body that arrives in pieces after the headers (a slow network)", async () => {
+    const body = Buffer.from(JSON.stringify({ text: "서울 ".repeat(100) }));
+    const socket = connect(Number(new URL(server.url).port), "127.0.0.1");
+    let reply = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (reply += chunk));
+    socket.write(`POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+    for (let at = 0; at < body.length; at += 200) {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      socket.write(body.subarray(at, at + 200));
+    }
+    await new Promise((resolve) => socket.once("close", resolve));
+    expect(reply).toMatch(/^HTTP\/1\.1 200/);
+    expect(reply).toContain(JSON.stringify({ text: "서울 ".repeat(100) }));
+  }, 5000);
 });
