@@ -41,6 +41,26 @@ describe("createToolActivityTimeline", () => {
     ]);
   });
 
+  it("never reads an approval that was not given as done: rejected and cancelled, with the server's words, live and restored", () => {
+    const timeline = createToolActivityTimeline(() => {});
+    const close = { toolCallId: "c", toolName: "closeWorkRequest", runId: RUN };
+    const later = { toolCallId: "l", toolName: "closeWorkRequest", runId: RUN };
+    timeline.calling(close, "server");
+    timeline.calling(later, "server");
+    timeline.result("c", JSON.stringify({ status: "rejected", message: "The user rejected closeWorkRequest; it did not run.", comment: "not yet" }));
+    timeline.result("l", { status: "cancelled", message: "The approval for closeWorkRequest was cancelled; it did not run." });
+    timeline.restore([
+      { call: { ...close, toolCallId: "r" }, location: "server", outcome: undefined, content: JSON.stringify({ status: "rejected", message: "Rejected." }) },
+      { call: { ...close, toolCallId: "d" }, location: "server", outcome: undefined, content: JSON.stringify({ status: "rejected" }) }, // no words: not the server's refusal
+    ]);
+    expect(timeline.list().map(({ toolCallId, status, message }) => [toolCallId, status, message])).toEqual([
+      ["c", "rejected", "The user rejected closeWorkRequest; it did not run."],
+      ["l", "cancelled", "The approval for closeWorkRequest was cancelled; it did not run."],
+      ["r", "rejected", "Rejected."],
+      ["d", "done", undefined],
+    ]);
+  });
+
   it("marks as awaiting only calls still calling or awaiting", () => {
     const timeline = createToolActivityTimeline(() => {});
     timeline.calling(s, "server");

@@ -1,4 +1,4 @@
-import type { ToolOutcome, ToolOutcomeStatus } from "../protocol/index.ts";
+import type { ApprovalRefusal, ToolOutcome, ToolOutcomeStatus } from "../protocol/index.ts";
 
 /** One entry of the tool timeline: what was called, where, and how it ended. */
 export interface ToolActivity {
@@ -6,8 +6,11 @@ export interface ToolActivity {
   toolName: string;
   runId: string;
   location: "browser" | "server";
-  /** `calling` while arguments stream; `awaiting` an approval; `running` while the browser performs it; then the outcome, or `done`/`error` for server tools. */
-  status: "calling" | "awaiting" | "running" | ToolOutcomeStatus | "done" | "error";
+  /**
+   * `calling` while arguments stream; `awaiting` an approval; `running` while the browser performs it; then the outcome,
+   * or `done`/`error` for server tools; `rejected` (or `cancelled`) when the approval it waited for was not given.
+   */
+  status: "calling" | "awaiting" | "running" | ToolOutcomeStatus | "done" | "error" | "rejected";
   stage?: string;
   reason?: string;
   message?: string;
@@ -84,8 +87,7 @@ export function createToolActivityTimeline(onChange: () => void): ToolActivityTi
     result(toolCallId, content, runId) {
       const activity = entries.get(toolCallId);
       if (!activity) return;
-      const error = readError(content);
-      track({ ...activity, runId: runId ?? activity.runId, status: error ? "error" : "done", ...(error ? { message: error } : {}) });
+      track({ ...activity, runId: runId ?? activity.runId, ...readResult(content) });
     },
     markAwaiting(toolCallIds) {
       for (const toolCallId of toolCallIds) {
@@ -99,14 +101,12 @@ export function createToolActivityTimeline(onChange: () => void): ToolActivityTi
           put(ofOutcome(call, outcome));
           continue;
         }
-        const error = content === undefined ? undefined : readError(content);
         entries.set(call.toolCallId, {
           toolCallId: call.toolCallId,
           toolName: call.toolName,
           runId: call.runId,
           location,
-          status: content === undefined ? "calling" : error ? "error" : "done",
-          ...(error ? { message: error } : {}),
+          ...(content === undefined ? { status: "calling" } : readResult(content)),
         });
       }
       onChange();
@@ -116,13 +116,23 @@ export function createToolActivityTimeline(onChange: () => void): ToolActivityTi
   };
 }
 
-/** The message of a result that is an error (`{ error: { message } }`, as text or as an object). */
-function readError(content: unknown): string | undefined {
+/**
+ * How a result ended its call: `error` with the message (`{ error: { message } }`), `rejected` or
+ * `cancelled` when it is the server's word that an approval was not given (never shown as done),
+ * else `done`. As text or as an object.
+ */
+function readResult(content: unknown): Pick<ToolActivity, "status" | "message"> {
+  let value: unknown;
   try {
-    const value = typeof content === "string" ? JSON.parse(content) : content;
-    const error = (value as { error?: { message?: unknown } } | null)?.error;
-    return typeof error?.message === "string" ? error.message : undefined;
+    value = typeof content === "string" ? JSON.parse(content) : content;
   } catch {
-    return undefined;
+    return { status: "done" };
   }
+  const error = (value as { error?: { message?: unknown } } | null)?.error;
+  if (typeof error?.message === "string") return { status: "error", message: error.message };
+  const refusal = value as Partial<ApprovalRefusal> | null;
+  if ((refusal?.status === "rejected" || refusal?.status === "cancelled") && typeof refusal.message === "string") {
+    return { status: refusal.status, message: refusal.message };
+  }
+  return { status: "done" };
 }

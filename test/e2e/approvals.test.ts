@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "./suite.ts";
-import { SCREENSHOTS, ask, contentHeading, lastReply, openWorkdesk, signIn } from "./workdesk.ts";
+import { SCREENSHOTS, ask, contentHeading, lastActivity, lastReply, openWorkdesk, signIn } from "./workdesk.ts";
 
 const VIEWPORT = { width: 1400, height: 860 };
 
@@ -46,6 +46,10 @@ describe("approving in the Workdesk", () => {
     await card.getByRole("textbox", { name: "Comment (optional)" }).fill("needs a second look");
     await card.getByRole("button", { name: "Reject" }).click();
     expect(await lastReply(page, /didn't close/)).toBe(`I didn't close R-1005: the approval was rejected ("needs a second look").`);
+    // Never a green "done": the timeline says it did not happen.
+    const activity = await lastActivity(page, "closeWorkRequest");
+    expect(activity.status).toBe("rejected");
+    expect(activity.text).toContain("not done · rejected");
     expect(await statusOnList(page, "R-1005")).toBe(before);
     await context.close();
   });
