@@ -88,6 +88,7 @@ export function MessageList({
                   {message.content}
                 </article>
               ) : null}
+              {message.content && !(running && message === messages.at(-1)) ? <CopyButton text={message.content} /> : null}
               {calls.length > 0 ? (
                 <ol className="tether-activities" aria-label="Tool activity">
                   {calls.map((activity) => {
@@ -121,6 +122,26 @@ export function MessageList({
         </button>
       ) : null}
     </>
+  );
+}
+
+/** Copies an answer's text, and says so for a moment. */
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState<"copied" | "failed">();
+  const copy = () =>
+    navigator.clipboard.writeText(text).then(
+      () => setCopied("copied"),
+      () => setCopied("failed"),
+    );
+  useLayoutEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(undefined), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  return (
+    <button type="button" className="tether-message__copy" onClick={() => void copy()}>
+      {copied === "copied" ? "Copied" : copied === "failed" ? "Could not copy" : "Copy"}
+    </button>
   );
 }
 
