@@ -85,10 +85,20 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   // from the same stream: the messages (onMessagesChanged) and the open
   // interrupts (agent.pendingInterrupts); it interprets nothing for us.
   let runEnd: RunEnd | undefined;
+  // Stop pressed before the server had the run (its request still on the way): sent again once it starts.
+  let cancelWhenStarted: string | undefined;
+  let startedRunId: string | undefined;
   const readEvent = createRunEventReader({
     journal,
     runner,
-    onRunStarted: (runId) => setState({ runId }),
+    onRunStarted: (runId) => {
+      startedRunId = runId;
+      setState({ runId });
+      if (cancelWhenStarted === runId) {
+        cancelWhenStarted = undefined;
+        void requestCancel(runId);
+      }
+    },
     onRunEnded: (end) => {
       runEnd = end;
       if (end.error) setState({ error: errorJson(end.error) });
@@ -149,6 +159,21 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     // Ended with a question, an error or a cancel: what this page did meanwhile is still owed, and goes with the next run.
     const owed = end && end.outcome !== "success" ? runner.performedWithoutResult(runId) : [];
     if (owed.length > 0) await report(runId, owed, { continueRun: false });
+  };
+
+  /** Asks the server to stop the run; one it does not know yet (404, not started) is asked again when it starts. */
+  const requestCancel = async (runId: string, again = false): Promise<void> => {
+    const response = await doFetch(`${routes.api}/runs/${encodeURIComponent(runId)}/cancel`, {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: "{}",
+    });
+    if (response.status === 404 && state.running && state.runId === runId && !again) {
+      if (startedRunId === runId) return requestCancel(runId, true); // it started while the answer was on its way
+      cancelWhenStarted = runId;
+      return;
+    }
+    if (!response.ok && response.status !== 409) setState({ error: errorJson(await errorFromResponse(response)) });
   };
 
   /** The agent's open questions, in the state and on the timeline. */
@@ -286,12 +311,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     async cancel() {
       if (!state.runId || !state.running) return;
       if (!routes.api) return agent.abortRun(); // a plain server has no cancel route: stop listening
-      const response = await doFetch(`${routes.api}/runs/${encodeURIComponent(state.runId)}/cancel`, {
-        method: "POST",
-        headers: { ...headers, "Content-Type": "application/json" },
-        body: "{}",
-      });
-      if (!response.ok && response.status !== 409) setState({ error: errorJson(await errorFromResponse(response)) });
+      await requestCancel(state.runId);
     },
 
     async restore() {

@@ -1,6 +1,7 @@
+import type { Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "./suite.ts";
-import { ask, contentHeading, lastActivity, lastReply, navigations, openWorkdesk, signIn } from "./workdesk.ts";
+import { ask, contentHeading, lastActivity, lastReply, navigations, openWorkdesk, sendMessage, signIn } from "./workdesk.ts";
 
 const VIEWPORT = { width: 1400, height: 860 };
 // Every honest thing the agent can say once the navigation's outcome is known.
@@ -79,6 +80,34 @@ describe("a browser tool call runs at most once", () => {
       return thread.runs.map((run: { status: string; outcome?: { type: string } }) => [run.status, run.outcome?.type]);
     });
     expect(runs).toEqual([["cancelled", "cancelled"]]);
+    await context.close();
+  });
+
+  it("stops a run when Stop is pressed before the server has it, so the screen never opens", async () => {
+    const context = await suite.browser().newContext({ viewport: VIEWPORT });
+    const page = await openWorkdesk(context, suite.server().url);
+    await signIn(page, "kim");
+    let intercepted!: (route: Route) => void;
+    const held = new Promise<Route>((resolve) => (intercepted = resolve));
+    await page.route("**/api/agents/workdesk/run", (route) => intercepted(route), { times: 1 });
+    const refused = page.waitForResponse((response) => response.url().includes("/cancel"));
+    await sendMessage(page, "open the work request list");
+    const route = await held;
+    await page.getByRole("button", { name: "Stop" }).click();
+    expect((await refused).status()).toBe(404); // the server does not know the run yet
+    const sentAgain = page.waitForResponse((response) => response.url().includes("/cancel") && response.status() === 202);
+    await route.continue();
+    await sentAgain;
+    await expect.poll(() => page.getByRole("log", { name: "Conversation" }).getAttribute("aria-busy"), { timeout: 20_000 }).toBe("false");
+    const runs = await page.evaluate(async () => {
+      const threadId = localStorage.getItem("workdesk:thread:kim");
+      const thread = await (await fetch(`/api/threads/${threadId}`)).json();
+      return thread.runs.map((run: { status: string; outcome?: { type: string } }) => [run.status, run.outcome?.type]);
+    });
+    expect(runs).toEqual([["cancelled", "cancelled"]]);
+    expect(await navigations(page)).toBe(0);
+    expect(await contentHeading(page)).toBe("Dashboard");
+    expect(await page.locator(".tether-panel__error").count()).toBe(0); // no raw "not found" for a Stop that worked
     await context.close();
   });
 });
