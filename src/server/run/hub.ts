@@ -238,9 +238,9 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
         return;
       }
       run.cursors.add(cursor);
-      // One abort listener for the whole follow, not one per wait: a slow stream waits once per token.
-      let waiting: (() => void) | undefined;
-      const stopWaiting = () => waiting?.();
+      // One abort listener for the whole follow, not one per wait (a slow stream waits once per token);
+      // it wakes the run's followers, and the others simply wait again.
+      const stopWaiting = () => wake(run);
       signal?.addEventListener("abort", stopWaiting);
       try {
         while (!signal?.aborted) {
@@ -257,12 +257,7 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
             continue;
           }
           if (run.closed && cursor.seq >= lastSeq(run)) return;
-          await new Promise<void>((resolve) => {
-            waiting = resolve;
-            run.waiters.add(resolve);
-          });
-          run.waiters.delete(waiting!);
-          waiting = undefined;
+          await new Promise<void>((resolve) => run.waiters.add(resolve));
         }
       } finally {
         signal?.removeEventListener("abort", stopWaiting);
