@@ -5,14 +5,14 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
   resolve: {
-    // The package imports itself by name (apps use `tether/server`), as its users do.
+    // The package imports itself by name (apps use `@tether-agent/tether/server`), as its users do.
     alias: {
-      "tether/protocol": source("./src/protocol/index.ts"),
-      "tether/server": source("./src/server/index.ts"),
-      "tether/genui": source("./src/server/genui/index.ts"),
-      "tether/client": source("./src/client/index.ts"),
-      "tether/react": source("./src/react/index.ts"),
-      "tether/testing": source("./src/testing/index.ts"),
+      "@tether-agent/tether/protocol": source("./src/protocol/index.ts"),
+      "@tether-agent/tether/server": source("./src/server/index.ts"),
+      "@tether-agent/tether/genui": source("./src/server/genui/index.ts"),
+      "@tether-agent/tether/client": source("./src/client/index.ts"),
+      "@tether-agent/tether/react": source("./src/react/index.ts"),
+      "@tether-agent/tether/testing": source("./src/testing/index.ts"),
     },
   },
   test: {

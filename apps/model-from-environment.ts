@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { TetherError } from "tether/protocol";
-import { providerFetch } from "tether/server";
+import { TetherError } from "@tether-agent/tether/protocol";
+import { providerFetch } from "@tether-agent/tether/server";
 
 export const MODEL_PROVIDERS = ["openai", "anthropic", "google", "openai-compatible"] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];

@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type MiddlewareHandler } from "hono";
-import { isTetherError } from "tether/protocol";
+import { isTetherError } from "@tether-agent/tether/protocol";
 import {
   consoleLogger,
   createPgRunStore,
@@ -20,7 +20,7 @@ import {
   type PlaybookModelOptions,
   type TelemetryOptions,
   type TetherApp,
-} from "tether/server";
+} from "@tether-agent/tether/server";
 import { listen } from "../src/server/listen.ts";
 import { createDemoIdentity, type DemoIdentity } from "./demo-identity/demo-identity.ts";
 import { modelFromEnvironment } from "./model-from-environment.ts";

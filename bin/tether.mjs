@@ -1,7 +1,13 @@
 #!/usr/bin/env node
-// The `tether` command. Tether ships as TypeScript; tsx compiles it on the fly.
-import { register } from "tsx/esm/api";
+// The `tether` command, compiled into dist/ when the package is packed.
+import { existsSync } from "node:fs";
 
-register();
-const { main } = await import("../src/cli/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+const compiled = new URL("../dist/cli/tether.js", import.meta.url);
+if (!existsSync(compiled)) {
+  process.stderr.write(
+    "tether: this checkout has no compiled command. Run `npm run build:package`, or run the source with\n" +
+      "  node --conditions=tether-source --import tsx src/cli/tether.ts\n",
+  );
+  process.exit(1);
+}
+await import(compiled.href);

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { toAgUiTool } from "tether/protocol";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { createDemoIdentity } from "../apps/demo-identity/demo-identity.ts";
-import { parseSseFrames } from "tether/testing";
+import { parseSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WORKDESK_USERS, navigateToScreen } from "../apps/workdesk/agent/index.ts";
 import { startDemoServer, type DemoServer } from "./helpers/demo-server.ts";

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { silentLogger } from "tether/server";
+import { silentLogger } from "@tether-agent/tether/server";
 import { describe, expect, it } from "vitest";
 import { createDemo } from "../apps/serve.ts";
 

@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { EventType, HttpAgent, type BaseEvent } from "@ag-ui/client";
 import { APICallError, type LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { toAgUiTool } from "tether/protocol";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { describe, expect, it } from "vitest";
 import { listen } from "../src/server/listen.ts";
 import { createScriptedApp, openPanel } from "./helpers/scripted-app.ts";
+import { TETHER_COMMAND } from "./helpers/tether-command.ts";
 
 const text = (...deltas: string[]): LanguageModelV3StreamPart[] => [
   { type: "text-start", id: "t" },
@@ -76,7 +77,7 @@ describe("faults", () => {
   });
 
   it("refuses to start when the tool catalog names an executor nobody registered", () => {
-    const result = spawnSync(process.execPath, ["bin/tether.mjs", "serve", "test/fixtures/broken-catalog-app.ts", "--port", "0"], {
+    const result = spawnSync(process.execPath, [...TETHER_COMMAND, "serve", "test/fixtures/broken-catalog-app.ts", "--port", "0"], {
       encoding: "utf8",
       timeout: 30_000,
     });

@@ -1,6 +1,6 @@
-import { TetherError } from "tether/protocol";
-import { createMemoryRunStore, defineTool, type RunStore } from "tether/server";
-import { createScriptedModel } from "tether/testing";
+import { TetherError } from "@tether-agent/tether/protocol";
+import { createMemoryRunStore, defineTool, type RunStore } from "@tether-agent/tether/server";
+import { createScriptedModel } from "@tether-agent/tether/testing";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { HOLD_REPLY, heldModel } from "./helpers/held-model.ts";

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { toAgUiTool } from "tether/protocol";
-import { parseSseFrames } from "tether/testing";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
+import { parseSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen, seedWorkRequests } from "../apps/workdesk/agent/index.ts";
 import { startDemoServer, type DemoServer } from "./helpers/demo-server.ts";

@@ -1,6 +1,6 @@
-import { createAgentSession, type BrowserToolHandler } from "tether/client";
-import { createMemoryRunStore, defineTool, type RunStore } from "tether/server";
-import { createMemoryStorage, parseSseFrames } from "tether/testing";
+import { createAgentSession, type BrowserToolHandler } from "@tether-agent/tether/client";
+import { createMemoryRunStore, defineTool, type RunStore } from "@tether-agent/tether/server";
+import { createMemoryStorage, parseSseFrames } from "@tether-agent/tether/testing";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { listen } from "../src/server/listen.ts";

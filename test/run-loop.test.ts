@@ -1,8 +1,8 @@
 import { EventType, verifyEvents, type BaseEvent } from "@ag-ui/client";
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { toAgUiTool } from "tether/protocol";
-import { defineTool } from "tether/server";
-import { parseSseFrames } from "tether/testing";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
+import { defineTool } from "@tether-agent/tether/server";
+import { parseSseFrames } from "@tether-agent/tether/testing";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";

@@ -1,5 +1,5 @@
-import type { RunRecordDocument } from "tether/protocol";
-import { turnParts, type ApiOptions } from "tether/server";
+import type { RunRecordDocument } from "@tether-agent/tether/protocol";
+import { turnParts, type ApiOptions } from "@tether-agent/tether/server";
 import { describe, expect, it } from "vitest";
 import { createScriptedApp, type ScriptedApp } from "./helpers/scripted-app.ts";
 

@@ -1,5 +1,5 @@
-import { createMemoryRunStore, createTetherApp, defineAgent, type Logger } from "tether/server";
-import { createScriptedModel } from "tether/testing";
+import { createMemoryRunStore, createTetherApp, defineAgent, type Logger } from "@tether-agent/tether/server";
+import { createScriptedModel } from "@tether-agent/tether/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 /**

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createAgentSession } from "tether/client";
-import { TetherError } from "tether/protocol";
-import { createSqliteRunStore, defineTool, type RunStore } from "tether/server";
-import { createMemoryStorage } from "tether/testing";
+import { createAgentSession } from "@tether-agent/tether/client";
+import { TetherError } from "@tether-agent/tether/protocol";
+import { createSqliteRunStore, defineTool, type RunStore } from "@tether-agent/tether/server";
+import { createMemoryStorage } from "@tether-agent/tether/testing";
 import { z } from "zod";
 import { listen } from "../src/server/listen.ts";
-import { parseSseFrames } from "tether/testing";
+import { parseSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createScriptedApp, types } from "./helpers/scripted-app.ts";
 

@@ -1,6 +1,6 @@
 import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
-import { defineBrowserTool, toAgUiTool } from "tether/protocol";
-import { parseSseFrames } from "tether/testing";
+import { defineBrowserTool, toAgUiTool } from "@tether-agent/tether/protocol";
+import { parseSseFrames } from "@tether-agent/tether/testing";
 import { describe, expect, it } from "vitest";
 import { createScriptedApp, types } from "./helpers/scripted-app.ts";
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { errorHandler, silentLogger } from "tether/server";
+import { errorHandler, silentLogger } from "@tether-agent/tether/server";
 import { KIM, LEE } from "../../test/fixtures/messages.ts";
 import { DEMO_COOKIE, createDemoIdentity } from "./demo-identity.ts";
 

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
-import { TetherError } from "tether/protocol";
+import { TetherError } from "@tether-agent/tether/protocol";
 import {
   consoleLogger,
   errorHandler,
@@ -15,7 +15,7 @@ import {
   signToken,
   type Authenticate,
   type TetherUser,
-} from "tether/server";
+} from "@tether-agent/tether/server";
 
 /**
  * DEMO ONLY. Anyone may sign in as any listed user, with no password: it lets

@@ -1,8 +1,8 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { TetherError } from "tether/protocol";
-import { readJsonBody, requireJson, sameOrigin, type AuthEnv, type TetherUser } from "tether/server";
+import { TetherError } from "@tether-agent/tether/protocol";
+import { readJsonBody, requireJson, sameOrigin, type AuthEnv, type TetherUser } from "@tether-agent/tether/server";
 import { DIETS, RECIPES, isRecipesUser, searchRecipes, type Recipe, type RecipesUser } from "./agent/index.ts";
 import type { Kitchen } from "./kitchen/sqlite-kitchen.ts";
 

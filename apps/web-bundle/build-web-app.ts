@@ -9,7 +9,8 @@ import type { WebApp } from "./web-app.ts";
 export async function buildWebApp(app: WebApp, fingerprint: string): Promise<void> {
   // Loaded only when a build is due: a start with current bundles never pays for Vite.
   const { build } = await import("vite");
-  // The runner loader, as `vite build --configLoader runner` did: the config imports the library's TypeScript sources.
-  await build({ configFile: app.viteConfig, configLoader: "runner" });
+  // Node's own loader: the config imports the library's TypeScript sources by package name, which
+  // resolve to src/ only under the `tether-source` condition this process runs with (npm run build).
+  await build({ configFile: app.viteConfig, configLoader: "native" });
   writeBuildStamp(app.outDir, { fingerprint });
 }

@@ -1,6 +1,6 @@
 import { Hono, type MiddlewareHandler } from "hono";
-import { TetherError } from "tether/protocol";
-import { requireJson, sameOrigin, type AuthEnv, type TetherUser } from "tether/server";
+import { TetherError } from "@tether-agent/tether/protocol";
+import { requireJson, sameOrigin, type AuthEnv, type TetherUser } from "@tether-agent/tether/server";
 import { WORKDESK_USERS, breadcrumb, isWorkdeskUser, screensFor, type WorkRequestRepository, type WorkRequestStatus } from "./agent/index.ts";
 import { WORK_REQUEST_STATUSES } from "./agent/work-requests.ts";
 import type { WorkdeskUser } from "./agent/users.ts";

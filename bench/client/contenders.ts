@@ -1,7 +1,7 @@
 import { HttpAgent, runHttpRequest, transformHttpEventStream, type AgentSubscriber } from "@ag-ui/client";
 import type { BaseEvent, Message, Tool } from "@ag-ui/core";
-import { defineBrowserTool, toAgUiTool } from "tether/protocol";
-import { TetherHttpAgent, createCallJournal, createToolRegistry, createToolRunner, eventStream, type ToolActivity } from "tether/client";
+import { defineBrowserTool, toAgUiTool } from "@tether-agent/tether/protocol";
+import { TetherHttpAgent, createCallJournal, createToolRegistry, createToolRunner, eventStream, type ToolActivity } from "@tether-agent/tether/client";
 import type { Observable } from "rxjs";
 // Not part of the public surface: the session's own event reader, so the benchmark does what a session does.
 import { createRunEventReader } from "../../src/client/run-event-reader.ts";

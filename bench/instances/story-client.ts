@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { HttpAgent } from "@ag-ui/client";
-import { toAgUiTool } from "tether/protocol";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 
 const TOOLS = [toAgUiTool(navigateToScreen)];

@@ -6,7 +6,7 @@
  * `listening <url>` once it serves. Unlike `npm start` it logs nothing per
  * request and builds no web pages: neither is what is measured.
  */
-import { silentLogger } from "tether/server";
+import { silentLogger } from "@tether-agent/tether/server";
 import { serveDemoProcess } from "../../test/helpers/serve-demo-process.ts";
 
 await serveDemoProcess(

@@ -58,10 +58,13 @@ function peerMissing(): string | undefined {
 const started: StartedProcess[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), "tether-bench-load-"));
 try {
-  const model = await startProcess("paced model", ["--import", "tsx", "bench/load/paced-model.ts"], { env: process.env, ready: /listening (\S+)/ });
+  const model = await startProcess("paced model", ["--conditions=tether-source", "--import", "tsx", "bench/load/paced-model.ts"], {
+    env: process.env,
+    ready: /listening (\S+)/,
+  });
   started.push(model);
   const modelEnv = { OPENAI_BASE_URL: `${model.url}/v1`, OPENAI_API_KEY: "mock" };
-  const tether = await startProcess("Tether", ["--import", "tsx", "bench/load/demo-server.ts"], {
+  const tether = await startProcess("Tether", ["--conditions=tether-source", "--import", "tsx", "bench/load/demo-server.ts"], {
     env: { ...process.env, ...modelEnv, TETHER_DATA_DIR: dataDir, TETHER_MODEL: "openai:gpt-4o-mini" },
     ready: /listening (\S+)/,
   });

@@ -52,7 +52,7 @@ export async function runLoad(config: LoadConfig, pids: { server: number; model:
     // Node listens with a backlog of 511: the kernel holds at most 512.
     if (waiting >= 511) queue.fullSeconds += SAMPLE_EVERY_MS / 1000;
   }, SAMPLE_EVERY_MS);
-  const child = spawn(process.execPath, ["--import", "tsx", CLIENT], {
+  const child = spawn(process.execPath, ["--conditions=tether-source", "--import", "tsx", CLIENT], {
     env: { ...process.env, BENCH_LOAD_CONFIG: JSON.stringify(config) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

@@ -1,5 +1,5 @@
 import { BatchSpanProcessor, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
-import * as current from "tether/server";
+import * as current from "@tether-agent/tether/server";
 import { loadBuildAt } from "./build-at-ref.ts";
 import { startTetherVariant, type VariantContender } from "./contenders/tether-variant.ts";
 import { median } from "./report.ts";

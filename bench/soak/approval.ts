@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { parseSseFrames } from "tether/testing";
+import { parseSseFrames } from "@tether-agent/tether/testing";
 import { checkStream } from "./check-stream.ts";
 import { TrafficError, post, userTurn, type SoakTarget } from "./soak-target.ts";
 

@@ -1,4 +1,4 @@
-import type { SseFrame } from "tether/testing";
+import type { SseFrame } from "@tether-agent/tether/testing";
 import { TrafficError } from "./soak-target.ts";
 
 /** The seq of an SSE id `<runId>:<seq>`. */

@@ -8,7 +8,7 @@
  * is read without an endpoint in the product or `--expose-gc`.
  */
 import { PerformanceObserver, constants } from "node:perf_hooks";
-import { silentLogger } from "tether/server";
+import { silentLogger } from "@tether-agent/tether/server";
 import { serveDemoProcess } from "../../test/helpers/serve-demo-process.ts";
 
 await serveDemoProcess(

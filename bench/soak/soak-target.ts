@@ -1,5 +1,5 @@
 import type { RunAgentInput } from "@ag-ui/core";
-import { toAgUiTool } from "tether/protocol";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 
 /** The server under soak and a sign-in for each user the traffic plays. */

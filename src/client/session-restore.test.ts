@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
-import { createCountingIds, createMemoryRunStore, createTetherApp, defineAgent, silentLogger } from "tether/server";
-import { createMemoryStorage, createScriptedModel } from "tether/testing";
+import { createCountingIds, createMemoryRunStore, createTetherApp, defineAgent, silentLogger } from "@tether-agent/tether/server";
+import { createMemoryStorage, createScriptedModel } from "@tether-agent/tether/testing";
 import { describe, expect, it } from "vitest";
 import { createAgentSession } from "./session.ts";
 

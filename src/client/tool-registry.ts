@@ -15,7 +15,7 @@ export interface BrowserToolHandler<Args = any> {
   execute(args: Args, execution: ToolExecution): ToolOutcome | Promise<ToolOutcome>;
   /**
    * Modes the tool may act in: strings the app defines and sets with
-   * `session.setMode` (tether/react's panel uses its `PanelMode`). In any other
+   * `session.setMode` (@tether-agent/tether/react's panel uses its `PanelMode`). In any other
    * mode the call is blocked (`blocked_by_mode`) before its arguments are even
    * checked: a screen behind a full-screen or modal assistant must not change
    * under the user.

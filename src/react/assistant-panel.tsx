@@ -1,4 +1,4 @@
-import { useContext, type ReactNode } from "react";
+import { useContext, useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "react";
 import type { AgentSession } from "../client/index.ts";
 import { Approvals } from "./approvals.tsx";
 import { Composer } from "./composer.tsx";
@@ -8,6 +8,8 @@ import { SessionNotice } from "./session-notice.tsx";
 import { TetherContext } from "./tether-context.ts";
 import { TetherProvider } from "./tether-provider.tsx";
 import { useAgentSession } from "./use-agent-session.ts";
+import { useFocusTrap } from "./use-focus-trap.ts";
+import { usePanelOpen } from "./use-panel-open.ts";
 
 export interface AssistantPanelProps {
   /** The session to show; the nearest `TetherProvider`'s when absent. */
@@ -19,6 +21,18 @@ export interface AssistantPanelProps {
   /** Offers a switch between the panel modes; the app lays the panel out for the mode. */
   onModeChange?(mode: PanelMode): void;
   placeholder?: string;
+  /**
+   * Whether the panel is open, held by the app (with `onOpenChange`). Giving
+   * `open`, `defaultOpen` or `onOpenChange` makes the panel closable: a close
+   * button, Escape over the app, a launcher button while it is closed, and
+   * Ctrl+/ (⌘/ on a Mac) to open and close it. Without them it is always open.
+   */
+  open?: boolean;
+  /** Whether a closable panel that holds its own state starts open. Default true. */
+  defaultOpen?: boolean;
+  onOpenChange?(open: boolean): void;
+  /** The key that opens and closes a closable panel with Ctrl or ⌘. Default "/"; null for none. */
+  shortcut?: string | null;
 }
 
 const MODES: Array<{ mode: PanelMode; label: string }> = [
@@ -31,7 +45,10 @@ const MODES: Array<{ mode: PanelMode; label: string }> = [
  * The assistant, in its default arrangement of the panel parts: the
  * `Conversation` (streaming messages, the tools each answer used and how they
  * ended), `Approvals`, a `SessionNotice` and the `Composer` with its stop
- * button. In `modal` mode it is a dialog.
+ * button. In `modal` and `fullscreen` mode it is a dialog that keeps focus
+ * inside; given `open`, `defaultOpen` or `onOpenChange` it can be closed and
+ * opened again (close button, Escape, backdrop, launcher, Ctrl+/), and below
+ * 640 px wide its side mode is a sheet over the app.
  */
 export function AssistantPanel({ session: given, ...props }: AssistantPanelProps) {
   const provided = useContext(TetherContext);
@@ -46,16 +63,97 @@ export function AssistantPanel({ session: given, ...props }: AssistantPanelProps
   );
 }
 
-function PanelLayout({ session, title = "Assistant", subtitle, onModeChange, placeholder }: AssistantPanelProps & { session: AgentSession }) {
+/** Below this width a closable side panel is a sheet over the app (styles.css draws it). */
+const SHEET_QUERY = "(max-width: 639.98px)";
+
+function PanelLayout({
+  session,
+  title = "Assistant",
+  subtitle,
+  onModeChange,
+  placeholder,
+  open,
+  defaultOpen,
+  onOpenChange,
+  shortcut,
+}: AssistantPanelProps & { session: AgentSession }) {
   const { mode } = useAgentSession(session);
-  const modal = mode === "modal";
+  const { closable, isOpen, setOpen } = usePanelOpen({ open, defaultOpen, onOpenChange, shortcut });
+  const id = useId();
+  const panel = useRef<HTMLElement>(null);
+  const launcher = useRef<HTMLButtonElement>(null);
+  // Full screen and window are dialogs over the app: focus stays inside while they are open.
+  const overlay = mode !== "side";
+  useFocusTrap(panel, isOpen && overlay);
+  const wasOpen = useRef(isOpen);
+  useEffect(() => {
+    if (wasOpen.current === isOpen) return;
+    wasOpen.current = isOpen;
+    // Opened: the person means to type. Closed: focus goes to the launcher that opens it again, not to the page's top.
+    if (isOpen && !panel.current?.contains(document.activeElement)) panel.current?.querySelector<HTMLElement>("textarea")?.focus();
+    if (!isOpen) launcher.current?.focus();
+  }, [isOpen]);
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== "Escape" || !closable || event.nativeEvent.isComposing) return;
+    if (overlay || window.matchMedia(SHEET_QUERY).matches) {
+      event.preventDefault();
+      setOpen(false);
+    }
+  };
   return (
-    <section className={`tether-panel tether-panel--${mode}`} aria-label={title} {...(modal ? { role: "dialog", "aria-modal": true } : {})} data-mode={mode}>
-      <header className="tether-panel__header">
-        <div>
-          <h2 className="tether-panel__title">{title}</h2>
-          {subtitle ? <p className="tether-panel__subtitle">{subtitle}</p> : null}
-        </div>
+    <>
+      {mode === "modal" && isOpen ? <div className="tether-backdrop" aria-hidden="true" onClick={closable ? () => setOpen(false) : undefined} /> : null}
+      <section
+        ref={panel}
+        id={id}
+        className={`tether-panel tether-panel--${mode}${closable ? " tether-panel--closable" : ""}`}
+        aria-label={title}
+        {...(overlay ? { role: "dialog", "aria-modal": true } : {})}
+        data-mode={mode}
+        hidden={!isOpen}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+      >
+        <PanelHeader title={title} subtitle={subtitle} mode={mode} onModeChange={onModeChange} onClose={closable ? () => setOpen(false) : undefined} />
+        <Conversation />
+        <Approvals />
+        <SessionNotice />
+        <Composer {...(placeholder !== undefined ? { placeholder } : {})} />
+      </section>
+      {closable ? (
+        <button
+          ref={launcher}
+          type="button"
+          className="tether-launcher"
+          aria-controls={id}
+          aria-expanded={isOpen}
+          aria-keyshortcuts={shortcut === null ? undefined : `Control+${shortcut ?? "/"}`}
+          hidden={isOpen}
+          onClick={() => setOpen(true)}
+        >
+          {title}
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+interface PanelHeaderProps {
+  title: string;
+  subtitle: ReactNode;
+  mode: string;
+  onModeChange: ((mode: PanelMode) => void) | undefined;
+  onClose: (() => void) | undefined;
+}
+
+function PanelHeader({ title, subtitle, mode, onModeChange, onClose }: PanelHeaderProps) {
+  return (
+    <header className="tether-panel__header">
+      <div>
+        <h2 className="tether-panel__title">{title}</h2>
+        {subtitle ? <p className="tether-panel__subtitle">{subtitle}</p> : null}
+      </div>
+      <div className="tether-panel__controls">
         {onModeChange ? (
           <div className="tether-panel__modes" role="radiogroup" aria-label="Panel mode">
             {MODES.map((option) => (
@@ -65,11 +163,12 @@ function PanelLayout({ session, title = "Assistant", subtitle, onModeChange, pla
             ))}
           </div>
         ) : null}
-      </header>
-      <Conversation />
-      <Approvals />
-      <SessionNotice />
-      <Composer {...(placeholder !== undefined ? { placeholder } : {})} />
-    </section>
+        {onClose ? (
+          <button type="button" className="tether-panel__close" aria-label={`Close ${title}`} onClick={onClose}>
+            ×
+          </button>
+        ) : null}
+      </div>
+    </header>
   );
 }

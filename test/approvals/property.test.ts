@@ -1,6 +1,6 @@
 import type { ResumeEntry } from "@ag-ui/core";
 import fc from "fast-check";
-import { defineTool } from "tether/server";
+import { defineTool } from "@tether-agent/tether/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createScriptedApp } from "../helpers/scripted-app.ts";

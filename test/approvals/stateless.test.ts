@@ -1,6 +1,6 @@
 import type { Message, ResumeEntry } from "@ag-ui/core";
-import { defineTool } from "tether/server";
-import { parseSseFrames } from "tether/testing";
+import { defineTool } from "@tether-agent/tether/server";
+import { parseSseFrames } from "@tether-agent/tether/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createScriptedApp } from "../helpers/scripted-app.ts";

@@ -2,10 +2,11 @@ import { execFile } from "node:child_process";
 import { createServer } from "node:net";
 import { promisify } from "node:util";
 import { buildResumeArray, type BaseEvent, type HttpAgent, type Interrupt } from "@ag-ui/client";
-import { toAgUiTool } from "tether/protocol";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
+import { TETHER_COMMAND } from "../helpers/tether-command.ts";
 
 let server: DemoServer;
 const THREAD = "cli-record";
@@ -37,7 +38,7 @@ afterAll(async () => {
 /** The real command in a child process (asynchronously: the demo server answers on this process's event loop). */
 async function tether(args: string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["bin/tether.mjs", "record", ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...TETHER_COMMAND, "record", ...args], {
       encoding: "utf8",
       env: { ...process.env, TETHER_TOKEN: "", TETHER_API: "", ...env },
     });

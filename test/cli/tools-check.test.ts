@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toAgUiTool } from "tether/protocol";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
+import { TETHER_COMMAND } from "../helpers/tether-command.ts";
 
 let server: DemoServer;
 const manifestDir = mkdtempSync(join(tmpdir(), "tether-manifest-"));
@@ -30,7 +31,7 @@ function writeManifest(name: string, content: unknown): string {
  */
 async function tether(args: string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["bin/tether.mjs", ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...TETHER_COMMAND, ...args], {
       encoding: "utf8",
       env: { ...process.env, TETHER_TOKEN: "", ...env },
     });

@@ -1,7 +1,7 @@
 import { AGUIMock, type AGUIEvent, type AGUIRunAgentInput } from "@copilotkit/aimock";
 import type { Message } from "@ag-ui/core";
-import { createAgentSession, type BrowserToolHandler } from "tether/client";
-import type { ToolOutcome } from "tether/protocol";
+import { createAgentSession, type BrowserToolHandler } from "@tether-agent/tether/client";
+import type { ToolOutcome } from "@tether-agent/tether/protocol";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/navigate-to-screen.ts";
 

@@ -1,6 +1,6 @@
-import { createAgentSession, type BrowserToolHandler } from "tether/client";
-import { defineBrowserTool } from "tether/protocol";
-import { createMemoryStorage } from "tether/testing";
+import { createAgentSession, type BrowserToolHandler } from "@tether-agent/tether/client";
+import { defineBrowserTool } from "@tether-agent/tether/protocol";
+import { createMemoryStorage } from "@tether-agent/tether/testing";
 import { describe, expect, it, vi } from "vitest";
 import { listen } from "../../src/server/listen.ts";
 import { createScriptedApp, openPanel } from "../helpers/scripted-app.ts";

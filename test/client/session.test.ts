@@ -1,4 +1,4 @@
-import { createAgentSession, type BrowserToolHandler } from "tether/client";
+import { createAgentSession, type BrowserToolHandler } from "@tether-agent/tether/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";

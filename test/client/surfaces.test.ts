@@ -1,4 +1,4 @@
-import { createAgentSession, readSurfaceActivity, SURFACE_ACTIVITY_TYPE, type SurfaceAction } from "tether/client";
+import { createAgentSession, readSurfaceActivity, SURFACE_ACTIVITY_TYPE, type SurfaceAction } from "@tether-agent/tether/client";
 import type { Message } from "@ag-ui/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";

@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent, type Message, type RunFinishedEvent } from "@ag-ui/client";
 import type { AgentSubscriber, HttpAgent } from "@ag-ui/client";
-import { toAgUiTool } from "tether/protocol";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";

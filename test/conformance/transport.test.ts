@@ -1,7 +1,7 @@
 import { EventType, runHttpRequest, transformHttpEventStream, verifyEvents, type BaseEvent } from "@ag-ui/client";
 import { AGUI_MEDIA_TYPE } from "@ag-ui/encoder";
-import { toAgUiTool } from "tether/protocol";
-import { parseSseFrames, type SseFrame } from "tether/testing";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
+import { parseSseFrames, type SseFrame } from "@tether-agent/tether/testing";
 import { lastValueFrom, toArray } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
-import { parseSseFrames, type SseFrame } from "tether/testing";
+import { parseSseFrames, type SseFrame } from "@tether-agent/tether/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServerProcess, tokenFor, type ServerProcess } from "../helpers/server-process.ts";
 

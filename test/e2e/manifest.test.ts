@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
+import { TETHER_COMMAND } from "../helpers/tether-command.ts";
 
 const run = promisify(execFile);
 
@@ -17,7 +18,7 @@ describe("the Workdesk build's tool manifest", () => {
   it("matches the server's allow-list, as `tether tools check` sees it", async () => {
     const { url } = server;
     const { stdout } = await run(process.execPath, [
-      "bin/tether.mjs",
+      ...TETHER_COMMAND,
       "tools",
       "check",
       "--url",

@@ -4,6 +4,7 @@ import type { Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "./suite.ts";
 import { DESKTOP, SCREENSHOTS, apiGet, ask, lastActivity, lastCards, lastReply, openRecipes, recordRuns, switchProfile } from "./recipes.ts";
+import { TETHER_COMMAND } from "../helpers/tether-command.ts";
 
 const run = promisify(execFile);
 
@@ -112,7 +113,7 @@ describe("Recipes on a desktop, in Chromium", () => {
   it("builds a tools manifest that matches the server's allow-list, as `tether tools check` sees it", async () => {
     const { url, token } = suite.server();
     const { stdout } = await run(process.execPath, [
-      "bin/tether.mjs",
+      ...TETHER_COMMAND,
       "tools",
       "check",
       "--url",

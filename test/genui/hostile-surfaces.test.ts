@@ -1,6 +1,6 @@
 import { EventType } from "@ag-ui/client";
-import { A2UI_SCHEMA_CONTEXT_DESCRIPTION } from "tether/server";
-import { validateSurface } from "tether/genui";
+import { A2UI_SCHEMA_CONTEXT_DESCRIPTION } from "@tether-agent/tether/server";
+import { validateSurface } from "@tether-agent/tether/genui";
 import { describe, expect, it } from "vitest";
 import { createScriptedApp } from "../helpers/scripted-app.ts";
 

@@ -1,7 +1,7 @@
 import { HttpAgent, type Message } from "@ag-ui/client";
 import type { ActivityMessage } from "@ag-ui/core";
-import { defineTool } from "tether/server";
-import { parseSseFrames, type ScriptedStep } from "tether/testing";
+import { defineTool } from "@tether-agent/tether/server";
+import { parseSseFrames, type ScriptedStep } from "@tether-agent/tether/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createScriptedApp, openPanel, type ScriptedApp } from "../helpers/scripted-app.ts";

@@ -2,7 +2,7 @@ import { EventType, verifyEvents, type BaseEvent } from "@ag-ui/client";
 import { tryParseA2UIOperations } from "@ag-ui/a2ui-middleware";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { A2UI_SCHEMA_CONTEXT_DESCRIPTION } from "tether/server";
+import { A2UI_SCHEMA_CONTEXT_DESCRIPTION } from "@tether-agent/tether/server";
 import { createScriptedApp } from "../helpers/scripted-app.ts";
 import { R1042_BROKEN_CARD, R1042_CARD } from "../fixtures/surfaces.ts";
 
@@ -130,8 +130,8 @@ describe("generated surfaces in a run", () => {
 
 describe("the generated UI setting", () => {
   it("refuses a maxAttempts that is not a positive integer, and honours one attempt", async () => {
-    const { defineAgent } = await import("tether/server");
-    const { createScriptedModel, catchTetherError } = await import("tether/testing");
+    const { defineAgent } = await import("@tether-agent/tether/server");
+    const { createScriptedModel, catchTetherError } = await import("@tether-agent/tether/testing");
     const error = catchTetherError(() => defineAgent({ id: "a", model: createScriptedModel([]), generatedUi: { maxAttempts: 0 } }));
     expect(error.code).toBe("config_invalid");
     const app = await createScriptedApp([render(BROKEN), { text: "I could not show it." }], { agent: { generatedUi: { maxAttempts: 1 } } });

@@ -2,7 +2,7 @@ import { EventType, verifyEvents, type BaseEvent } from "@ag-ui/client";
 import type { Message, RunAgentInput } from "@ag-ui/core";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { parseSseFrames, type ScriptedStep } from "tether/testing";
+import { parseSseFrames, type ScriptedStep } from "@tether-agent/tether/testing";
 import { createScriptedApp } from "../helpers/scripted-app.ts";
 import { R1042_CARD } from "../fixtures/surfaces.ts";
 

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HttpAgent } from "@ag-ui/client";
 import { Hono } from "hono";
-import { createAgentHandlers, defineAgent, silentLogger, type AgentHandlers } from "tether/server";
-import { createScriptedModel, parseSseFrames } from "tether/testing";
+import { createAgentHandlers, defineAgent, silentLogger, type AgentHandlers } from "@tether-agent/tether/server";
+import { createScriptedModel, parseSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen } from "../../src/server/listen.ts";
 

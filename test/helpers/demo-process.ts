@@ -9,7 +9,7 @@
  * TETHER_REDIS_URL (threads and runs on PostgreSQL, live events through
  * Redis: one of several instances).
  */
-import { silentLogger } from "tether/server";
+import { silentLogger } from "@tether-agent/tether/server";
 import { serveDemoProcess } from "./serve-demo-process.ts";
 
 await serveDemoProcess({

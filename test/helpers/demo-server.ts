@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HttpAgent } from "@ag-ui/client";
-import { silentLogger } from "tether/server";
+import { silentLogger } from "@tether-agent/tether/server";
 import { createDemo, type Demo, type DemoOptions } from "../../apps/serve.ts";
 import { listen } from "../../src/server/listen.ts";
 

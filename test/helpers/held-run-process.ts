@@ -7,8 +7,8 @@
  * Environment: TETHER_TEST_DATABASE_URL, TETHER_TEST_SCHEMA, TETHER_TEST_REDIS_URL.
  */
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { createTetherApp, defineAgent, silentLogger } from "tether/server";
-import { createScriptedModel } from "tether/testing";
+import { createTetherApp, defineAgent, silentLogger } from "@tether-agent/tether/server";
+import { createScriptedModel } from "@tether-agent/tether/testing";
 import { listen } from "../../src/server/listen.ts";
 
 /** Stream parts that go out before the model stops: enough for RUN_STARTED and some text. */

@@ -10,7 +10,7 @@ import {
   type RunStore,
   type ServerTool,
   type TetherApp,
-} from "tether/server";
+} from "@tether-agent/tether/server";
 import type { TestUser } from "../fixtures/messages.ts";
 import { heldModel } from "./held-model.ts";
 import { reachablePostgres, serverSchemas } from "./postgres.ts";

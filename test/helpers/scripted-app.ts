@@ -1,5 +1,5 @@
 import type { RunAgentInput } from "@ag-ui/core";
-import { defineBrowserTool, type BrowserToolSpec } from "tether/protocol";
+import { defineBrowserTool, type BrowserToolSpec } from "@tether-agent/tether/protocol";
 import {
   createCountingIds,
   createMemoryRunStore,
@@ -12,9 +12,9 @@ import {
   type ServerTool,
   type TetherApp,
   type TetherAppOptions,
-} from "tether/server";
+} from "@tether-agent/tether/server";
 import type { TestUser } from "../fixtures/messages.ts";
-import { createScriptedModel, parseSseFrames, type ScriptedModel, type ScriptedStep, type SseFrame } from "tether/testing";
+import { createScriptedModel, parseSseFrames, type ScriptedModel, type ScriptedStep, type SseFrame } from "@tether-agent/tether/testing";
 
 export const KIM: TestUser = { id: "kim", orgScope: "ORG-01", roles: ["requester"] };
 

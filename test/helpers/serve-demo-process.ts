@@ -1,4 +1,4 @@
-import { isTetherError } from "tether/protocol";
+import { isTetherError } from "@tether-agent/tether/protocol";
 import { createDemo, type Demo, type DemoOptions } from "../../apps/serve.ts";
 import { listen } from "../../src/server/listen.ts";
 

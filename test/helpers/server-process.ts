@@ -27,7 +27,7 @@ export function startServerProcess(options: {
   /** One of several instances: threads and runs in this PostgreSQL schema, live events through this Redis. */
   shared?: { databaseUrl: string; schema: string; redisUrl: string };
 }): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT], {
+  const child = spawn(process.execPath, ["--conditions=tether-source", "--import", "tsx", SCRIPT], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,4 +1,4 @@
-import { parseSseFrames, type SseFrame } from "tether/testing";
+import { parseSseFrames, type SseFrame } from "@tether-agent/tether/testing";
 
 /** SSE frames as they arrive, for reading part of a stream and the rest later. */
 export function frames(response: Response) {

@@ -1,6 +1,6 @@
 import type { ResumeEntry, RunAgentInput } from "@ag-ui/core";
-import { toAgUiTool } from "tether/protocol";
-import { parseSseFrames, type SseFrame } from "tether/testing";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
+import { parseSseFrames, type SseFrame } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 import { deploymentServices, startDeployment, type Deployment } from "../helpers/behind-nginx.ts";

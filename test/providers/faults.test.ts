@@ -7,7 +7,7 @@ import {
   type ToolCallStartEvent,
 } from "@ag-ui/client";
 import { LLMock } from "@copilotkit/aimock";
-import type { RunLogEntry } from "tether/server";
+import type { RunLogEntry } from "@tether-agent/tether/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDER_WIRES, type ProviderWire } from "./provider-wires.ts";
 import { providerRequests, splitsInsideString, textOf, toolCall } from "./story-fixtures.ts";

@@ -9,7 +9,7 @@ import {
 } from "@ag-ui/client";
 import { LLMock, type Fixture } from "@copilotkit/aimock";
 import { from, lastValueFrom, toArray } from "rxjs";
-import { createMemoryRunStore, createTetherApp, defineAgent, silentLogger, type TetherUser } from "tether/server";
+import { createMemoryRunStore, createTetherApp, defineAgent, silentLogger, type TetherUser } from "@tether-agent/tether/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, type Listening } from "../../src/server/listen.ts";
 import { PROVIDER_WIRES, type ProviderWire } from "./provider-wires.ts";

@@ -1,6 +1,6 @@
 import type { Tool } from "@ag-ui/core";
 import { LLMock } from "@copilotkit/aimock";
-import { createMemoryRunStore, createTetherApp, silentLogger } from "tether/server";
+import { createMemoryRunStore, createTetherApp, silentLogger } from "@tether-agent/tether/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RECIPES_USERS, createRecipesAgent, offerRecipes } from "../../apps/recipes/agent/index.ts";
 import { listen, type Listening } from "../../src/server/listen.ts";

@@ -1,8 +1,16 @@
 import { expect } from "vitest";
 import { EventType, HttpAgent, type AgentSubscriber, type BaseEvent, type RunErrorEvent, type RunFinishedEvent, type ToolCallResultEvent } from "@ag-ui/client";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { toAgUiTool } from "tether/protocol";
-import { createCountingIds, createMemoryRunStore, createTetherApp, silentLogger, type RetryPolicy, type RunRecord, type TetherApp } from "tether/server";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
+import {
+  createCountingIds,
+  createMemoryRunStore,
+  createTetherApp,
+  silentLogger,
+  type RetryPolicy,
+  type RunRecord,
+  type TetherApp,
+} from "@tether-agent/tether/server";
 import {
   WORKDESK_USERS,
   createSqliteWorkRequestRepository,

@@ -1,7 +1,7 @@
 import type { Tool } from "@ag-ui/core";
-import { toAgUiTool, type BrowserToolSpec } from "tether/protocol";
-import { silentLogger } from "tether/server";
-import { parseSseFrames } from "tether/testing";
+import { toAgUiTool, type BrowserToolSpec } from "@tether-agent/tether/protocol";
+import { silentLogger } from "@tether-agent/tether/server";
+import { parseSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offerRecipes, startStepTimer } from "../../apps/recipes/agent/index.ts";
 import { DESKTOP_OFFER, MOBILE_OFFER, MOBILE_TIMER, SWAPS } from "../../apps/recipes/web/src/tool-sets.ts";

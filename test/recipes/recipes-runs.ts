@@ -10,7 +10,7 @@ import {
   type ToolCallStartEvent,
 } from "@ag-ui/client";
 import type { Tool } from "@ag-ui/core";
-import { toAgUiTool } from "tether/protocol";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { recipeToolsFor, type Audience } from "../../apps/recipes/web/src/tool-sets.ts";
 
 /** The server tools of the Recipes agent: the only tools a run may call that its request did not declare. */

@@ -1,6 +1,6 @@
 import { RECIPES, searchRecipes } from "../../apps/recipes/agent/index.ts";
 import { readIntent } from "../../apps/recipes/agent/intents.ts";
-import { toAgUiTool } from "tether/protocol";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { toAgUiTool } from "tether/protocol";
-import { parseSseFrames, type SseFrame } from "tether/testing";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
+import { parseSseFrames, type SseFrame } from "@tether-agent/tether/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 import { freePort, startServerProcess, tokenFor } from "../helpers/server-process.ts";

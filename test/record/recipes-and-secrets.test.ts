@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import type { RunRecordDocument } from "tether/protocol";
+import type { RunRecordDocument } from "@tether-agent/tether/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
 import { SAM_DESKTOP, recipesAgent } from "../recipes/recipes-runs.ts";

@@ -1,6 +1,6 @@
 import type { Message, RunAgentInput, Tool } from "@ag-ui/core";
-import type { RunRecordDocument, ThreadRunChain } from "tether/protocol";
-import { parseSseFrames, type SseFrame } from "tether/testing";
+import type { RunRecordDocument, ThreadRunChain } from "@tether-agent/tether/protocol";
+import { parseSseFrames, type SseFrame } from "@tether-agent/tether/testing";
 
 /** A client of one server that runs turns and reads records, signed in per call. */
 export interface RecordClient {

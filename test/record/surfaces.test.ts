@@ -1,5 +1,5 @@
-import type { RunRecordDocument } from "tether/protocol";
-import type { ScriptedStep } from "tether/testing";
+import type { RunRecordDocument } from "@tether-agent/tether/protocol";
+import type { ScriptedStep } from "@tether-agent/tether/testing";
 import { describe, expect, it } from "vitest";
 import { R1042_BROKEN_CARD, R1042_CARD } from "../fixtures/surfaces.ts";
 import { createScriptedApp, type ScriptedApp } from "../helpers/scripted-app.ts";

@@ -1,7 +1,7 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import type { ResumeEntry, RunAgentInput } from "@ag-ui/core";
-import { defineTool } from "tether/server";
-import { createScriptedModel, parseSseFrames, type SseFrame } from "tether/testing";
+import { defineTool } from "@tether-agent/tether/server";
+import { createScriptedModel, parseSseFrames, type SseFrame } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { HOLD_REPLY } from "../helpers/held-model.ts";

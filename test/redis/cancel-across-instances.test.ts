@@ -1,4 +1,4 @@
-import { createScriptedModel } from "tether/testing";
+import { createScriptedModel } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOLD_REPLY } from "../helpers/held-model.ts";
 import { attachTo, postRun, sharedServices, startInstance, type Instance } from "../helpers/instances.ts";

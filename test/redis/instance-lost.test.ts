@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { RunAgentInput } from "@ag-ui/core";
 import { Redis } from "ioredis";
-import { createPgRunStore, createTetherApp, defineAgent, silentLogger, type RunStore, type TetherApp } from "tether/server";
-import { createScriptedModel } from "tether/testing";
+import { createPgRunStore, createTetherApp, defineAgent, silentLogger, type RunStore, type TetherApp } from "@tether-agent/tether/server";
+import { createScriptedModel } from "@tether-agent/tether/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
 import { reachableRedis } from "../helpers/redis.ts";
@@ -27,7 +27,10 @@ if (skipped) console.info(`An instance killed mid-run, on PostgreSQL and Redis: 
 
 /** Starts instance A in a process of its own; resolves with its URL once it serves. */
 function startInstanceA(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--conditions=tether-source", "--import", "tsx", SCRIPT], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk));
   return new Promise((resolve, reject) => {

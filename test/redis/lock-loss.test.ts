@@ -1,6 +1,6 @@
 import pg from "pg";
-import type { Logger } from "tether/server";
-import { createScriptedModel } from "tether/testing";
+import type { Logger } from "@tether-agent/tether/server";
+import { createScriptedModel } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { INSTANCE_LOCK } from "../../src/server/store/pg-instance.ts";
 import { HOLD_REPLY } from "../helpers/held-model.ts";

@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { sequenceEvents } from "../../src/server/run/sequence-events.ts";
-import { createScriptedModel, type SseFrame } from "tether/testing";
+import { createScriptedModel, type SseFrame } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attachTo, postRun, sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
 import { HOLD_REPLY as REPLY } from "../helpers/held-model.ts";

@@ -1,4 +1,4 @@
-import { defineBrowserTool, type BrowserToolArguments } from "tether/protocol";
+import { defineBrowserTool, type BrowserToolArguments } from "@tether-agent/tether/protocol";
 import { z } from "zod";
 import { RECIPES } from "./recipes.ts";
 

@@ -1,4 +1,4 @@
-import { createPlaybookModel, defineAgent, type Agent, type PlaybookModelOptions } from "tether/server";
+import { createPlaybookModel, defineAgent, type Agent, type PlaybookModelOptions } from "@tether-agent/tether/server";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { RECIPES_BROWSER_TOOLS } from "./browser-tools.ts";
 import { recipesInstructions } from "./instructions.ts";

@@ -1,5 +1,5 @@
-import type { BrowserToolSpec } from "tether/protocol";
-import type { PlaybookConversation, PlaybookResult, PlaybookTool, ScriptedTurn } from "tether/server";
+import type { BrowserToolSpec } from "@tether-agent/tether/protocol";
+import type { PlaybookConversation, PlaybookResult, PlaybookTool, ScriptedTurn } from "@tether-agent/tether/server";
 import { describe, expect, it } from "vitest";
 import { DESKTOP_OFFER, MOBILE_OFFER, recipeToolsFor } from "../web/src/tool-sets.ts";
 import { offerRecipes, orderIngredients, saveToCookbook, startStepTimer, suggestIngredientSwaps } from "./browser-tools.ts";

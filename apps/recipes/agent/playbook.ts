@@ -1,5 +1,5 @@
-import { parseToolOutcome } from "tether/protocol";
-import type { Playbook, PlaybookConversation, PlaybookResult, ScriptedTurn } from "tether/server";
+import { parseToolOutcome } from "@tether-agent/tether/protocol";
+import type { Playbook, PlaybookConversation, PlaybookResult, ScriptedTurn } from "@tether-agent/tether/server";
 import type { OfferRecipesArgs } from "./browser-tools.ts";
 import { readIntent, readNumber, type RecipesIntent } from "./intents.ts";
 import type { Recipe } from "./recipe.ts";

@@ -1,4 +1,4 @@
-import type { PlaybookResult, ScriptedTurn } from "tether/server";
+import type { PlaybookResult, ScriptedTurn } from "@tether-agent/tether/server";
 import type { Recipe } from "./recipe.ts";
 import { recipeInWords } from "./recipe-in-words.ts";
 import { recipeSurface } from "./recipe-surface.ts";

@@ -1,4 +1,4 @@
-import { validateSurface } from "tether/genui";
+import { validateSurface } from "@tether-agent/tether/genui";
 import { describe, expect, it } from "vitest";
 import { recipeSurface } from "./recipe-surface.ts";
 import { RECIPES } from "./recipes.ts";

@@ -1,5 +1,5 @@
-import { TetherError } from "tether/protocol";
-import { defineTool } from "tether/server";
+import { TetherError } from "@tether-agent/tether/protocol";
+import { defineTool } from "@tether-agent/tether/server";
 import { z } from "zod";
 import { DIETS, type Recipe } from "./recipe.ts";
 import { searchRecipes } from "./search-recipes.ts";

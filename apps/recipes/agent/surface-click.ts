@@ -1,4 +1,4 @@
-import type { ScriptedTurn } from "tether/server";
+import type { ScriptedTurn } from "@tether-agent/tether/server";
 import type { Recipe } from "./recipe.ts";
 import { clip, spoken } from "./wording.ts";
 

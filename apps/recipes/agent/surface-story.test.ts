@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent, type Message } from "@ag-ui/core";
-import { toAgUiTool, type ToolOutcome } from "tether/protocol";
-import { createMemoryRunStore, createTetherApp, silentLogger } from "tether/server";
-import { parseSseFrames } from "tether/testing";
+import { toAgUiTool, type ToolOutcome } from "@tether-agent/tether/protocol";
+import { createMemoryRunStore, createTetherApp, silentLogger } from "@tether-agent/tether/server";
+import { parseSseFrames } from "@tether-agent/tether/testing";
 import { describe, expect, it } from "vitest";
 import { recipeToolsFor } from "../web/src/tool-sets.ts";
 import { RECIPES_USERS, createRecipesAgent } from "./index.ts";

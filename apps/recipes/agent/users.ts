@@ -1,4 +1,4 @@
-import type { TetherUser } from "tether/server";
+import type { TetherUser } from "@tether-agent/tether/server";
 
 /**
  * A Recipes user: who they are and what their profile says. The frontend

@@ -1,5 +1,5 @@
-import { TetherError } from "tether/protocol";
-import { openSqliteDatabase, sqliteAttempt } from "tether/server";
+import { TetherError } from "@tether-agent/tether/protocol";
+import { openSqliteDatabase, sqliteAttempt } from "@tether-agent/tether/server";
 import type { Ingredient, Recipe } from "../agent/index.ts";
 
 /** A recipe someone saved. */

@@ -29,9 +29,10 @@ export default defineConfig({
   base: "/recipes/",
   resolve: {
     alias: {
-      "tether/protocol": source("../../../src/protocol/index.ts"),
-      "tether/client": source("../../../src/client/index.ts"),
-      "tether/react": source("../../../src/react/index.ts"),
+      "@tether-agent/tether/protocol": source("../../../src/protocol/index.ts"),
+      "@tether-agent/tether/client": source("../../../src/client/index.ts"),
+      "@tether-agent/tether/react": source("../../../src/react/index.ts"),
+      "@tether-agent/tether/styles.css": source("../../../src/react/styles.css"),
     },
   },
   // React without a plugin: esbuild compiles JSX with the automatic runtime.

@@ -9,7 +9,7 @@ export default defineConfig({
   base: "/runs/",
   resolve: {
     alias: {
-      "tether/protocol": source("../../../src/protocol/index.ts"),
+      "@tether-agent/tether/protocol": source("../../../src/protocol/index.ts"),
     },
   },
   // React without a plugin: esbuild compiles JSX with the automatic runtime.

@@ -1,6 +1,6 @@
 import type { WorkdeskUser } from "./users.ts";
-import { PLAYBOOK_PROVIDER, type ServerTool, type ToolContext } from "tether/server";
-import { createScriptedModel } from "tether/testing";
+import { PLAYBOOK_PROVIDER, type ServerTool, type ToolContext } from "@tether-agent/tether/server";
+import { createScriptedModel } from "@tether-agent/tether/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { createWorkdeskAgent, type WorkdeskAgentOptions } from "./index.ts";
 import type { ScreenLookup } from "./lookup-screens.ts";
@@ -9,7 +9,7 @@ import declarations from "./tools.json" with { type: "json" };
 import { WORKDESK_USERS } from "./users.ts";
 import { createSqliteWorkRequestRepository } from "./sqlite-work-request-repository.ts";
 import { seedWorkRequests } from "./work-requests.ts";
-import { catchTetherError } from "tether/testing";
+import { catchTetherError } from "@tether-agent/tether/testing";
 
 const kim = WORKDESK_USERS.find((user) => user.id === "kim")!;
 const park = WORKDESK_USERS.find((user) => user.id === "park")!;

@@ -1,5 +1,5 @@
-import type { ToolContext } from "tether/server";
-import { catchTetherError } from "tether/testing";
+import type { ToolContext } from "@tether-agent/tether/server";
+import { catchTetherError } from "@tether-agent/tether/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { closeWorkRequestTool } from "./close-work-request.ts";
 import { createSqliteWorkRequestRepository, type SqliteWorkRequestRepository } from "./sqlite-work-request-repository.ts";

@@ -1,6 +1,6 @@
 import type { WorkdeskUser } from "./users.ts";
-import { TetherError } from "tether/protocol";
-import { defineTool } from "tether/server";
+import { TetherError } from "@tether-agent/tether/protocol";
+import { defineTool } from "@tether-agent/tether/server";
 import { z } from "zod";
 import type { WorkRequest } from "./work-requests.ts";
 import type { WorkRequestRepository } from "./work-request-repository.ts";

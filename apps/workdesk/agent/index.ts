@@ -1,4 +1,4 @@
-import { createPlaybookModel, defineAgent, type Agent, type PlaybookModelOptions } from "tether/server";
+import { createPlaybookModel, defineAgent, type Agent, type PlaybookModelOptions } from "@tether-agent/tether/server";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { workdeskInstructions } from "./instructions.ts";
 import { navigateToScreen } from "./navigate-to-screen.ts";

@@ -1,4 +1,4 @@
-import type { ToolOutcome } from "tether/protocol";
+import type { ToolOutcome } from "@tether-agent/tether/protocol";
 
 /** How far a Workdesk navigation got: asked for, the screen switched, its data on display. */
 export const NAVIGATION_STAGES = ["requested", "switched", "displayed"] as const;

@@ -1,7 +1,7 @@
 import type { WorkdeskUser } from "./users.ts";
 import type { LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import type { ToolOutcome } from "tether/protocol";
-import { createPlaybookModel, type PlaybookConversation, type PlaybookResult, type ScriptedTurn } from "tether/server";
+import type { ToolOutcome } from "@tether-agent/tether/protocol";
+import { createPlaybookModel, type PlaybookConversation, type PlaybookResult, type ScriptedTurn } from "@tether-agent/tether/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { lookupScreens, type ScreenLookup } from "./lookup-screens.ts";
 import { workdeskPlaybook } from "./playbook.ts";

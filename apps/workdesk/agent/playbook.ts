@@ -1,6 +1,6 @@
 import type { NavigateToScreenArgs } from "./navigate-to-screen.ts";
-import { parseToolOutcome, type ToolOutcome } from "tether/protocol";
-import type { Playbook, PlaybookResult, ScriptedTurn } from "tether/server";
+import { parseToolOutcome, type ToolOutcome } from "@tether-agent/tether/protocol";
+import type { Playbook, PlaybookResult, ScriptedTurn } from "@tether-agent/tether/server";
 import { readIntent } from "./intents.ts";
 import { requestCard } from "./request-card.ts";
 import type { WorkRequestStatus } from "./work-requests.ts";

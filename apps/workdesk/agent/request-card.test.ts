@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateSurface } from "tether/genui";
+import { validateSurface } from "@tether-agent/tether/genui";
 import { requestCard } from "./request-card.ts";
 
 const R1042 = { id: "R-1042", title: "Badge reader at gate 3", status: "in_progress" as const, priority: "high" as const, requester: "kim" };

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { isTetherError } from "tether/protocol";
+import { isTetherError } from "@tether-agent/tether/protocol";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createSqliteWorkRequestRepository, type SqliteWorkRequestRepository } from "./sqlite-work-request-repository.ts";
 import { WORK_REQUEST_STATUSES, type WorkRequest } from "./work-requests.ts";

@@ -1,4 +1,4 @@
-import { loadToolCatalog, type ServerTool, type ToolExecutor } from "tether/server";
+import { loadToolCatalog, type ServerTool, type ToolExecutor } from "@tether-agent/tether/server";
 import { lookupScreens } from "./lookup-screens.ts";
 import declarations from "./tools.json" with { type: "json" };
 import type { WorkRequestRepository } from "./work-request-repository.ts";

@@ -1,4 +1,4 @@
-import type { TetherUser } from "tether/server";
+import type { TetherUser } from "@tether-agent/tether/server";
 
 /** A Workdesk user: who they are, the organisation they signed in under (data outside it is invisible) and their roles. */
 export interface WorkdeskUser extends TetherUser {

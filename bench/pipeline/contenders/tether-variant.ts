@@ -4,17 +4,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { TetherAppOptions } from "tether/server";
+import type { TetherAppOptions } from "@tether-agent/tether/server";
 import { STUB_TOOL } from "../tool-stub-model.ts";
 import { closeServer, listening, runInputBody, type Contender } from "./contender.ts";
 
-/** What a variant needs of a Tether build: the current one (`tether/server`) or an older one loaded from git. */
+/** What a variant needs of a Tether build: the current one (`@tether-agent/tether/server`) or an older one loaded from git. */
 export interface ServerBuild {
-  createSqliteRunStore: typeof import("tether/server").createSqliteRunStore;
-  createTetherApp: typeof import("tether/server").createTetherApp;
-  defineAgent: typeof import("tether/server").defineAgent;
-  defineTool: typeof import("tether/server").defineTool;
-  silentLogger: typeof import("tether/server").silentLogger;
+  createSqliteRunStore: typeof import("@tether-agent/tether/server").createSqliteRunStore;
+  createTetherApp: typeof import("@tether-agent/tether/server").createTetherApp;
+  defineAgent: typeof import("@tether-agent/tether/server").defineAgent;
+  defineTool: typeof import("@tether-agent/tether/server").defineTool;
+  silentLogger: typeof import("@tether-agent/tether/server").silentLogger;
 }
 
 export interface VariantContender extends Contender {

@@ -1,6 +1,6 @@
 /**
- * `tether/genui`: the A2UI v0.9 surface validator on its own. Apart from
- * `tether/server` because it loads `@a2ui/web_core` (about a second), which
+ * `@tether-agent/tether/genui`: the A2UI v0.9 surface validator on its own. Apart from
+ * `@tether-agent/tether/server` because it loads `@a2ui/web_core` (about a second), which
  * an app that only runs agents never needs at start-up.
  *
  * @module

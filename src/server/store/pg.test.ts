@@ -207,15 +207,19 @@ for (const backend of backends) {
       it("ends the runs of an instance killed with SIGKILL when the next one recovers, and frees the thread", async () => {
         const schema = backend.newSchema();
         await open(schema); // migrated before the child starts
-        const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../../../test/helpers/pg-store-process.ts", import.meta.url))], {
-          env: {
-            ...process.env,
-            TETHER_TEST_DATABASE_URL: (await backend.on(schema)).connectionString,
-            TETHER_TEST_SCHEMA: schema,
-            TETHER_TEST_THREAD: "doomed",
+        const child = spawn(
+          process.execPath,
+          ["--conditions=tether-source", "--import", "tsx", fileURLToPath(new URL("../../../test/helpers/pg-store-process.ts", import.meta.url))],
+          {
+            env: {
+              ...process.env,
+              TETHER_TEST_DATABASE_URL: (await backend.on(schema)).connectionString,
+              TETHER_TEST_SCHEMA: schema,
+              TETHER_TEST_THREAD: "doomed",
+            },
+            stdio: ["ignore", "pipe", "pipe"],
           },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
+        );
         let output = "";
         child.stderr.on("data", (chunk: Buffer) => (output += chunk));
         await new Promise<void>((resolve, reject) => {

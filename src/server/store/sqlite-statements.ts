@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { InterruptRow, RunLinkRow, RunRow } from "./sqlite-rows.ts";
 
-/** Every statement the SQLite store runs, prepared once per connection. */
+/** Every statement the SQLite store runs, prepared once per connection. @internal */
 export function prepareStatements(db: Database.Database) {
   return {
     getThread: db.prepare<[string], { thread_id: string; agent_id: string; owner_id: string; created_at: string; updated_at: string }>(

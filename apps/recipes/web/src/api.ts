@@ -1,4 +1,4 @@
-import { errorFromResponse } from "tether/client";
+import { errorFromResponse } from "@tether-agent/tether/client";
 import type { Recipe } from "../../agent/recipe.ts";
 import type { RecipeSearchResult } from "../../agent/search-recipes.ts";
 import type { CookbookEntry, GroceryOrder } from "../../kitchen/sqlite-kitchen.ts";

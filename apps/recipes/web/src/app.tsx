@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { isTetherError } from "tether/protocol";
+import { isTetherError } from "@tether-agent/tether/protocol";
 import type { User } from "./api.ts";
 import { createKitchenTimers } from "./kitchen-timers.ts";
 import { currentUser, signInAs } from "./profile.ts";

@@ -1,4 +1,4 @@
-import type { BrowserToolSpec } from "tether/protocol";
+import type { BrowserToolSpec } from "@tether-agent/tether/protocol";
 import { recipeToolsFor, type Audience } from "./tool-sets.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { AssistantPanel, useAgentSession, useSessionStatus, useTetherSession } from "tether/react";
+import { AssistantPanel, useAgentSession, useSessionStatus, useTetherSession } from "@tether-agent/tether/react";
 import type { Recipe } from "./api.ts";
 import { useKitchenTimers, type KitchenTimers } from "./kitchen-timers.ts";
 import { RecipeView } from "./recipe-view.tsx";

@@ -1,4 +1,4 @@
-import { createMemoryStorage } from "tether/testing";
+import { createMemoryStorage } from "@tether-agent/tether/testing";
 import { describe, expect, it } from "vitest";
 import { createKitchenTimers } from "./kitchen-timers.ts";
 

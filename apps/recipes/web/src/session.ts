@@ -1,5 +1,5 @@
 import type { Context } from "@ag-ui/core";
-import { createAgentSession, type AgentSession } from "tether/client";
+import { createAgentSession, type AgentSession } from "@tether-agent/tether/client";
 import type { User } from "./api.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import { TetherProvider } from "tether/react";
+import { TetherProvider } from "@tether-agent/tether/react";
 import type { User } from "./api.ts";
 import { CookbookPage } from "./cookbook-page.tsx";
 import { KitchenPage, type OpenRecipe } from "./kitchen-page.tsx";

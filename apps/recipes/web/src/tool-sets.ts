@@ -1,4 +1,4 @@
-import type { BrowserToolSpec } from "tether/protocol";
+import type { BrowserToolSpec } from "@tether-agent/tether/protocol";
 import { offerRecipes, orderIngredients, saveToCookbook, startStepTimer, suggestIngredientSwaps } from "../../agent/browser-tools.ts";
 
 /** What the frontend knows about where it runs and who uses it; the server never sees this, only the tools it leads to. */

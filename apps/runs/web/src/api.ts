@@ -1,4 +1,4 @@
-import { assertRunRecord, type RunRecordDocument, type ThreadRunChain } from "tether/protocol";
+import { assertRunRecord, type RunRecordDocument, type ThreadRunChain } from "@tether-agent/tether/protocol";
 
 /** What asking the API gave: the value, or why there is none in words the page shows. */
 export type Answer<T> = { state: "ok"; value: T } | { state: "signed-out" } | { state: "missing" } | { state: "failed"; message: string };

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import type { RunRecordDocument, ThreadRunChain } from "tether/protocol";
+import type { RunRecordDocument, ThreadRunChain } from "@tether-agent/tether/protocol";
 import { getChain, getRecord } from "./api.ts";
 import { ChainView } from "./chain-view.tsx";
 import { readSelection } from "./links.ts";

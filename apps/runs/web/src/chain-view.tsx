@@ -1,4 +1,4 @@
-import { TRIGGER_LABELS, type ThreadRunChain } from "tether/protocol";
+import { TRIGGER_LABELS, type ThreadRunChain } from "@tether-agent/tether/protocol";
 import { describeEnd, formatTime } from "./format.ts";
 import { runHref } from "./links.ts";
 

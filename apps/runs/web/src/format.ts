@@ -1,4 +1,4 @@
-import type { RunRecordDocument } from "tether/protocol";
+import type { RunRecordDocument } from "@tether-agent/tether/protocol";
 
 /** A moment as the reader's clock shows it, with seconds. */
 export function formatTime(iso: string): string {

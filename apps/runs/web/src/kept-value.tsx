@@ -1,4 +1,4 @@
-import { describeCut, keptText, type Kept } from "tether/protocol";
+import { describeCut, keptText, type Kept } from "@tether-agent/tether/protocol";
 
 /** A value as the record keeps it: whole, or its head and what was cut (length and hash). */
 export function KeptValue({ value, label }: { value: Kept<unknown>; label?: string }) {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { RunRecordDocument } from "tether/protocol";
+import type { RunRecordDocument } from "@tether-agent/tether/protocol";
 import { getRecord } from "./api.ts";
 import { describeEnd, formatMs, formatTime, formatUsage } from "./format.ts";
 import { ApprovalsSection } from "./sections/approvals-section.tsx";

@@ -1,5 +1,5 @@
-import { errorFromResponse } from "tether/client";
-import { isTetherError } from "tether/protocol";
+import { errorFromResponse } from "@tether-agent/tether/client";
+import { isTetherError } from "@tether-agent/tether/protocol";
 import type { Screen as CatalogScreen } from "../../agent/screens.ts";
 import type { WorkRequest } from "../../agent/work-requests.ts";
 

@@ -1,5 +1,6 @@
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
+import "@tether-agent/tether/styles.css";
 import "./styles.css";
 
 createRoot(document.getElementById("root")!).render(<App />);

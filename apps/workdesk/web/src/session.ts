@@ -1,4 +1,4 @@
-import { createAgentSession, type AgentSession } from "tether/client";
+import { createAgentSession, type AgentSession } from "@tether-agent/tether/client";
 import type { User } from "./api.ts";
 
 /** The thread a user's assistant continues, kept per user so a second window joins the same conversation. */

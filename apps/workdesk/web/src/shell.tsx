@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
-import type { AgentSession } from "tether/client";
-import { AssistantPanel, TetherProvider, useAgentSession, useBrowserTool, type PanelMode } from "tether/react";
+import type { AgentSession } from "@tether-agent/tether/client";
+import { AssistantPanel, TetherProvider, useAgentSession, useBrowserTool, type PanelMode } from "@tether-agent/tether/react";
 import { navigateToScreen } from "../../agent/navigate-to-screen.ts";
 import { getJson, type Screen, type User } from "./api.ts";
 import { Menu } from "./menu.tsx";
@@ -15,6 +15,8 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
   const navigate = useMemo(() => createNavigator({ user, screens: () => screens }), [user, screens]);
   const [session, setSession] = useState(() => createWorkdeskSession(user));
   const [mode, setMode] = useState<PanelMode>("side");
+  // On a phone the assistant is a sheet over the app: it starts closed, behind its launcher.
+  const [open, setOpen] = useState(() => !window.matchMedia("(max-width: 639.98px)").matches);
   const [model, setModel] = useState<string>();
 
   useEffect(() => session.setMode(mode), [session, mode]);
@@ -54,7 +56,7 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
   return (
     <TetherProvider key={session.threadId} session={session}>
       <NavigationTool session={session} navigate={navigate} />
-      <div className={`workdesk workdesk--${mode}`}>
+      <div className={`workdesk workdesk--${mode}${open ? "" : " workdesk--closed"}`}>
         <header className="topbar">
           <span className="topbar__brand">Workdesk</span>
           <span className="topbar__user">
@@ -82,13 +84,14 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
             </>
           )}
         </main>
-        {mode === "modal" ? <div className="backdrop" aria-hidden="true" /> : null}
         <AssistantPanel
           key={session.threadId}
           session={session}
           title="Assistant"
           subtitle={model}
           onModeChange={setMode}
+          open={open}
+          onOpenChange={setOpen}
           placeholder="Ask me to open a screen or find a request…"
         />
       </div>

@@ -1,4 +1,4 @@
-import { isTetherError, type ToolOutcome } from "tether/protocol";
+import { isTetherError, type ToolOutcome } from "@tether-agent/tether/protocol";
 
 /**
  * What a failed request to the Recipes API means for a tool's outcome. An

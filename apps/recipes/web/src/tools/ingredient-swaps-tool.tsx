@@ -1,6 +1,6 @@
-import type { AgentSession } from "tether/client";
-import type { BrowserToolSpec } from "tether/protocol";
-import { useBrowserTool } from "tether/react";
+import type { AgentSession } from "@tether-agent/tether/client";
+import type { BrowserToolSpec } from "@tether-agent/tether/protocol";
+import { useBrowserTool } from "@tether-agent/tether/react";
 import type { SuggestIngredientSwapsArgs } from "../../../agent/browser-tools.ts";
 
 /** suggest_ingredient_swaps: one chip per swap in the conversation ("eggs → silken tofu · no eggs? tofu works too"). Render-only. */

@@ -1,6 +1,6 @@
-import type { AgentSession } from "tether/client";
-import type { BrowserToolSpec, ToolOutcome } from "tether/protocol";
-import { useBrowserTool } from "tether/react";
+import type { AgentSession } from "@tether-agent/tether/client";
+import type { BrowserToolSpec, ToolOutcome } from "@tether-agent/tether/protocol";
+import { useBrowserTool } from "@tether-agent/tether/react";
 import type { OfferRecipesArgs } from "../../../agent/browser-tools.ts";
 import type { RecipeBook } from "../recipe-book.ts";
 import { RecipeCards } from "./recipe-cards.tsx";

@@ -1,5 +1,5 @@
-import type { AgentSession } from "tether/client";
-import type { BrowserToolSpec } from "tether/protocol";
+import type { AgentSession } from "@tether-agent/tether/client";
+import type { BrowserToolSpec } from "@tether-agent/tether/protocol";
 import type { KitchenTimers } from "../kitchen-timers.ts";
 import type { RecipeBook } from "../recipe-book.ts";
 import { IngredientSwapsTool } from "./ingredient-swaps-tool.tsx";

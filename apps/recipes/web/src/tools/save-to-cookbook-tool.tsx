@@ -1,6 +1,6 @@
-import type { AgentSession } from "tether/client";
-import type { BrowserToolSpec, ToolOutcome } from "tether/protocol";
-import { useBrowserTool } from "tether/react";
+import type { AgentSession } from "@tether-agent/tether/client";
+import type { BrowserToolSpec, ToolOutcome } from "@tether-agent/tether/protocol";
+import { useBrowserTool } from "@tether-agent/tether/react";
 import type { SaveToCookbookArgs } from "../../../agent/browser-tools.ts";
 import { RECIPES_API, sendJson, type CookbookEntry } from "../api.ts";
 import type { RecipeBook } from "../recipe-book.ts";

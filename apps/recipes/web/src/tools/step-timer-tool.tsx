@@ -1,6 +1,6 @@
-import type { AgentSession } from "tether/client";
-import type { BrowserToolSpec } from "tether/protocol";
-import { useBrowserTool } from "tether/react";
+import type { AgentSession } from "@tether-agent/tether/client";
+import type { BrowserToolSpec } from "@tether-agent/tether/protocol";
+import { useBrowserTool } from "@tether-agent/tether/react";
 import type { StartStepTimerArgs } from "../../../agent/browser-tools.ts";
 import { clock } from "../countdown.ts";
 import type { KitchenTimers } from "../kitchen-timers.ts";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { ToolCallView } from "tether/react";
+import type { ToolCallView } from "@tether-agent/tether/react";
 
 /** A tool call's line in the app's words: what it is doing, what it did, or that it did not. */
 export function ToolChip({

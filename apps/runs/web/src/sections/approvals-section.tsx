@@ -1,4 +1,4 @@
-import { approvalsOf, describeAnswer, type RunRecordDocument } from "tether/protocol";
+import { approvalsOf, describeAnswer, type RunRecordDocument } from "@tether-agent/tether/protocol";
 import { KeptValue } from "../kept-value.tsx";
 import { RunLink, Section } from "./section.tsx";
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { RunRecordDocument } from "tether/protocol";
+import type { RunRecordDocument } from "@tether-agent/tether/protocol";
 import { getRecord } from "../api.ts";
 import { KeptValue } from "../kept-value.tsx";
 import { Section } from "./section.tsx";

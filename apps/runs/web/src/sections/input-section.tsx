@@ -1,4 +1,4 @@
-import type { RunRecordDocument } from "tether/protocol";
+import type { RunRecordDocument } from "@tether-agent/tether/protocol";
 import { KeptValue } from "../kept-value.tsx";
 import { plural } from "../format.ts";
 import { Section } from "./section.tsx";

@@ -1,4 +1,4 @@
-import { keptText, type RunRecordDocument } from "tether/protocol";
+import { keptText, type RunRecordDocument } from "@tether-agent/tether/protocol";
 import { KeptValue } from "../kept-value.tsx";
 import { formatMs, formatUsage, plural } from "../format.ts";
 import { Section } from "./section.tsx";

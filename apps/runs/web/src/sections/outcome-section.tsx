@@ -1,4 +1,4 @@
-import type { RunRecordDocument } from "tether/protocol";
+import type { RunRecordDocument } from "@tether-agent/tether/protocol";
 import { describeEnd } from "../format.ts";
 import { Section } from "./section.tsx";
 

@@ -1,4 +1,4 @@
-import type { RunRecordDocument } from "tether/protocol";
+import type { RunRecordDocument } from "@tether-agent/tether/protocol";
 import { KeptValue } from "../kept-value.tsx";
 import { formatTime } from "../format.ts";
 import { RunLink, Section } from "./section.tsx";

@@ -1,4 +1,4 @@
-import { TRIGGER_LABELS, describeAnswer, type RunRecordDocument } from "tether/protocol";
+import { TRIGGER_LABELS, describeAnswer, type RunRecordDocument } from "@tether-agent/tether/protocol";
 import { KeptValue } from "../kept-value.tsx";
 import { RunLink, Section } from "./section.tsx";
 

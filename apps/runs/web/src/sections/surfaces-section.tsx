@@ -1,4 +1,4 @@
-import type { RecordSurfaceAttempt, RunRecordDocument } from "tether/protocol";
+import type { RecordSurfaceAttempt, RunRecordDocument } from "@tether-agent/tether/protocol";
 import { KeptValue } from "../kept-value.tsx";
 import { Section } from "./section.tsx";
 

@@ -1,4 +1,4 @@
-import { browserOutcomeOf, type RecordToolCall, type RunRecordDocument } from "tether/protocol";
+import { browserOutcomeOf, type RecordToolCall, type RunRecordDocument } from "@tether-agent/tether/protocol";
 import { KeptValue } from "../kept-value.tsx";
 import { formatMs } from "../format.ts";
 import { RunLink, Section } from "./section.tsx";
