@@ -25,7 +25,7 @@ export interface AgentSessionOptions {
   storage?: Storage;
   /**
    * The mode the session starts in: a string the app defines, matched against
-   * each tool's `modes`. `"side"` by default, the default of tether/react's panel.
+   * each tool's `modes`. `"side"` by default, the default of @tether-agent/tether/react's panel.
    */
   mode?: string;
   /**
@@ -74,6 +74,17 @@ export interface SessionState {
   mode: string;
   /** Questions the agent is waiting on (approvals); the thread goes on once each has an answer. */
   interrupts: Interrupt[];
+  /** The last message the server never took (its run was refused, or never reached it): not sent, and `retry()` sends it. */
+  unsent?: UnsentMessage;
+  /** Messages of runs this page stopped: the answer so far, or the last message when no answer had begun. */
+  stoppedMessageIds: string[];
+}
+
+/** A message that was not sent, and why, in the server's words or the browser's. */
+export interface UnsentMessage {
+  messageId: string;
+  text: string;
+  error: { code: string; message: string };
 }
 
 /** A click on a generated surface, in A2UI v0.9's `userAction` shape (what `@a2ui/web_core` dispatches). */
@@ -110,6 +121,8 @@ export interface AgentSession {
    * user moved on.
    */
   send(text: string): Promise<void>;
+  /** Sends the message the server never took (`state.unsent`) again; nothing when there is none. */
+  retry(): Promise<void>;
   /**
    * Answers one open interrupt: an approval (`{ approved, comment?, …fields }`)
    * or `"cancel"`. Once every open interrupt has an answer, they go back to the

@@ -20,8 +20,14 @@ export function errorFromRunError(event: { code?: string; message: string }): Te
   return new TetherError(isTetherErrorCode(event.code) ? event.code : "internal", event.message);
 }
 
-/** Any error as the session's state shows it: `{ code, message }`. */
+/** Any error as the session's state shows it: `{ code, message }`; a request that never reached the server, in words. */
 export function errorJson(error: unknown): { code: string; message: string } {
   if (isTetherError(error)) return { code: error.code, message: error.message };
+  if (isNetworkFailure(error)) return { code: "network_error", message: "Couldn't reach the server. Check the connection, then try again." };
   return { code: "internal", message: (error as Error)?.message ?? String(error) };
+}
+
+/** fetch's own rejection when no answer came: Chrome's "Failed to fetch", Firefox's "NetworkError…", Safari's "Load failed". */
+function isNetworkFailure(error: unknown): boolean {
+  return error instanceof TypeError && /failed to fetch|networkerror|load failed|fetch failed/i.test(error.message);
 }

@@ -5,7 +5,15 @@
  * @module
  */
 export { createAgentSession } from "./session.ts";
-export type { AgentSession, AgentSessionOptions, RendererErrorReport, SessionState, SurfaceAction, ToolDispatchTiming } from "./agent-session.ts";
+export type {
+  AgentSession,
+  AgentSessionOptions,
+  RendererErrorReport,
+  SessionState,
+  SurfaceAction,
+  ToolDispatchTiming,
+  UnsentMessage,
+} from "./agent-session.ts";
 export {
   describeSurfaceClick,
   readSurfaceActivity,

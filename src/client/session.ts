@@ -33,7 +33,16 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   const registry = createToolRegistry();
   const journal = createCallJournal(threadId, options.storage);
   const listeners = new Set<() => void>();
-  let state: SessionState = { threadId, messages: [], activities: [], running: false, observing: false, mode: options.mode ?? "side", interrupts: [] };
+  let state: SessionState = {
+    threadId,
+    messages: [],
+    activities: [],
+    running: false,
+    observing: false,
+    mode: options.mode ?? "side",
+    interrupts: [],
+    stoppedMessageIds: [],
+  };
   const answers = new Map<string, ResumeEntry>();
   let driftChecked: Promise<DriftReport> | undefined;
 
@@ -126,11 +135,13 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   });
   const messagesSubscriber: AgentSubscriber = { onMessagesChanged: ({ messages }) => setState({ messages: [...messages] }) };
 
-  const runOnce = async (trigger: Trigger, resume?: ResumeEntry[], forwarded: Record<string, unknown> = {}): Promise<void> => {
+  /** Runs the agent once; false when the server never started the run (refused it, or was not reached). */
+  const runOnce = async (trigger: Trigger, resume?: ResumeEntry[], forwarded: Record<string, unknown> = {}): Promise<boolean> => {
     const requestedRunId = randomUUID();
     journal.ownRun(requestedRunId);
     setState({ running: true, observing: false, runId: requestedRunId, error: undefined });
     takeRunEnd();
+    const before = new Set(agent.messages.map((message) => message.id));
     let end: RunEnd | undefined;
     try {
       await agent.runAgent(
@@ -146,19 +157,62 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       end = takeRunEnd();
     } catch (error) {
       setState({ error: errorJson(error) });
-      return;
+      return startedRunId === requestedRunId;
     } finally {
       showInterrupts();
       setState({ running: false });
     }
     if (resume) answers.clear();
+    if (end?.outcome === "cancelled") markStopped(before);
     // The same result again (another window acted on it first): nothing here is this page's to report.
-    if (agent.repeatOf) return;
+    if (agent.repeatOf) return true;
     const runId = end?.runId || requestedRunId;
-    if (end?.pending.length) return report(runId, end.pending);
+    if (end?.pending.length) {
+      await report(runId, end.pending);
+      return true;
+    }
     // Ended with a question, an error or a cancel: what this page did meanwhile is still owed, and goes with the next run.
     const owed = end && end.outcome !== "success" ? runner.performedWithoutResult(runId) : [];
     if (owed.length > 0) await report(runId, owed, { continueRun: false });
+    return true;
+  };
+
+  /** A stopped run's answer so far is marked stopped; with none begun, the message it stopped after. */
+  const markStopped = (before: Set<string>) => {
+    const answered = agent.messages.filter((message) => !before.has(message.id) && message.role === "assistant" && message.content);
+    const asked = agent.messages.at(-1)?.role === "user" ? [agent.messages.at(-1)!.id] : [];
+    const marked = answered.length > 0 ? answered.map((message) => message.id) : asked;
+    setState({ stoppedMessageIds: [...state.stoppedMessageIds, ...marked] });
+  };
+
+  /** A message the server never took leaves the conversation when the next one is sent (or it is sent again). */
+  const dropUnsent = () => {
+    const unsent = state.unsent;
+    if (!unsent) return;
+    agent.setMessages(agent.messages.filter((message) => message.id !== unsent.messageId));
+    setState({ unsent: undefined, messages: [...agent.messages] });
+  };
+
+  const send = async (text: string): Promise<void> => {
+    if (state.running) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before sending another message.");
+    try {
+      if (options.drift !== "ignore") await checkDrift();
+    } catch (error) {
+      driftChecked = undefined;
+      if (isTetherError(error) && options.drift === "throw") {
+        setState({ error: errorJson(error) });
+        throw error;
+      }
+    }
+    dropUnsent();
+    const message = { id: randomUUID(), role: "user" as const, content: text };
+    agent.addMessage(message);
+    setState({ messages: [...agent.messages] }); // in the log at once, while it is on its way
+    if (await runOnce({ kind: "user-message" }, movingOn())) return;
+    setState({
+      messages: [...agent.messages],
+      unsent: { messageId: message.id, text, error: state.error ?? { code: "internal", message: "The message was not sent." } },
+    });
   };
 
   /** Asks the server to stop the run; one it does not know yet (404, not started) is asked again when it starts. */
@@ -272,19 +326,10 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       await runOnce({ kind: "resume", ...(state.runId ? { parentRunId: state.runId } : {}), interruptIds: open.map((interrupt) => interrupt.id) }, resume);
     },
 
-    async send(text) {
-      if (state.running) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before sending another message.");
-      try {
-        if (options.drift !== "ignore") await checkDrift();
-      } catch (error) {
-        driftChecked = undefined;
-        if (isTetherError(error) && options.drift === "throw") {
-          setState({ error: errorJson(error) });
-          throw error;
-        }
-      }
-      agent.addMessage({ id: randomUUID(), role: "user", content: text });
-      await runOnce({ kind: "user-message" }, movingOn());
+    send,
+
+    async retry() {
+      if (state.unsent) await send(state.unsent.text);
     },
 
     async act(action) {

@@ -25,9 +25,13 @@ export function Composer({ placeholder = "Ask the assistant…" }: ComposerProps
     const text = draft.trim();
     if (!text || busy) return;
     setDraft("");
-    void session.send(text).catch(() => {
-      // The session shows the error in its state.
-    });
+    void session.send(text).then(
+      // Not sent: the words come back to the box, unless the person has started another message.
+      () => {
+        if (session.getState().unsent?.text === text) setDraft((current) => current || text);
+      },
+      () => setDraft((current) => current || text), // refused before sending (drift): the session shows why
+    );
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     // Enter that confirms an input method's composition (Korean, Japanese, Chinese) is not a send;

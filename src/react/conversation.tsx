@@ -1,7 +1,7 @@
 import { useContext, useMemo, useSyncExternalStore } from "react";
 import { sessionStatus } from "../client/index.ts";
 import { isBusy } from "./is-busy.ts";
-import { MessageList, type SurfaceHandlers } from "./message-list.tsx";
+import { MessageList, type MessageMarks, type SurfaceHandlers } from "./message-list.tsx";
 import { ToolRenderersContext } from "./tool-renderers.ts";
 import { useAgentSession } from "./use-agent-session.ts";
 import { useTetherSession } from "./use-tether-session.ts";
@@ -27,12 +27,21 @@ export function Conversation() {
     }),
     [session],
   );
+  const marks = useMemo(
+    (): MessageMarks => ({
+      ...(state.unsent ? { unsent: state.unsent } : {}),
+      stopped: new Set(state.stoppedMessageIds),
+      onRetry: () => void session.retry().catch(() => {}),
+    }),
+    [session, state.unsent, state.stoppedMessageIds],
+  );
   return (
     <MessageList
       messages={state.messages}
       activities={state.activities}
       running={isBusy(sessionStatus(state))}
       surfaces={surfaces}
+      marks={marks}
       {...(renderers ? { renderers } : {})}
     />
   );

@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import { Fragment, useLayoutEffect, useRef, useState, type RefObject } from "react";
-import { describeSurfaceClick, readSurfaceActivity, type SurfaceAction, type ToolActivity } from "../client/index.ts";
+import { describeSurfaceClick, readSurfaceActivity, type SurfaceAction, type ToolActivity, type UnsentMessage } from "../client/index.ts";
 import { SurfaceView } from "./surface-view.tsx";
 import { ToolActivityItem } from "./tool-activity-item.tsx";
 import type { ToolCallView, ToolRenderers } from "./tool-renderers.ts";
@@ -9,6 +9,13 @@ import type { ToolCallView, ToolRenderers } from "./tool-renderers.ts";
 export interface SurfaceHandlers {
   onAction(action: SurfaceAction): void;
   onError(error: { messageId: string; surfaceId?: string; code: string; message: string }): void;
+}
+
+/** What happened to messages besides their text: one not sent (with Retry), answers the person stopped. */
+export interface MessageMarks {
+  unsent?: UnsentMessage;
+  stopped: ReadonlySet<string>;
+  onRetry(): void;
 }
 
 // The render call's surface stands at its own place in the log, so its line in the tool list would say it twice.
@@ -25,6 +32,7 @@ export function MessageList({
   running,
   renderers,
   surfaces,
+  marks,
 }: {
   messages: Message[];
   activities: ToolActivity[];
@@ -33,6 +41,8 @@ export function MessageList({
   renderers?: ToolRenderers;
   /** Where clicks on generated surfaces go; without them surfaces are shown and their buttons do nothing. */
   surfaces?: SurfaceHandlers;
+  /** Not sent, stopped: shown beside the messages they concern. */
+  marks?: MessageMarks;
 }) {
   const log = useRef<HTMLDivElement>(null);
   const byCall = new Map(activities.map((activity) => [activity.toolCallId, activity]));
@@ -48,10 +58,22 @@ export function MessageList({
       <div ref={log} onScroll={onScroll} className="tether-log" role="log" aria-label="Conversation" aria-live="polite" aria-busy={running}>
         {messages.map((message) => {
           if (message.role === "user") {
+            const unsent = marks?.unsent?.messageId === message.id ? marks.unsent : undefined;
             return (
-              <article key={message.id} className="tether-message tether-message--user" aria-label="You said">
-                {typeof message.content === "string" ? message.content : "(attachment)"}
-              </article>
+              <Fragment key={message.id}>
+                <article className={`tether-message tether-message--user${unsent ? " tether-message--unsent" : ""}`} aria-label="You said">
+                  {typeof message.content === "string" ? message.content : "(attachment)"}
+                </article>
+                {unsent ? (
+                  <p className="tether-message__mark tether-message__mark--unsent" role="alert">
+                    Not sent: {unsent.error.message}{" "}
+                    <button type="button" className="tether-message__retry" onClick={marks?.onRetry} disabled={running}>
+                      Retry
+                    </button>
+                  </p>
+                ) : null}
+                {marks?.stopped.has(message.id) ? <p className="tether-message__mark">Stopped before an answer.</p> : null}
+              </Fragment>
             );
           }
           const surface = readSurfaceActivity(message);
@@ -88,6 +110,7 @@ export function MessageList({
                   {message.content}
                 </article>
               ) : null}
+              {marks?.stopped.has(message.id) ? <p className="tether-message__mark">Stopped: the answer is incomplete.</p> : null}
               {message.content && !(running && message === messages.at(-1)) ? <CopyButton text={message.content} /> : null}
               {calls.length > 0 ? (
                 <ol className="tether-activities" aria-label="Tool activity">

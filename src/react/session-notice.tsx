@@ -5,7 +5,7 @@ import { useTetherSession } from "./use-tether-session.ts";
 /**
  * What the person should know about the nearest `TetherProvider`'s session
  * besides the conversation: that it only follows a run, and the last error
- * (as an alert).
+ * (as an alert; a message not sent says why beside itself).
  */
 export function SessionNotice() {
   const state = useAgentSession(useTetherSession());
@@ -15,7 +15,7 @@ export function SessionNotice() {
       {status === "observing" ? (
         <p className="tether-panel__note">Following a run started in another window or before a reload; nothing will run here.</p>
       ) : null}
-      {state.error ? (
+      {state.error && !state.unsent ? (
         <p className="tether-panel__error" role="alert">
           {state.error.message}
         </p>
