@@ -1,13 +1,12 @@
 #!/usr/bin/env node
-// The `tether` command, compiled into dist/ when the package is packed.
+// The `tether` command: the compiled copy in dist/ where the package is installed; in a checkout of its
+// repository (which has tsconfig.build.json, never packed), the current source through tsx, so it is never stale.
 import { existsSync } from "node:fs";
 
-const compiled = new URL("../dist/cli/tether.js", import.meta.url);
-if (!existsSync(compiled)) {
-  process.stderr.write(
-    "tether: this checkout has no compiled command. Run `npm run build:package`, or run the source with\n" +
-      "  node --conditions=tether-source --import tsx src/cli/tether.ts\n",
-  );
-  process.exit(1);
+if (existsSync(new URL("../tsconfig.build.json", import.meta.url))) {
+  const { register } = await import("tsx/esm/api");
+  register();
+  await import(new URL("../src/cli/tether.ts", import.meta.url).href);
+} else {
+  await import(new URL("../dist/cli/tether.js", import.meta.url).href);
 }
-await import(compiled.href);

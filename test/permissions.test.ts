@@ -137,4 +137,15 @@ describe("permissions", () => {
     expect((await (await fetch(`${server.url}/api/recipes/cookbook`, { headers: as("sam") })).json()).cookbook).toEqual([]);
     expect((await post("sam", "recipes")).status).toBe(200);
   });
+
+  it("offers each user the agent's welcome made for them, in its capabilities", async () => {
+    const welcome = async (user: string) =>
+      (await (await fetch(`${server.url}/api/agents/workdesk/capabilities`, { headers: { Authorization: `Bearer ${server.token(user)}` } })).json()).custom
+        .welcome;
+    expect(await welcome("kim")).toEqual({
+      greeting: expect.stringMatching(/^Hi Kim\./),
+      suggestions: ["open the work request list", "find badge reader requests", "show R-1042 as a card"],
+    });
+    expect((await welcome("lee")).greeting).toMatch(/^Hi Lee\./);
+  });
 });

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { isTetherError } from "../protocol/index.ts";
+import { TetherError, isTetherError } from "../protocol/index.ts";
 import { listen } from "../server/listen.ts";
 import { RECORD_SWITCHES, RECORD_USAGE, recordCommand } from "./record.ts";
 import { TOOLS_CHECK_USAGE, toolsCheck } from "./tools-check.ts";
@@ -55,6 +55,7 @@ async function serve(args: string[]): Promise<number> {
     process.stderr.write(`tether serve: name the module that exports your app.\n\n${HELP}`);
     return 2;
   }
+  if (/\.[cm]?tsx?$/.test(modulePath)) await loadTypeScript(modulePath);
   const loaded = (await import(pathToFileURL(resolve(modulePath)).href)) as { default?: unknown };
   let exported = loaded.default;
   if (typeof exported === "function") exported = await (exported as () => unknown)();
@@ -68,6 +69,19 @@ async function serve(args: string[]): Promise<number> {
   });
   await server.close();
   return 0;
+}
+
+/** Node 20 cannot import TypeScript: the app's own tsx does, when it has it. */
+async function loadTypeScript(modulePath: string): Promise<void> {
+  try {
+    const { register } = await import("tsx/esm/api");
+    register();
+  } catch {
+    throw new TetherError(
+      "config_invalid",
+      `${modulePath} is TypeScript, and Node cannot run it by itself: install tsx (npm install -D tsx) or serve the compiled JavaScript.`,
+    );
+  }
 }
 
 async function tools(args: string[]): Promise<number> {

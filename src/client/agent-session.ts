@@ -1,6 +1,6 @@
 import type { HttpAgentFetchFn } from "@ag-ui/client";
 import type { Context, Interrupt, Message } from "@ag-ui/core";
-import type { ApprovalResponse } from "../protocol/index.ts";
+import type { AgentWelcome, ApprovalResponse } from "../protocol/index.ts";
 import type { DriftReport } from "./drift.ts";
 import type { BrowserToolHandler, ToolRegistry } from "./tool-registry.ts";
 import type { ToolActivity } from "./tool-activity-timeline.ts";
@@ -85,6 +85,8 @@ export interface UnsentMessage {
   messageId: string;
   text: string;
   error: { code: string; message: string };
+  /** Whether sending it again as it is may work (the network, a busy server), or it was refused for what it is. */
+  retryable: boolean;
 }
 
 /** A click on a generated surface, in A2UI v0.9's `userAction` shape (what `@a2ui/web_core` dispatches). */
@@ -145,4 +147,6 @@ export interface AgentSession {
   /** Loads the thread, follows its active run without acting on it, then answers what this tab still owes. */
   restore(): Promise<void>;
   checkDrift(): Promise<DriftReport>;
+  /** The greeting and suggestions the agent offers before the first message (its capabilities' `custom.welcome`); undefined when none. */
+  welcome(): Promise<AgentWelcome | undefined>;
 }

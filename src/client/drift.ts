@@ -1,7 +1,5 @@
-import type { HttpAgentFetchFn } from "@ag-ui/client";
 import type { AgentCapabilities, Tool } from "@ag-ui/core";
 import { TetherError, diffSchemas, formatSchemaDiff, splitSchemaDiff, toAgUiTool } from "../protocol/index.ts";
-import { errorFromResponse } from "./errors.ts";
 import type { BrowserToolHandler } from "./tool-registry.ts";
 
 /** How this page's browser tools and the server's allow-list disagree. */
@@ -77,20 +75,17 @@ export function formatNotes(report: DriftReport): string {
 /**
  * Compares a page's tools with what the server allows (its capabilities):
  * drift is a warning in development (`warn`), an error in tests (`throw`).
- * Without a capabilities URL (a plain AG-UI server) there is nothing to check.
+ * Without capabilities (a plain AG-UI server) there is nothing to check.
  */
 export async function checkAgainstServer(options: {
-  capabilitiesUrl: string | undefined;
-  fetch: HttpAgentFetchFn;
-  headers: Record<string, string>;
+  /** The agent's capabilities; absent for a plain AG-UI server. */
+  capabilities: (() => Promise<AgentCapabilities>) | undefined;
   handlers: BrowserToolHandler[];
   agentId: string;
   onDrift: "warn" | "throw" | "ignore";
 }): Promise<DriftReport> {
-  if (!options.capabilitiesUrl || options.onDrift === "ignore") return { unknown: [], mismatched: [], missing: [], notes: [] };
-  const response = await options.fetch(options.capabilitiesUrl, { headers: options.headers });
-  if (!response.ok) throw await errorFromResponse(response);
-  const report = compareHandlers(options.handlers, allowListOf((await response.json()) as AgentCapabilities));
+  if (!options.capabilities || options.onDrift === "ignore") return { unknown: [], mismatched: [], missing: [], notes: [] };
+  const report = compareHandlers(options.handlers, allowListOf(await options.capabilities()));
   if (hasDrift(report)) {
     const message = `This page's browser tools differ from what agent "${options.agentId}" allows:\n${formatDrift(report)}`;
     if (options.onDrift === "throw") throw new TetherError("tool_schema_mismatch", message, { details: report });

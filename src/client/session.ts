@@ -1,7 +1,8 @@
 import { buildResumeArray, randomUUID, type AgentSubscriber, type HttpAgentFetchFn } from "@ag-ui/client";
 import { EventType, type BaseEvent, type ResumeEntry, type ToolMessage } from "@ag-ui/core";
-import { TetherError, isTetherError, toAgUiTool, type Trigger } from "../protocol/index.ts";
+import { HTTP_STATUS, TetherError, isTetherError, isTetherErrorCode, readWelcome, toAgUiTool, type Trigger } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
+import { createCapabilitiesLoader } from "./capabilities.ts";
 import { checkAgainstServer, type DriftReport } from "./drift.ts";
 import type { AgentSession, AgentSessionOptions, SessionState } from "./agent-session.ts";
 import { errorFromResponse, errorJson } from "./errors.ts";
@@ -45,6 +46,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   };
   const answers = new Map<string, ResumeEntry>();
   let driftChecked: Promise<DriftReport> | undefined;
+  const capabilities = routes.capabilities ? createCapabilitiesLoader(routes.capabilities, doFetch, headers) : undefined;
 
   // The state changes at once; listeners hear of it at most once a frame, however many tokens arrived.
   let notifying = false;
@@ -137,6 +139,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
 
   /** Runs the agent once; false when the server never started the run (refused it, or was not reached). */
   const runOnce = async (trigger: Trigger, resume?: ResumeEntry[], forwarded: Record<string, unknown> = {}): Promise<boolean> => {
+    // A message the server never took stays out of every other run (a click, an answer, a report): only Retry sends it.
+    dropUnsent();
     const requestedRunId = randomUUID();
     journal.ownRun(requestedRunId);
     setState({ running: true, observing: false, runId: requestedRunId, error: undefined });
@@ -193,26 +197,31 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     setState({ unsent: undefined, messages: [...agent.messages] });
   };
 
+  // Set before the first await of a send, so a second click cannot start another while the first checks drift.
+  let sending = false;
   const send = async (text: string): Promise<void> => {
-    if (state.running) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before sending another message.");
+    if (state.running || sending) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before sending another message.");
+    sending = true;
     try {
-      if (options.drift !== "ignore") await checkDrift();
-    } catch (error) {
-      driftChecked = undefined;
-      if (isTetherError(error) && options.drift === "throw") {
-        setState({ error: errorJson(error) });
-        throw error;
+      try {
+        if (options.drift !== "ignore") await checkDrift();
+      } catch (error) {
+        driftChecked = undefined;
+        if (isTetherError(error) && options.drift === "throw") {
+          setState({ error: errorJson(error) });
+          throw error;
+        }
       }
+      dropUnsent();
+      const message = { id: randomUUID(), role: "user" as const, content: text };
+      agent.addMessage(message);
+      setState({ messages: [...agent.messages] }); // in the log at once, while it is on its way
+      if (await runOnce({ kind: "user-message" }, movingOn())) return;
+      const error = state.error ?? { code: "internal", message: "The message was not sent." };
+      setState({ messages: [...agent.messages], unsent: { messageId: message.id, text, error, retryable: isRetryable(error.code) } });
+    } finally {
+      sending = false;
     }
-    dropUnsent();
-    const message = { id: randomUUID(), role: "user" as const, content: text };
-    agent.addMessage(message);
-    setState({ messages: [...agent.messages] }); // in the log at once, while it is on its way
-    if (await runOnce({ kind: "user-message" }, movingOn())) return;
-    setState({
-      messages: [...agent.messages],
-      unsent: { messageId: message.id, text, error: state.error ?? { code: "internal", message: "The message was not sent." } },
-    });
   };
 
   /** Asks the server to stop the run; one it does not know yet (404, not started) is asked again when it starts. */
@@ -268,9 +277,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
 
   const checkDrift = () =>
     (driftChecked ??= checkAgainstServer({
-      capabilitiesUrl: routes.capabilities,
-      fetch: doFetch,
-      headers,
+      capabilities,
       handlers: registry.list(),
       agentId: options.agentId ?? "",
       onDrift: options.drift ?? "warn",
@@ -398,5 +405,16 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     },
 
     checkDrift,
+
+    async welcome() {
+      return capabilities ? readWelcome(await capabilities().catch(() => undefined)) : undefined;
+    },
   };
+}
+
+/** Worth sending again as it is: the network, a busy or failing server, a run still going; not a refusal of the message itself. */
+function isRetryable(code: string): boolean {
+  if (!isTetherErrorCode(code)) return true; // network_error, or an error without a Tether code
+  const status = HTTP_STATUS[code];
+  return status >= 500 || status === 409 || status === 429;
 }

@@ -16,6 +16,7 @@ export {
   type TetherErrorOptions,
 } from "./errors.ts";
 export { ID_PATTERN, isValidId } from "./ids.ts";
+export { AgentWelcomeSchema, readWelcome, type AgentWelcome } from "./welcome.ts";
 export { formatIssues, type SchemaIssue } from "./format-issues.ts";
 export { TOOL_APPROVAL, approvalResponseSchema, type ApprovalRefusal, type ApprovalResponse } from "./approval.ts";
 export {

@@ -1,4 +1,4 @@
-import { useContext, useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { useContext, useEffect, useId, useRef, type ReactNode } from "react";
 import type { AgentSession } from "../client/index.ts";
 import { Approvals } from "./approvals.tsx";
 import { Composer } from "./composer.tsx";
@@ -9,6 +9,8 @@ import { TetherContext } from "./tether-context.ts";
 import { TetherProvider } from "./tether-provider.tsx";
 import { useAgentSession } from "./use-agent-session.ts";
 import { useFocusTrap } from "./use-focus-trap.ts";
+import { useMediaQuery } from "./use-media-query.ts";
+import { Welcome } from "./welcome.tsx";
 import { usePanelOpen } from "./use-panel-open.ts";
 
 export interface AssistantPanelProps {
@@ -77,29 +79,38 @@ function PanelLayout({
   onOpenChange,
   shortcut,
 }: AssistantPanelProps & { session: AgentSession }) {
-  const { mode } = useAgentSession(session);
+  const state = useAgentSession(session);
+  const mode = state.mode;
   const { closable, isOpen, setOpen } = usePanelOpen({ open, defaultOpen, onOpenChange, shortcut });
   const id = useId();
   const panel = useRef<HTMLElement>(null);
   const launcher = useRef<HTMLButtonElement>(null);
-  // Full screen and window are dialogs over the app: focus stays inside while they are open.
-  const overlay = mode !== "side";
+  // Full screen, window and the phone's sheet are dialogs over the app: focus stays inside while they are open.
+  const sheet = useMediaQuery(SHEET_QUERY) && closable && mode === "side";
+  const overlay = mode !== "side" || sheet;
   useFocusTrap(panel, isOpen && overlay);
   const wasOpen = useRef(isOpen);
+  const hadFocus = useRef(false);
   useEffect(() => {
     if (wasOpen.current === isOpen) return;
     wasOpen.current = isOpen;
-    // Opened: the person means to type. Closed: focus goes to the launcher that opens it again, not to the page's top.
+    // Opened: the person means to type. Closed from inside: focus goes to the launcher that opens it again, not to the
+    // page's top; closed while they were elsewhere (typing in the app), focus stays where it is.
     if (isOpen && !panel.current?.contains(document.activeElement)) panel.current?.querySelector<HTMLElement>("textarea")?.focus();
-    if (!isOpen) launcher.current?.focus();
+    if (!isOpen && (hadFocus.current || document.activeElement === document.body)) launcher.current?.focus();
   }, [isOpen]);
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== "Escape" || !closable || event.nativeEvent.isComposing) return;
-    if (overlay || window.matchMedia(SHEET_QUERY).matches) {
+  // Escape closes an overlay wherever focus is (even if it got out), but not the Escape that ends an input method's composition.
+  useEffect(() => {
+    if (!isOpen || !overlay || !closable) return;
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== "Escape" || event.isComposing || event.keyCode === 229 || event.defaultPrevented) return;
       event.preventDefault();
       setOpen(false);
-    }
-  };
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [isOpen, overlay, closable, setOpen]);
+  const attention = state.interrupts.length > 0 ? "approval waiting" : state.unsent ? "not sent" : state.error ? "something went wrong" : undefined;
   return (
     <>
       {mode === "modal" && isOpen ? <div className="tether-backdrop" aria-hidden="true" onClick={closable ? () => setOpen(false) : undefined} /> : null}
@@ -112,9 +123,11 @@ function PanelLayout({
         data-mode={mode}
         hidden={!isOpen}
         tabIndex={-1}
-        onKeyDown={onKeyDown}
+        onFocus={() => (hadFocus.current = true)}
+        onBlur={(event) => (hadFocus.current = panel.current?.contains(event.relatedTarget as Node | null) ?? false)}
       >
         <PanelHeader title={title} subtitle={subtitle} mode={mode} onModeChange={onModeChange} onClose={closable ? () => setOpen(false) : undefined} />
+        <Welcome />
         <Conversation />
         <Approvals />
         <SessionNotice />
@@ -132,6 +145,8 @@ function PanelLayout({
           onClick={() => setOpen(true)}
         >
           {title}
+          {/* What waits inside a closed panel: an approval, a message not sent, an error. */}
+          {attention ? <span className="tether-launcher__attention"> · {attention}</span> : null}
         </button>
       ) : null}
     </>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { sessionStatus } from "../client/index.ts";
 import { isBusy } from "./is-busy.ts";
 import { useAgentSession } from "./use-agent-session.ts";
@@ -20,18 +20,25 @@ export function Composer({ placeholder = "Ask the assistant…" }: ComposerProps
   const status = sessionStatus(state);
   const busy = isBusy(status);
   const [draft, setDraft] = useState("");
+  // A message not sent comes back to the box (unless another is being typed), and leaves it once it is sent again.
+  const unsent = state.unsent;
+  const restored = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (unsent) {
+      restored.current = unsent.text;
+      setDraft((current) => current || unsent.text);
+    } else if (restored.current !== undefined) {
+      const text = restored.current;
+      restored.current = undefined;
+      setDraft((current) => (current === text ? "" : current));
+    }
+  }, [unsent]);
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     const text = draft.trim();
     if (!text || busy) return;
     setDraft("");
-    void session.send(text).then(
-      // Not sent: the words come back to the box, unless the person has started another message.
-      () => {
-        if (session.getState().unsent?.text === text) setDraft((current) => current || text);
-      },
-      () => setDraft((current) => current || text), // refused before sending (drift): the session shows why
-    );
+    void session.send(text).catch(() => setDraft((current) => current || text)); // refused before sending: the session shows why
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     // Enter that confirms an input method's composition (Korean, Japanese, Chinese) is not a send;

@@ -18,6 +18,7 @@ export { ToolActivityItem } from "./tool-activity-item.tsx";
 export { ToolTimeline } from "./tool-timeline.tsx";
 export { useAgentSession } from "./use-agent-session.ts";
 export { useBrowserTool, type ReactBrowserToolHandler } from "./use-browser-tool.ts";
-export { createToolRenderers, type ToolCallRenderer, type ToolCallView, type ToolRenderers } from "./tool-renderers.ts";
+export { createToolRenderers, type ToolCallDescriber, type ToolCallRenderer, type ToolCallView, type ToolRenderers, type ToolView } from "./tool-renderers.ts";
 export { useSessionStatus } from "./use-session-status.ts";
 export { useTetherSession } from "./use-tether-session.ts";
+export { Welcome } from "./welcome.tsx";

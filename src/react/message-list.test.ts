@@ -20,10 +20,9 @@ describe("MessageList with a tool's renderer", () => {
   it("shows each call of the tool its way, with the arguments parsed and how far the call got, beside the call's line", () => {
     const renderers = createToolRenderers();
     const seen: ToolCallView[] = [];
-    renderers.register(
-      "startTimer",
-      (call) => (seen.push(call), createElement("span", null, `${String((call.args as { label: string }).label)}: ${call.status}`)),
-    );
+    renderers.register("startTimer", {
+      render: (call) => (seen.push(call), createElement("span", null, `${String((call.args as { label: string }).label)}: ${call.status}`)),
+    });
 
     const html = renderToStaticMarkup(createElement(MessageList, { messages, activities: [activity("succeeded")], running: false, renderers }));
 
@@ -39,13 +38,40 @@ describe("MessageList with a tool's renderer", () => {
       { ...messages[1]!, toolCalls: [{ ...messages[1]!.toolCalls![0]!, function: { name: "startTimer", arguments: '{"seco' } }] },
     ];
     const seen: unknown[] = [];
-    const unregister = renderers.register("startTimer", (call) => (seen.push(call.args), null));
+    const unregister = renderers.register("startTimer", { render: (call) => (seen.push(call.args), null) });
     renderToStaticMarkup(createElement(MessageList, { messages: streaming, activities: [activity("calling")], running: true, renderers }));
     expect(seen).toEqual([undefined]);
 
     unregister();
     const html = renderToStaticMarkup(createElement(MessageList, { messages, activities: [activity("running")], running: true, renderers }));
     expect(html).not.toContain("startTimer view");
+  });
+});
+
+describe("MessageList's timeline lines in words", () => {
+  const line = (html: string) => /<span class="tether-activity__words">([^<]*)<\/span>/.exec(html)?.[1];
+
+  it("uses the tool's own words when it describes its calls, and keeps the codes in the line's details", () => {
+    const renderers = createToolRenderers();
+    renderers.register("startTimer", {
+      describe: ({ args, status }) => (status === "succeeded" ? `Started the ${(args as { label: string }).label} timer` : undefined),
+    });
+    const html = renderToStaticMarkup(
+      createElement(MessageList, { messages, activities: [{ ...activity("succeeded"), stage: "started" }], running: false, renderers }),
+    );
+    expect(line(html)).toBe("Started the eggs timer");
+    expect(html).toContain("<summary>Details</summary>");
+    expect(html).toContain('<span class="tether-activity__tool">startTimer</span>');
+    expect(html).toContain("succeeded · started");
+  });
+
+  it("falls back to the library's words: what was done, or why not", () => {
+    const words = (activities: ToolActivity[]) => line(renderToStaticMarkup(createElement(MessageList, { messages, activities, running: false })));
+    expect(words([activity("succeeded")])).toBe("Done: Start timer");
+    expect(words([{ ...activity("failed"), reason: "access_denied" }])).toBe("Couldn&#x27;t start timer: you don&#x27;t have access");
+    expect(words([activity("rejected")])).toBe("Not done: you rejected it");
+    expect(words([{ ...activity("blocked"), reason: "blocked_by_mode" }])).toBe("Not done here: not while the assistant covers the screen");
+    expect(words([activity("awaiting")])).toBe("Waiting for your approval: Start timer");
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import { Fragment, useLayoutEffect, useRef, useState, type RefObject } from "react";
 import { describeSurfaceClick, readSurfaceActivity, type SurfaceAction, type ToolActivity, type UnsentMessage } from "../client/index.ts";
+import { Markdown } from "./markdown.tsx";
 import { SurfaceView } from "./surface-view.tsx";
 import { ToolActivityItem } from "./tool-activity-item.tsx";
 import type { ToolCallView, ToolRenderers } from "./tool-renderers.ts";
@@ -67,9 +68,13 @@ export function MessageList({
                 {unsent ? (
                   <p className="tether-message__mark tether-message__mark--unsent" role="alert">
                     Not sent: {unsent.error.message}{" "}
-                    <button type="button" className="tether-message__retry" onClick={marks?.onRetry} disabled={running}>
-                      Retry
-                    </button>
+                    {unsent.retryable ? (
+                      <button type="button" className="tether-message__retry" onClick={marks?.onRetry} disabled={running}>
+                        Retry
+                      </button>
+                    ) : (
+                      "Change it in the message box and send it again."
+                    )}
                   </p>
                 ) : null}
                 {marks?.stopped.has(message.id) ? <p className="tether-message__mark">Stopped before an answer.</p> : null}
@@ -107,7 +112,7 @@ export function MessageList({
             <div key={message.id} className="tether-turn">
               {message.content ? (
                 <article className="tether-message tether-message--assistant" aria-label="Assistant said">
-                  {message.content}
+                  <Markdown text={message.content} streaming={running && message === messages.at(-1)} />
                 </article>
               ) : null}
               {marks?.stopped.has(message.id) ? <p className="tether-message__mark">Stopped: the answer is incomplete.</p> : null}
@@ -115,14 +120,15 @@ export function MessageList({
               {calls.length > 0 ? (
                 <ol className="tether-activities" aria-label="Tool activity">
                   {calls.map((activity) => {
-                    const render = renderers?.get(activity.toolName);
-                    // The honest line first (what happened, in the library's words), then the tool's own view of the call.
+                    const view = renderers?.get(activity.toolName);
+                    const call = view ? toolCallView(activity, argumentsOf.get(activity.toolCallId)) : undefined;
+                    // The honest line first (what happened, in words), then the tool's own view of the call.
                     return (
                       <Fragment key={activity.toolCallId}>
-                        <ToolActivityItem activity={activity} />
-                        {render ? (
+                        <ToolActivityItem activity={activity} words={call && view?.describe?.(call)} />
+                        {call && view?.render ? (
                           <li className="tether-tool-view" aria-label={`${activity.toolName} view`}>
-                            {render(toolCallView(activity, argumentsOf.get(activity.toolCallId)))}
+                            {view.render(call)}
                           </li>
                         ) : null}
                       </Fragment>

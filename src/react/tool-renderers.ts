@@ -15,18 +15,27 @@ export interface ToolCallView<Args = unknown> {
 
 export type ToolCallRenderer<Args = any> = (call: ToolCallView<Args>) => ReactNode;
 
-/** The renderers of one provider's browser tools, by tool name. */
+/** A call's timeline line in the tool's own words ("Opened Work request list"); undefined leaves the library's. */
+export type ToolCallDescriber<Args = any> = (call: ToolCallView<Args>) => string | undefined;
+
+/** How one browser tool shows its calls: its own view beside the line, its own words on the line. */
+export interface ToolView {
+  render?: ToolCallRenderer;
+  describe?: ToolCallDescriber;
+}
+
+/** The views of one provider's browser tools, by tool name. */
 export interface ToolRenderers {
-  register(toolName: string, render: ToolCallRenderer): () => void;
-  get(toolName: string): ToolCallRenderer | undefined;
+  register(toolName: string, view: ToolView): () => void;
+  get(toolName: string): ToolView | undefined;
   subscribe(listener: () => void): () => void;
   /** Changes with every registration, for `useSyncExternalStore`. */
   version(): number;
 }
 
-/** A registry per `TetherProvider`: renderers live as long as the components that registered them. */
+/** A registry per `TetherProvider`: views live as long as the components that registered them. */
 export function createToolRenderers(): ToolRenderers {
-  const renderers = new Map<string, ToolCallRenderer>();
+  const renderers = new Map<string, ToolView>();
   const listeners = new Set<() => void>();
   let version = 0;
   const changed = () => {
@@ -34,11 +43,11 @@ export function createToolRenderers(): ToolRenderers {
     for (const listener of listeners) listener();
   };
   return {
-    register(toolName, render) {
-      renderers.set(toolName, render);
+    register(toolName, view) {
+      renderers.set(toolName, view);
       changed();
       return () => {
-        if (renderers.get(toolName) !== render) return;
+        if (renderers.get(toolName) !== view) return;
         renderers.delete(toolName);
         changed();
       };

@@ -1,6 +1,6 @@
 import { useContext, useEffect, useRef } from "react";
 import type { AgentSession, BrowserToolHandler } from "../client/index.ts";
-import { ToolRenderersContext, type ToolCallRenderer } from "./tool-renderers.ts";
+import { ToolRenderersContext, type ToolCallDescriber, type ToolCallRenderer } from "./tool-renderers.ts";
 
 /** A browser tool's handler, and optionally how its calls look in the conversation. */
 export interface ReactBrowserToolHandler<Args = any> extends BrowserToolHandler<Args> {
@@ -10,6 +10,12 @@ export interface ReactBrowserToolHandler<Args = any> extends BrowserToolHandler<
    * outcome. Needs a `TetherProvider` above the component.
    */
   render?: ToolCallRenderer<Args>;
+  /**
+   * The words of each call's line in the timeline ("Opened Work request
+   * list", "Couldn't open User administration: you don't have access");
+   * undefined for a status leaves the library's words. Needs a `TetherProvider`.
+   */
+  describe?: ToolCallDescriber<Args>;
 }
 
 /**
@@ -23,7 +29,9 @@ export function useBrowserTool<Args>(session: AgentSession, handler: ReactBrowse
   const { spec, modes, onReload } = handler;
   const renderers = useContext(ToolRenderersContext);
   const renders = handler.render !== undefined;
-  if (renders && !renderers) throw new Error(`useBrowserTool("${spec.name}"): render needs a <TetherProvider session={…}> above this component.`);
+  const describes = handler.describe !== undefined;
+  if ((renders || describes) && !renderers)
+    throw new Error(`useBrowserTool("${spec.name}"): ${renders ? "render" : "describe"} needs a <TetherProvider session={…}> above this component.`);
   useEffect(
     () =>
       session.registerTool({
@@ -36,7 +44,10 @@ export function useBrowserTool<Args>(session: AgentSession, handler: ReactBrowse
     [session, spec, modes?.join(","), onReload],
   );
   useEffect(() => {
-    if (!renders || !renderers) return;
-    return renderers.register(spec.name, (call) => latest.current.render?.(call));
-  }, [renderers, spec.name, renders]);
+    if (!(renders || describes) || !renderers) return;
+    return renderers.register(spec.name, {
+      ...(renders ? { render: (call) => latest.current.render?.(call) } : {}),
+      ...(describes ? { describe: (call) => latest.current.describe?.(call) } : {}),
+    });
+  }, [renderers, spec.name, renders, describes]);
 }

@@ -1,6 +1,7 @@
 import { useEffect, type RefObject } from "react";
 
-const FOCUSABLE = "a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex='-1'])";
+const FOCUSABLE =
+  "a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), summary, iframe, [contenteditable=''], [contenteditable='true'], [tabindex]:not([tabindex='-1'])";
 
 /**
  * While `active`, Tab and Shift+Tab cycle inside `container` (the WAI-ARIA
@@ -18,7 +19,8 @@ export function useFocusTrap(container: RefObject<HTMLElement | null>, active: b
       const first = targets[0];
       const last = targets.at(-1);
       if (!first || !last) return event.preventDefault();
-      const inside = root.contains(document.activeElement);
+      // The container itself (focused by a click on its background) counts as before the first.
+      const inside = root.contains(document.activeElement) && document.activeElement !== root;
       if (event.shiftKey && (!inside || document.activeElement === first)) {
         event.preventDefault();
         last.focus();

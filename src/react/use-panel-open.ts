@@ -11,10 +11,11 @@ export interface PanelOpenOptions {
 /**
  * Whether the panel is open, controlled (`open` with `onOpenChange`) or kept
  * here (`defaultOpen`), and the keyboard shortcut that toggles it. A panel
- * given none of the three is always open and cannot be closed.
+ * without `onOpenChange` or `defaultOpen` cannot be closed from inside.
  */
 export function usePanelOpen({ open, defaultOpen, onOpenChange, shortcut = "/" }: PanelOpenOptions) {
-  const closable = open !== undefined || defaultOpen !== undefined || onOpenChange !== undefined;
+  // An app that sets `open` without hearing of changes keeps the say: nothing here may close the panel then.
+  const closable = onOpenChange !== undefined || (open === undefined && defaultOpen !== undefined);
   const [kept, setKept] = useState(defaultOpen ?? true);
   const isOpen = !closable || (open ?? kept);
   const setOpen = useCallback(
@@ -28,9 +29,12 @@ export function usePanelOpen({ open, defaultOpen, onOpenChange, shortcut = "/" }
     if (!closable || !shortcut) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key.toLowerCase() !== shortcut.toLowerCase() || !(event.ctrlKey || event.metaKey) || event.altKey || event.isComposing) return;
+      // The app's own use of the key wins, and a held key toggles once.
+      if (event.defaultPrevented || event.repeat) return;
       event.preventDefault();
       setOpen(!isOpen);
     };
+    // After the page's own listeners (bubbling, on window), so one that handles the key first is seen as having done so.
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
   }, [closable, shortcut, isOpen, setOpen]);

@@ -95,6 +95,9 @@ describe("the packed package, installed into new apps", () => {
     await npm(join(work, "server"), ["run", "build"]);
     const help = await npm(join(work, "server"), ["exec", "--", "tether", "help"]);
     expect(help).toContain("tether serve <module>");
+    // Without tsx in the app, serving a TypeScript module is refused in words, not with Node's stack trace.
+    const refused = await npm(join(work, "server"), ["exec", "--", "tether", "serve", "src/server.ts"]).catch((error: Error) => error.message);
+    expect(refused).toContain("install tsx (npm install -D tsx) or serve the compiled JavaScript");
   });
 
   it("builds and typechecks a Vite + React app", async () => {

@@ -85,7 +85,7 @@ describe("the Workdesk on a phone (390 × 844)", () => {
     const content = page.getByRole("main", { name: "Content" });
     expect((await content.boundingBox())!.width).toBeGreaterThan(350);
     // Closed at first, behind its launcher: the phone shows the app.
-    const sheet = page.getByRole("region", { name: "Assistant" });
+    const sheet = page.getByRole("dialog", { name: "Assistant" });
     expect(await sheet.isVisible()).toBe(false);
 
     await launcher(page).tap();
@@ -94,7 +94,7 @@ describe("the Workdesk on a phone (390 × 844)", () => {
     await lastReply(page, /open now/);
     // The list opened behind the sheet, and the sheet says what opened.
     expect(await contentHeading(page)).toBe("Work request list");
-    expect(await sheet.textContent()).toContain("Opened: Work request list");
+    expect(await sheet.textContent()).toContain("Opened Work request list");
     const heading = content.getByRole("heading", { level: 1 });
     const covered = () =>
       heading.evaluate((element) => {

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "./suite.ts";
-import { SCREENSHOTS, ask, contentHeading, lastActivity, lastReply, navigations, openWorkdesk, signIn } from "./workdesk.ts";
+import { SCREENSHOTS, ask, contentHeading, lastActivity, lastReply, lineWords, navigations, openWorkdesk, signIn } from "./workdesk.ts";
 
 const VIEWPORT = { width: 1400, height: 860 };
 
@@ -27,9 +27,9 @@ describe("the Workdesk story in Chromium", () => {
     expect(await page.getByRole("region", { name: "Assistant" }).isVisible()).toBe(true);
     expect(await lastActivity(page, "navigateToScreen")).toEqual({ status: "succeeded", text: expect.stringContaining("succeeded · displayed") });
     expect(await lastActivity(page, "lookupScreens")).toEqual({ status: "done", text: expect.stringContaining("on the server") });
-    // The Workdesk draws its navigation calls its own way (useBrowserTool's render), from the call's arguments and outcome.
-    const chip = page.getByRole("listitem", { name: "navigateToScreen view" }).last();
-    expect(await chip.textContent()).toBe("Opened: Work request list/work-requests");
+    // The Workdesk words its navigation calls itself (useBrowserTool's describe), from the call's arguments and outcome.
+    expect(await lineWords(page, "navigateToScreen")).toBe("Opened Work request list (/work-requests)");
+    expect(await lineWords(page, "lookupScreens")).toBe("Done: Lookup screens");
     expect(await navigations(page)).toBe(1);
 
     // How long from TOOL_CALL_END arriving to the navigation function being called.
@@ -76,7 +76,7 @@ describe("the Workdesk story in Chromium", () => {
     expect(await navigations(page)).toBe(0);
     const denied = await lastActivity(page, "navigateToScreen");
     expect(denied.status).toBe("failed");
-    expect(await page.getByRole("listitem", { name: "navigateToScreen view" }).last().textContent()).toBe("Not opened: MNU-9000");
+    expect(await lineWords(page, "navigateToScreen")).toBe("Couldn't open MNU-9000: you don't have access");
     expect(denied.text).toContain("failed · requested, access_denied");
     // Nothing about the screen kim cannot open reached this browser, beyond the id it was asked to open.
     expect(seen.join("\n")).not.toMatch(/User administration|\/admin\/users/);
@@ -108,6 +108,7 @@ describe("the Workdesk story in Chromium", () => {
     expect(await navigations(page)).toBe(0);
     const blocked = await lastActivity(page, "navigateToScreen");
     expect(blocked).toEqual({ status: "blocked", text: expect.stringContaining("blocked · blocked_by_mode") });
+    expect(await lineWords(page, "navigateToScreen")).toBe("Didn't open Work request list: not while the assistant covers the screen");
     if (mode === "modal") await page.screenshot({ path: `${SCREENSHOTS}/story-modal.png` });
     await context.close();
   });

@@ -61,6 +61,17 @@ export async function lastActivity(page: Page, toolName: string): Promise<{ stat
   return { status: await last.getAttribute("data-status"), text: (await last.textContent()) ?? "" };
 }
 
+/** The words on the latest call's timeline line (the codes are in its details). */
+export async function lineWords(page: Page, toolName: string): Promise<string> {
+  const entries = page.locator(".tether-activity", { hasText: toolName });
+  return (
+    (await entries
+      .nth((await entries.count()) - 1)
+      .locator(".tether-activity__words")
+      .textContent()) ?? ""
+  );
+}
+
 export async function navigations(page: Page): Promise<number> {
   return page.evaluate(() => Number(sessionStorage.getItem("test:navigations") ?? 0));
 }

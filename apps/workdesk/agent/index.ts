@@ -38,6 +38,10 @@ export function createWorkdeskAgent(options: WorkdeskAgentOptions): Agent {
     browserToolPolicy: "strict",
     history: "server",
     allowUser: isWorkdeskUser,
+    welcome: (user) => ({
+      greeting: `Hi ${user.displayName.split(" ")[0]}. I can open the screens you have access to, find work requests, and close them once you approve.`,
+      suggestions: ["open the work request list", "find badge reader requests", "show R-1042 as a card"],
+    }),
     ...(options.generatedUi !== false ? { generatedUi: true } : {}),
     ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
   });

@@ -28,4 +28,17 @@ describe("defineAgent", () => {
   it("takes any object that streams as an AI SDK model does", () => {
     expect(defineAgent({ id: "helper", model: createScriptedModel([{ text: "hi" }]) }).id).toBe("helper");
   });
+
+  it("refuses a malformed welcome at definition, and leaves out a per-user one that comes out malformed", () => {
+    const model = createScriptedModel([{ text: "hi" }]);
+    for (const welcome of [{ greeting: "" }, { suggestions: ["a", "b", "c", "d", "e", "f", "g"] }, { suggestions: ["  "] }, { suggestions: "open it" }]) {
+      const { code, message } = refusal({ id: "helper", model, welcome });
+      expect(code).toBe("config_invalid");
+      expect(message).toContain('Agent "helper" has a malformed welcome');
+    }
+    const agent = defineAgent({ id: "helper", model, welcome: (user) => (user.id === "kim" ? { greeting: "Hi Kim" } : { suggestions: [""] }) });
+    expect(agent.welcome({ id: "kim" })).toEqual({ greeting: "Hi Kim" });
+    expect(agent.welcome({ id: "lee" })).toBeUndefined();
+    expect(defineAgent({ id: "helper", model }).welcome({ id: "kim" })).toBeUndefined();
+  });
 });

@@ -1,5 +1,14 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { TetherError, createArgumentChecker, isValidId, type ArgumentChecker, type BrowserToolSpec } from "../../protocol/index.ts";
+import {
+  AgentWelcomeSchema,
+  TetherError,
+  createArgumentChecker,
+  formatIssues,
+  isValidId,
+  type AgentWelcome,
+  type ArgumentChecker,
+  type BrowserToolSpec,
+} from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/user.ts";
 import { assertToolName, type ServerTool } from "../tools/define-tool.ts";
 import type { HistoryMode } from "../history/history-mode.ts";
@@ -44,6 +53,12 @@ export interface AgentDefinition<User extends TetherUser = TetherUser> {
    * and the model gets the errors and tries again, `maxAttempts` times in all (default 3).
    */
   generatedUi?: boolean | { maxAttempts?: number };
+  /**
+   * A greeting and up to six suggested messages the panel shows before the
+   * first message (per user when they depend on them); published in the
+   * agent's capabilities as `custom.welcome`.
+   */
+  welcome?: AgentWelcome | ((user: User) => AgentWelcome);
 }
 
 /** An agent as the runtime holds it; `User` is the app's user type its tools and instructions take. */
@@ -64,6 +79,8 @@ export interface Agent<User extends TetherUser = any> {
   generatedUi?: { maxAttempts: number };
   /** Checks calls against this agent's tool schemas, compiled once at definition. */
   checker: ArgumentChecker;
+  /** What the agent offers this user before the first message; undefined when it offers nothing. */
+  welcome(user: User): AgentWelcome | undefined;
 }
 
 /** Checks an agent's configuration once, at start-up, so runs never meet a broken one. */
@@ -94,6 +111,8 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
   const maxSteps = definition.maxSteps ?? 8;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new TetherError("config_invalid", `maxSteps must be a positive integer, got ${maxSteps}.`);
   const instructions = definition.instructions ?? "";
+  const welcome = definition.welcome;
+  if (welcome && typeof welcome !== "function") assertWelcome(definition.id, welcome);
   return {
     id: definition.id,
     description: definition.description ?? "",
@@ -107,6 +126,8 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
     retry: { ...DEFAULT_RETRY, ...definition.retry },
     approvalTimeoutMs: definition.approvalTimeoutMs ?? 15 * 60 * 1000,
     allowUser: definition.allowUser ?? (() => true),
+    // A welcome that depends on the user is checked as it is made: a malformed one is left out, never sent.
+    welcome: typeof welcome === "function" ? (user) => AgentWelcomeSchema.safeParse(welcome(user)).data : () => welcome,
     ...(generatedUi ? { generatedUi } : {}),
     checker,
   };
@@ -125,4 +146,9 @@ function assertModel(agentId: string, model: unknown): void {
     "config_invalid",
     `Agent "${agentId}" has ${got}: give it an AI SDK language model, such as openai("gpt-4o-mini") from @ai-sdk/openai (a model's name is not one). The demo server (npm start) makes it from TETHER_MODEL: set it, for example TETHER_MODEL=openai:gpt-4o-mini.`,
   );
+}
+
+function assertWelcome(agentId: string, welcome: AgentWelcome): void {
+  const parsed = AgentWelcomeSchema.safeParse(welcome);
+  if (!parsed.success) throw new TetherError("config_invalid", `Agent "${agentId}" has a malformed welcome: ${formatIssues(parsed.error.issues)}.`);
 }

@@ -111,18 +111,16 @@ function NavigationTool({ session, navigate }: { session: AgentSession; navigate
         ...(args.orgScope ? { orgScope: args.orgScope } : {}),
         ...(args.target ? { target: args.target } : {}),
       }),
-    render: ({ args, status }) => <ScreenChip name={args?.screenName ?? args?.screenId} route={args?.routeHint} status={status} />,
+    describe: ({ args, status, reason, message }) => {
+      const name = args?.screenName ?? args?.screenId ?? "a screen";
+      const route = args?.routeHint ? ` (${args.routeHint})` : "";
+      if (status === "calling" || status === "running") return `Opening ${name}…`;
+      if (status === "succeeded") return reason === "timeout" && message ? message : `Opened ${name}${route}`;
+      if (status === "failed") return `Couldn't open ${name}: ${reason === "access_denied" ? "you don't have access" : (message ?? "it failed")}`;
+      if (status === "blocked")
+        return `Didn't open ${name}: ${reason === "blocked_by_mode" ? "not while the assistant covers the screen" : (message ?? "blocked")}`;
+      return undefined; // anything else in the library's words
+    },
   });
   return null;
-}
-
-/** A call of navigateToScreen in the conversation: which screen, and whether it is open yet. */
-function ScreenChip({ name, route, status }: { name: string | undefined; route: string | undefined; status: string }) {
-  const state = status === "succeeded" ? "Opened" : status === "calling" || status === "running" || status === "awaiting" ? "Opening" : "Not opened";
-  return (
-    <span className={`screen-chip screen-chip--${status}`}>
-      {state}: {name ?? "a screen"}
-      {route ? <code>{route}</code> : null}
-    </span>
-  );
 }

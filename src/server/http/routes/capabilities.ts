@@ -8,12 +8,14 @@ import type { AuthEnv } from "../middleware/auth.ts";
 /**
  * `GET /agents/:agentId/capabilities`: AG-UI `AgentCapabilities`. `tools.items`
  * are the server tools this user may see; `custom.browserTools` is the
- * allow-list a frontend's declarations are checked against, with schemas.
+ * allow-list a frontend's declarations are checked against, with schemas;
+ * `custom.welcome` the greeting and suggestions the agent offers this user.
  */
 export function capabilityRoutes(agents: Map<string, Agent>) {
   return new Hono<AuthEnv>().get("/agents/:agentId/capabilities", (c) => {
     const user = c.var.user;
     const agent = findAgentFor(agents, c.req.param("agentId"), user);
+    const welcome = agent.welcome(user);
     const capabilities: AgentCapabilities = {
       identity: { name: agent.id, type: "tether", description: agent.description, provider: agent.model.provider },
       transport: { streaming: true, httpBinary: true, resumable: true },
@@ -32,6 +34,7 @@ export function capabilityRoutes(agents: Map<string, Agent>) {
         browserToolPolicy: agent.browserToolPolicy,
         history: agent.history,
         model: { provider: agent.model.provider, modelId: agent.model.modelId },
+        ...(welcome ? { welcome } : {}),
       },
     };
     return c.json(capabilities);

@@ -18,7 +18,7 @@ export function RecipeCards({ args, book, openRecipe }: { args: OfferRecipesArgs
 function RecipeCard({ offer, book, onOpen }: { offer: OfferRecipesArgs["recipes"][number]; book: RecipeBook; onOpen(): void }) {
   const { recipe, error } = useRecipe(book, offer.id);
   return (
-    <button type="button" className="card" onClick={onOpen} aria-label={`Open ${offer.title}`} disabled={error !== undefined}>
+    <button type="button" className="card" onClick={onOpen} disabled={error !== undefined}>
       <span className={`card__art card__art--${Number(offer.id.slice(-1)) % 4}`} aria-hidden="true">
         {artFor(offer.title)}
       </span>
