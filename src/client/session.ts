@@ -1,5 +1,5 @@
 import { buildResumeArray, randomUUID, type AgentSubscriber, type HttpAgentFetchFn } from "@ag-ui/client";
-import { EventType, type BaseEvent, type ResumeEntry, type ToolMessage } from "@ag-ui/core";
+import { EventType, type BaseEvent, type Message, type ResumeEntry, type ToolMessage } from "@ag-ui/core";
 import { HTTP_STATUS, TetherError, isTetherError, isTetherErrorCode, readWelcome, toAgUiTool, type Trigger } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
 import { createCapabilitiesLoader } from "./capabilities.ts";
@@ -13,6 +13,7 @@ import { sessionRoutes } from "./session-routes.ts";
 import { TetherHttpAgent } from "./tether-agent.ts";
 import { SURFACE_MESSAGE_PREFIX } from "./surface-activity.ts";
 import { createToolRegistry } from "./tool-registry.ts";
+import { openThreadChannel } from "./thread-channel.ts";
 import { createToolRunner } from "./tool-runner.ts";
 
 /**
@@ -105,6 +106,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     onRunStarted: (runId) => {
       startedRunId = runId;
       setState({ runId });
+      if (!state.observing) channel?.announce(runId);
       if (cancelWhenStarted === runId) {
         cancelWhenStarted = undefined;
         void requestCancel(runId);
@@ -197,6 +199,21 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     setState({ unsent: undefined, messages: [...agent.messages] });
   };
 
+  /**
+   * This tab was behind: another window's run asked for an approval it never saw. The thread is loaded again, so
+   * the approval shows here, and the message waits in words, not with the server's interrupt ids.
+   */
+  const catchUp = async (message: Message): Promise<void> => {
+    await restore();
+    agent.addMessage(message);
+    const words = "The conversation moved on in another window and now waits for an approval, shown here. Answer it, or send this again to move on without it.";
+    setState({
+      messages: [...agent.messages],
+      error: undefined,
+      unsent: { messageId: message.id, text: String(message.content), error: { code: "interrupt_pending", message: words }, retryable: true },
+    });
+  };
+
   // Set before the first await of a send, so a second click cannot start another while the first checks drift.
   let sending = false;
   const send = async (text: string): Promise<void> => {
@@ -217,6 +234,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       agent.addMessage(message);
       setState({ messages: [...agent.messages] }); // in the log at once, while it is on its way
       if (await runOnce({ kind: "user-message" }, movingOn())) return;
+      if (state.error?.code === "interrupt_pending") return await catchUp(message);
       const error = state.error ?? { code: "internal", message: "The message was not sent." };
       setState({ messages: [...agent.messages], unsent: { messageId: message.id, text, error, retryable: isRetryable(error.code) } });
     } finally {
@@ -311,6 +329,50 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     return open.length > 0 ? open.map((interrupt): ResumeEntry => answers.get(interrupt.id) ?? { interruptId: interrupt.id, status: "cancelled" }) : undefined;
   };
 
+  /** Loads the thread, follows its active runs without acting on them, then answers what this tab still owes. */
+  const restore = async (): Promise<void> => {
+    try {
+      const thread = await loadThread();
+      if (!thread) return;
+      lastRunId = thread.runs?.at(-1)?.runId;
+      agent.setMessages(thread.messages);
+      agent.pendingInterrupts = thread.pendingInterrupts ?? [];
+      runner.restore(thread.messages);
+      setState({ messages: [...thread.messages] });
+      showInterrupts();
+      let last: { runId: string; pending: string[] } | undefined;
+      const followed = new Set<string>();
+      // Follow runs as long as the thread has one going (a continuation may start meanwhile), each once:
+      // a run the server still calls active after its end reached us (its end waits for storage) is not followed again.
+      for (let active = thread.activeRun; active && !followed.has(active.runId); active = (await loadThread())?.activeRun ?? null) {
+        followed.add(active.runId);
+        last = await observe();
+        if (!last || last.runId !== active.runId) break;
+      }
+      // Calls this tab started before the reload are answered by this tab, and only by it.
+      const latest = await loadThread();
+      // The runs followed streamed only their own events, and an agent in client history mode replays no input, so the
+      // question that started the run is not among them: once nothing runs, the stored thread is the whole conversation.
+      if (followed.size > 0 && latest && !latest.activeRun) {
+        agent.setMessages(latest.messages);
+        setState({ messages: [...latest.messages] });
+      }
+      const owed = latest ? owedCalls(latest, journal.owns) : [];
+      if (owed.length > 0)
+        await report(
+          last?.runId ?? owed[0]!.runId,
+          owed.map((call) => call.toolCallId),
+        );
+    } catch (error) {
+      setState({ error: errorJson(error) });
+    }
+  };
+
+  // Another tab of this thread started a run: an idle tab follows it (a busy one sees the thread when it is done).
+  const channel = openThreadChannel(threadId, () => {
+    if (!state.running && !sending) void restore();
+  });
+
   return {
     threadId,
     registry,
@@ -366,43 +428,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       await requestCancel(state.runId);
     },
 
-    async restore() {
-      try {
-        const thread = await loadThread();
-        if (!thread) return;
-        lastRunId = thread.runs?.at(-1)?.runId;
-        agent.setMessages(thread.messages);
-        agent.pendingInterrupts = thread.pendingInterrupts ?? [];
-        runner.restore(thread.messages);
-        setState({ messages: [...thread.messages] });
-        showInterrupts();
-        let last: { runId: string; pending: string[] } | undefined;
-        const followed = new Set<string>();
-        // Follow runs as long as the thread has one going (a continuation may start meanwhile), each once:
-        // a run the server still calls active after its end reached us (its end waits for storage) is not followed again.
-        for (let active = thread.activeRun; active && !followed.has(active.runId); active = (await loadThread())?.activeRun ?? null) {
-          followed.add(active.runId);
-          last = await observe();
-          if (!last || last.runId !== active.runId) break;
-        }
-        // Calls this tab started before the reload are answered by this tab, and only by it.
-        const latest = await loadThread();
-        // The runs followed streamed only their own events, and an agent in client history mode replays no input, so the
-        // question that started the run is not among them: once nothing runs, the stored thread is the whole conversation.
-        if (followed.size > 0 && latest && !latest.activeRun) {
-          agent.setMessages(latest.messages);
-          setState({ messages: [...latest.messages] });
-        }
-        const owed = latest ? owedCalls(latest, journal.owns) : [];
-        if (owed.length > 0)
-          await report(
-            last?.runId ?? owed[0]!.runId,
-            owed.map((call) => call.toolCallId),
-          );
-      } catch (error) {
-        setState({ error: errorJson(error) });
-      }
-    },
+    restore,
 
     checkDrift,
 
