@@ -105,7 +105,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     runner,
     onRunStarted: (runId) => {
       startedRunId = runId;
-      setState({ runId });
+      // A run this tab started before a reload is still its own to stop (it only watches its events: they were acted on).
+      setState({ runId, ...(state.observing && journal.owns(runId) ? { observing: false } : {}) });
       if (!state.observing) channel?.announce(runId);
       if (cancelWhenStarted === runId) {
         cancelWhenStarted = undefined;

@@ -86,3 +86,23 @@ describe("failures in the panel", () => {
     await context.close();
   });
 });
+
+describe("Stop after a reload", () => {
+  // Slow enough that the answer is still coming when the page is back.
+  const suite = browserSuite({ playbook: { chunkDelayMs: 250 } });
+
+  it("still works for the run this tab started", async () => {
+    const context = await suite.browser().newContext({ viewport: VIEWPORT });
+    const page = await openWorkdesk(context, suite.server().url);
+    await signIn(page, "kim");
+    await sendMessage(page, "find badge reader requests");
+    await expect.poll(() => page.getByRole("article", { name: "Assistant said" }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.reload();
+    const stop = page.getByRole("button", { name: "Stop" });
+    await stop.waitFor({ timeout: 15_000 });
+    await stop.click();
+    await idle(page);
+    expect(await storedRuns(page)).toEqual(["cancelled"]);
+    await context.close();
+  });
+});
