@@ -40,7 +40,7 @@ export function activityWords(activity: ToolActivity): string {
       return `Waiting for your approval: ${label}`;
     case "succeeded":
     case "done":
-      return activity.message ? `Done: ${label}. ${activity.message}` : `Done: ${label}`;
+      return activity.message ? `Done: ${label}. ${activity.message.charAt(0).toUpperCase()}${activity.message.slice(1)}` : `Done: ${label}`;
     case "failed":
     case "error":
       return `Couldn't ${label.charAt(0).toLowerCase()}${label.slice(1)}${why ? `: ${why}` : ""}`;

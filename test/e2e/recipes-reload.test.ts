@@ -11,7 +11,7 @@ describe("reloading Recipes in the middle of an answer, in Chromium", () => {
 
   it.each([
     ["while the answer's words stream, before the save is called", "Saving", "Egg fried rice", "r-204"],
-    ["while the save's call streams", "save_to_cookbook", "Shakshuka", "r-202"],
+    ["while the save's call streams", "Save to cookbook", "Shakshuka", "r-202"], // the call's line, in words
   ])("brings the conversation back and saves at most once when the page reloads %s", async (_when, visible, title, recipeId) => {
     const context = await suite.browser().newContext({ viewport: DESKTOP });
     const page = await openRecipes(context, suite.server().url, "sam");
