@@ -1,4 +1,4 @@
-import { TetherError, isTetherError, isTetherErrorCode } from "../protocol/index.ts";
+import { HTTP_STATUS, TetherError, isTetherError, isTetherErrorCode } from "../protocol/index.ts";
 
 /** An HTTP error body (`{ error: { code, message } }`) back as the TetherError the server threw. */
 export async function errorFromResponse(response: Response): Promise<TetherError> {
@@ -30,4 +30,11 @@ export function errorJson(error: unknown): { code: string; message: string } {
 /** fetch's own rejection when no answer came: Chrome's "Failed to fetch", Firefox's "NetworkError…", Safari's "Load failed". */
 function isNetworkFailure(error: unknown): boolean {
   return error instanceof TypeError && /failed to fetch|networkerror|load failed|fetch failed/i.test(error.message);
+}
+
+/** Worth sending again as it is: the network, a busy or failing server, a run still going; not a refusal of the message itself. */
+export function isRetryable(code: string): boolean {
+  if (!isTetherErrorCode(code)) return true; // network_error, or an error without a Tether code
+  const status = HTTP_STATUS[code];
+  return status >= 500 || status === 409 || status === 429;
 }

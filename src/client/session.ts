@@ -1,11 +1,11 @@
 import { buildResumeArray, randomUUID, type AgentSubscriber, type HttpAgentFetchFn } from "@ag-ui/client";
 import { EventType, type BaseEvent, type Message, type ResumeEntry, type ToolMessage } from "@ag-ui/core";
-import { HTTP_STATUS, TetherError, isTetherError, isTetherErrorCode, readWelcome, toAgUiTool, type Trigger } from "../protocol/index.ts";
+import { TetherError, isTetherError, readWelcome, toAgUiTool, type Trigger } from "../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
 import { createCapabilitiesLoader } from "./capabilities.ts";
 import { checkAgainstServer, type DriftReport } from "./drift.ts";
 import type { AgentSession, AgentSessionOptions, SessionState } from "./agent-session.ts";
-import { errorFromResponse, errorJson } from "./errors.ts";
+import { errorFromResponse, errorJson, isRetryable } from "./errors.ts";
 import { loadThread as readThread } from "./load-thread.ts";
 import { owedCalls } from "./owed-calls.ts";
 import { createRunEventReader, type RunEnd } from "./run-event-reader.ts";
@@ -437,11 +437,4 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       return capabilities ? readWelcome(await capabilities().catch(() => undefined)) : undefined;
     },
   };
-}
-
-/** Worth sending again as it is: the network, a busy or failing server, a run still going; not a refusal of the message itself. */
-function isRetryable(code: string): boolean {
-  if (!isTetherErrorCode(code)) return true; // network_error, or an error without a Tether code
-  const status = HTTP_STATUS[code];
-  return status >= 500 || status === 409 || status === 429;
 }
