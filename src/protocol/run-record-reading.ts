@@ -57,6 +57,7 @@ export const TRIGGER_LABELS: Record<RecordTriggerKind, string> = {
   "tool-result": "a browser tool's outcome",
   "ui-action": "a click on a generated view",
   resume: "an approval answer",
+  regenerate: "a request for another answer",
 };
 
 /** An approval a run asked for, and its answer when a later run carried one. */

@@ -1,3 +1,5 @@
+import type { TriggerKind } from "./trigger.ts";
+
 /**
  * The run record: what one run leaves behind, as `GET /api/runs/:runId/record`
  * serves it, the viewer at `/runs/` shows it and `tether record` prints it.
@@ -60,12 +62,12 @@ export interface Cut {
 /** A value as the record keeps it: whole, or cut. */
 export type Kept<T> = T | Cut;
 
-export type RecordTriggerKind = "user-message" | "tool-result" | "ui-action" | "resume";
+export type RecordTriggerKind = TriggerKind;
 
 export interface RecordStart {
   trigger: {
     kind: RecordTriggerKind;
-    /** The user message that started it (`user-message`). */
+    /** The user message that started it (`user-message`), or whose answer it gives again (`regenerate`). */
     messageId?: string;
     /** The browser calls whose outcomes it carries (`tool-result`). */
     toolCallIds?: string[];

@@ -5,7 +5,7 @@ import { z } from "zod";
  * `forwardedProps.tether.trigger`, so the run record can link each run to the
  * one before it and to what the user or the browser did in between.
  */
-export const TRIGGER_KINDS = ["user-message", "tool-result", "ui-action", "resume"] as const;
+export const TRIGGER_KINDS = ["user-message", "tool-result", "ui-action", "resume", "regenerate"] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
 /**
@@ -21,6 +21,8 @@ export const TriggerSchema = z.object({
   toolCallIds: z.array(z.string().min(1).max(128)).max(64).optional(),
   interruptIds: z.array(INTERRUPT_ID).max(64).optional(),
   action: z.record(z.string(), z.unknown()).optional(),
+  /** `regenerate`: the user message to answer again, which must be the thread's last; the answer after it is set aside. */
+  messageId: z.string().min(1).max(128).optional(),
 });
 
 export type Trigger = z.infer<typeof TriggerSchema>;

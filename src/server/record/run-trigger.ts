@@ -16,6 +16,7 @@ export type RecordTrigger = RecordStart["trigger"];
 export function runTrigger(run: RunRecord, request: RunRequest): RecordTrigger {
   const kind = run.trigger?.kind ?? (request.resume.length > 0 ? "resume" : request.messages.at(-1)?.role === "tool" ? "tool-result" : "user-message");
   const trigger: RecordTrigger = { kind };
+  if (kind === "regenerate" && run.trigger?.messageId) trigger.messageId = run.trigger.messageId;
   if (kind === "user-message") {
     const message = request.messages.findLast((candidate) => candidate.role === "user");
     if (message) trigger.messageId = message.id;
@@ -62,6 +63,10 @@ export function summarizeTrigger(trigger: RecordTrigger, byId: Map<string, Messa
     }
     case "ui-action":
       return trigger.action ? clip(`clicked ${trigger.action.name} on ${trigger.action.surfaceId}`) : "a click on a surface";
+    case "regenerate": {
+      const content = trigger.messageId ? byId.get(trigger.messageId)?.content : undefined;
+      return typeof content === "string" ? clip(`answer again: ${content}`) : "another answer";
+    }
   }
 }
 

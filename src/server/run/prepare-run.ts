@@ -3,7 +3,8 @@ import type { Context, Message, RunAgentInput, State } from "@ag-ui/core";
 import { TetherError, TriggerSchema, formatIssues, isValidId, readTetherProps, type Trigger } from "../../protocol/index.ts";
 import type { Agent } from "../agent/define-agent.ts";
 import type { TetherUser } from "../auth/user.ts";
-import { prepareClientHistory, reconcileServerHistory } from "../history/reconcile.ts";
+import { prepareClientHistory, reconcileServerHistory, type ReconciledHistory } from "../history/reconcile.ts";
+import { prepareRegeneration } from "../history/regenerate.ts";
 import { checkResume, type ResumeCheck } from "../approvals/check-resume.ts";
 import type { BeginRun, RunStore } from "../store/port.ts";
 import { buildToolSet, type ToolSet } from "../tools/tool-set.ts";
@@ -96,6 +97,14 @@ export async function prepareRun(options: {
   }
   const stored = thread ? await store.getMessages(thread.threadId) : [];
   const storedIds = new Set(stored.map((message) => message.id));
+  if (trigger?.kind === "regenerate" && (input.resume?.length ?? 0) > 0) {
+    throw new TetherError("invalid_trigger", "A regenerate run carries no answers to approvals; answer them in a resume run first.");
+  }
+  // A stateless client cuts the answer from the history it sends itself; with the thread on the server, the server does.
+  const regeneration =
+    trigger?.kind === "regenerate" && agent.history === "server"
+      ? prepareRegeneration({ stored, trigger, incoming: input.messages, pendingInterrupts: (await store.getPendingInterrupts(input.threadId)).length })
+      : undefined;
   const resume = await checkResume({
     resume: input.resume ?? [],
     threadId: input.threadId,
@@ -112,11 +121,14 @@ export async function prepareRun(options: {
   if (resume.answers.length === 0 && resume.repeated.length > 0 && !carriesNewUserMessage) {
     return { kind: "repeat", runId: resume.repeated[0]!.resolvedByRunId! };
   }
-  const reconciled =
-    agent.history === "server"
+  const pending = thread && agent.history === "server" ? await store.getPendingToolCalls(thread.threadId) : [];
+  const reconciled: ReconciledHistory = regeneration
+    ? // The answer's browser calls are set aside with it; the snapshot tells every client the answer is gone.
+      { added: [], resolvedToolCallIds: pending.map((call) => call.toolCallId), history: regeneration.history, synthesized: true, repeatedResults: [] }
+    : agent.history === "server"
       ? reconcileServerHistory({
           stored,
-          pending: thread ? await store.getPendingToolCalls(thread.threadId) : [],
+          pending,
           incoming: input.messages,
           newMessageId: ids.message,
         })
@@ -135,7 +147,7 @@ export async function prepareRun(options: {
   if (uiAction) ({ trigger, parentRunId } = uiAction);
   // A retried browser outcome and nothing else (the same message again, or the same content under a
   // new id): the run that took it in is its result, not a new turn of the model.
-  if (agent.history === "server" && reconciled.added.length === 0 && resume.answers.length === 0 && !uiAction) {
+  if (agent.history === "server" && reconciled.added.length === 0 && resume.answers.length === 0 && !uiAction && !regeneration) {
     const last = input.messages.filter((message) => message.role !== "activity" && message.role !== "reasoning").at(-1);
     const retried = reconciled.repeatedResults.at(-1) ?? (last?.role === "tool" && storedIds.has(last.id) ? last.id : undefined);
     const runId = retried && (await store.getMessageRun(input.threadId, retried));
@@ -170,6 +182,7 @@ export async function prepareRun(options: {
       facts: [offeredTools(toolSet)],
       messages: defer ? [] : added,
       resolvedToolCallIds: reconciled.resolvedToolCallIds,
+      ...(regeneration ? { supersede: regeneration.supersede } : {}),
       resolvedInterrupts: resume.answers.map(({ stored: interrupt, answer }) => ({ interruptId: interrupt.interrupt.id, answer, interrupt })),
     },
     ...(parentRunId ? { parentRunId } : {}),

@@ -10,4 +10,6 @@ export const beginRunRefusals = {
   threadOfAnotherUser: () => new TetherError("forbidden", "This thread belongs to another user."),
   runExists: (runId: string) => new TetherError("run_exists", `Run ${runId} already exists; every run needs a new runId.`),
   runInProgress: () => new TetherError("run_in_progress", "This thread already has a run in progress; wait for it to finish or cancel it."),
+  answerMovedOn: (messageId: string) =>
+    new TetherError("history_conflict", `The answer to message ${messageId} is no longer the thread's last: the conversation moved on. Load the thread again.`),
 };

@@ -436,6 +436,45 @@ function runStoreContract(adapter: StoreAdapter) {
       expect(await store.getMessages("thread_1", { beforeRunId: "no_such_run" })).toEqual([]);
     });
 
+    it("sets aside the answer a regenerating run replaces: gone from the thread, still in the earlier runs' view", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: [] });
+      await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" } });
+      const result = toolMessage("m3", "call_1", '{"status":"succeeded"}');
+      await store.beginRun(begin({ runId: "run_2", messages: [result] }));
+      await store.commitStep({ threadId: "thread_1", runId: "run_2", messages: [assistantMessage("m4", "Opened.")], pending: [] });
+      await store.finishRun({ runId: "run_2", status: "finished", outcome: { type: "success" } });
+
+      await store.beginRun({ ...begin({ runId: "run_3", messages: [] }), supersede: { afterMessageId: "m1", count: 3 } });
+      const again = assistantMessage("m5", "Here is the list.");
+      await store.commitStep({ threadId: "thread_1", runId: "run_3", messages: [again], pending: [] });
+
+      expect(await store.getMessages("thread_1")).toEqual([userTurn, again]);
+      expect(await store.getMessages("thread_1", { excludeRunId: "run_3" })).toEqual([userTurn]);
+      expect(await store.getMessages("thread_1", { beforeRunId: "run_2" })).toEqual([userTurn, navigateCall]);
+      expect(await store.getMessages("thread_1", { beforeRunId: "run_3" })).toEqual([userTurn]);
+      await store.finishRun({ runId: "run_3", status: "finished", outcome: { type: "success" } });
+      await store.beginRun(begin({ runId: "run_4", messages: [userMessage("m6", "thanks")] }));
+      expect(await store.getMessages("thread_1", { beforeRunId: "run_4" })).toEqual([userTurn, again]);
+    });
+
+    it("refuses to set aside an answer the thread has moved past, writing nothing", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: [] });
+      await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" } });
+      const second = userMessage("m3", "and the approvals");
+      await store.beginRun(begin({ runId: "run_2", messages: [second] }));
+      await store.finishRun({ runId: "run_2", status: "finished", outcome: { type: "success" } });
+      const before = await snapshot(store, "thread_1");
+
+      // Prepared when m2 alone followed m1; m3 came meanwhile.
+      expect(await rejection(store.beginRun({ ...begin({ runId: "run_3", messages: [] }), supersede: { afterMessageId: "m1", count: 1 } }))).toBe(
+        "history_conflict",
+      );
+      expect(await snapshot(store, "thread_1")).toEqual(before);
+    });
     it("adds a step's messages and pending browser calls in commitStep", async () => {
       const store = await openStore();
       await store.beginRun(begin());

@@ -14,7 +14,7 @@ import type { PendingToolCall, RunRecord, RunReport, RunStore, StoredEvent, Stor
 export function createMemoryRunStore(options: { now?: () => Date } = {}): RunStore {
   const now = () => (options.now?.() ?? new Date()).toISOString();
   const threads = new Map<string, ThreadRecord>();
-  const messages = new Map<string, Array<{ runId: string; message: Message }>>();
+  const messages = new Map<string, Array<{ runId: string; message: Message; supersededBy?: string }>>();
   const pending = new Map<string, Map<string, PendingToolCall>>();
   const runs = new Map<string, RunRecord>();
   const runsByThread = new Map<string, string[]>();
@@ -55,9 +55,12 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async getMessages(threadId, options = {}) {
       const order = runsByThread.get(threadId) ?? [];
       const before = options.beforeRunId === undefined ? undefined : new Set(order.slice(0, Math.max(0, order.indexOf(options.beforeRunId))));
+      // As a run found the thread: less what it, or a run before it, set aside.
+      const setAside = (stored: { supersededBy?: string }) =>
+        stored.supersededBy !== undefined && (!before || before.has(stored.supersededBy) || stored.supersededBy === options.beforeRunId);
       return copy(
         (messages.get(threadId) ?? [])
-          .filter((stored) => stored.runId !== options.excludeRunId && (!before || before.has(stored.runId)))
+          .filter((stored) => stored.runId !== options.excludeRunId && (!before || before.has(stored.runId)) && !setAside(stored))
           .map((stored) => stored.message),
       );
     },
@@ -102,6 +105,10 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
         const known = interrupts.get(interruptId);
         if (known && known.status !== "pending") throw new TetherError("resume_conflict", `Interrupt ${interruptId} was already answered.`);
       }
+      const inThread = messages.get(thread.threadId) ?? [];
+      const cut = begin.supersede ? inThread.findIndex((stored) => stored.message.id === begin.supersede!.afterMessageId) : -1;
+      const setAside = begin.supersede && cut >= 0 ? inThread.slice(cut + 1).filter((stored) => stored.supersededBy === undefined) : [];
+      if (begin.supersede && setAside.length !== begin.supersede.count) throw beginRunRefusals.answerMovedOn(begin.supersede.afterMessageId);
       // Copy everything first: a value that cannot be stored must fail the call before anything is written.
       const newRun = copy(run);
       const newMessages = copy(added);
@@ -120,6 +127,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       runsByThread.set(thread.threadId, [...(runsByThread.get(thread.threadId) ?? []), run.runId]);
       events.set(run.runId, firstEvents);
       addFacts(run.runId, firstFacts);
+      for (const stored of setAside) stored.supersededBy = run.runId;
       messages.set(thread.threadId, [...(messages.get(thread.threadId) ?? []), ...newMessages.map((message) => ({ runId: run.runId, message }))]);
       for (const toolCallId of resolvedToolCallIds) pendingOf(thread.threadId).delete(toolCallId);
       for (const { interruptId, answer, interrupt } of answers) {
@@ -162,7 +170,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       const run = runs.get(runId);
       if (run?.status !== "running") return undefined;
       closeApprovalsOf(run);
-      const thread = (messages.get(run.threadId) ?? []).map((stored) => stored.message);
+      const thread = (messages.get(run.threadId) ?? []).filter((stored) => stored.supersededBy === undefined).map((stored) => stored.message);
       const last = lostRunEvents({ runId, threadId: run.threadId, lastStoredSeq: events.get(runId)?.at(-1)?.seq ?? 0, messages: copy(thread) }, ending);
       appendEvents(runId, last);
       runs.set(runId, { ...run, status: ending.status, error: { code: ending.code, message: ending.message }, finishedAt: now() });

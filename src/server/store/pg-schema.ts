@@ -93,6 +93,11 @@ CREATE TABLE ${s}.run_facts (
 CREATE INDEX run_facts_by_run ON ${s}.run_facts (run_id, id);
 `,
   },
+  {
+    version: 2,
+    name: "messages set aside by a regenerated answer",
+    sql: (s) => `ALTER TABLE ${s}.messages ADD COLUMN superseded_by text;`,
+  },
 ];
 
 /** Advisory lock class of the migrations (the second key is the schema's hash): one migrating instance per schema at a time. */

@@ -41,10 +41,15 @@ export function pgStatements(schema: string) {
     runningOwners: `SELECT DISTINCT COALESCE(owner, '') AS owner FROM ${s}.runs WHERE status = 'running' AND owner IS DISTINCT FROM $1`,
     runningRunsOf: `SELECT run_id FROM ${s}.runs WHERE status = 'running' AND COALESCE(owner, '') = $1 ORDER BY created_at`,
 
-    getMessages: `SELECT body FROM ${s}.messages WHERE thread_id = $1 AND run_id <> $2 ORDER BY position`,
-    getMessagesBefore: `SELECT m.body FROM ${s}.messages m JOIN ${s}.runs r ON r.run_id = m.run_id
-      WHERE m.thread_id = $1 AND r.ordinal < (SELECT ordinal FROM ${s}.runs WHERE run_id = $2) ORDER BY m.position`,
-    allMessages: `SELECT body FROM ${s}.messages WHERE thread_id = $1 ORDER BY position`,
+    getMessages: `SELECT body FROM ${s}.messages WHERE thread_id = $1 AND run_id <> $2 AND superseded_by IS NULL ORDER BY position`,
+    // As the run found the thread: what earlier runs added, less what they (or it) set aside.
+    getMessagesBefore: `WITH target AS (SELECT ordinal FROM ${s}.runs WHERE run_id = $2)
+      SELECT m.body FROM ${s}.messages m JOIN ${s}.runs r ON r.run_id = m.run_id LEFT JOIN ${s}.runs sr ON sr.run_id = m.superseded_by
+      WHERE m.thread_id = $1 AND r.ordinal < (SELECT ordinal FROM target)
+        AND (sr.ordinal IS NULL OR sr.ordinal > (SELECT ordinal FROM target)) ORDER BY m.position`,
+    allMessages: `SELECT body FROM ${s}.messages WHERE thread_id = $1 AND superseded_by IS NULL ORDER BY position`,
+    supersedeAfter: `UPDATE ${s}.messages SET superseded_by = $3 WHERE thread_id = $1 AND superseded_by IS NULL
+      AND position > (SELECT position FROM ${s}.messages WHERE thread_id = $1 AND message_id = $2)`,
     getMessageRun: `SELECT run_id FROM ${s}.messages WHERE thread_id = $1 AND message_id = $2`,
     insertMessages: `INSERT INTO ${s}.messages (thread_id, position, message_id, run_id, body)
       SELECT $1, next.position + m.ord - 1, m.id, $2, m.body::json

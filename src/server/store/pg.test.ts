@@ -36,7 +36,7 @@ interface Backend {
   /** Options that open a store on the given schema of this backend's database. */
   on(schema: string): Promise<PgRunStoreOptions>;
   newSchema(): string;
-  /** Reads one value from the database, outside any store. */
+  /** Runs one statement outside any store; its first value, if it returns one. */
   scalar<T>(text: string): Promise<T>;
   /** Separate connections per store, as separate processes have (PGlite has one session for all). */
   separateSessions: boolean;
@@ -49,7 +49,7 @@ const backends: Backend[] = [
     name: "PGlite",
     on: async (schema) => ({ pglite: await embedded.database(), schema }),
     newSchema: () => uniqueSchema("pg"),
-    scalar: async (text) => Object.values((await (await embedded.database()).query<Record<string, unknown>>(text)).rows[0]!)[0] as never,
+    scalar: async (text) => Object.values((await (await embedded.database()).query<Record<string, unknown>>(text)).rows[0] ?? {})[0] as never,
     separateSessions: false,
   },
 ];
@@ -65,7 +65,7 @@ if ("url" in server) {
       const client = new pg.Client({ connectionString: server.url });
       await client.connect();
       try {
-        return Object.values((await client.query(text)).rows[0] as Record<string, unknown>)[0] as never;
+        return Object.values(((await client.query(text)).rows[0] as Record<string, unknown> | undefined) ?? {})[0] as never;
       } finally {
         await client.end();
       }
@@ -103,6 +103,25 @@ for (const backend of backends) {
       expect((await second!.getActiveRun("thread_1"))?.runId).toBe("run_1");
       // A third start finds nothing left to do.
       await open(schema);
+    });
+
+    it("brings a schema an earlier Tether made (version 1) up to date, keeping its threads", async () => {
+      const schema = backend.newSchema();
+      const first = await open(schema);
+      await first.beginRun({ ...begin("thread_1", "run_1"), messages: [{ id: "m1", role: "user", content: "hello" }] });
+      await first.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" } });
+      await first.close();
+      opened.splice(opened.indexOf(first), 1);
+      const quoted = quoteIdentifier(schema);
+      await backend.scalar(`ALTER TABLE ${quoted}.messages DROP COLUMN superseded_by`);
+      await backend.scalar(`DELETE FROM ${quoted}.schema_migrations WHERE version > 1`);
+
+      const upgraded = await open(schema);
+
+      const kept = await upgraded.getMessages("thread_1");
+      expect(kept.map((message) => message.id)).toEqual(["m1"]);
+      expect(await backend.scalar(`SELECT max(version) FROM ${quoted}.schema_migrations`)).toBe(PG_MIGRATIONS.at(-1)!.version);
+      await upgraded.beginRun({ ...begin("thread_1", "run_2"), messages: [], supersede: { afterMessageId: "m1", count: 0 } });
     });
 
     it("admits one run per thread across instances: the second instance's start is refused with run_in_progress", async () => {
@@ -152,7 +171,7 @@ for (const backend of backends) {
       opened.splice(opened.indexOf(store), 1);
       await backend.scalar(`INSERT INTO ${quoteIdentifier(schema)}.schema_migrations (version, name) VALUES (999, 'from the future') RETURNING version`);
 
-      await expect(open(schema)).rejects.toMatchObject({ code: "store_unavailable", message: expect.stringMatching(/version 999.*\(1\)/) });
+      await expect(open(schema)).rejects.toMatchObject({ code: "store_unavailable", message: expect.stringMatching(/version 999.*\(2\)/) });
     });
 
     if (!backend.separateSessions) {

@@ -191,6 +191,11 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
         ]);
         await insertEvents(tx, run.runId, begin.events);
         await insertFacts(tx, run.runId, begin.facts);
+        if (begin.supersede) {
+          const { afterMessageId, count } = begin.supersede;
+          const setAside = await tx.query(sql.supersedeAfter, [thread.threadId, afterMessageId, run.runId]);
+          if (setAside.count !== count) throw beginRunRefusals.answerMovedOn(afterMessageId);
+        }
         await appendMessages(tx, thread.threadId, run.runId, begin.messages);
         if (begin.resolvedToolCallIds.length > 0) await tx.query(sql.deletePending, [thread.threadId, begin.resolvedToolCallIds]);
         for (const { interruptId, answer, interrupt } of begin.resolvedInterrupts ?? []) {

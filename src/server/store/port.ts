@@ -24,7 +24,8 @@ export const UNSTORED_EVENT_LIMIT = 4096;
 export interface RunStore {
   getThread(threadId: string): Promise<ThreadRecord | undefined>;
   /**
-   * The thread's messages, in order: the model's history, and the activity
+   * The thread's messages, in order, without those a regenerated answer set
+   * aside: the model's history, and the activity
    * messages of the surfaces it showed, each with its final content (UI state
    * for a client restoring the thread; never part of a model's prompt).
    * `excludeRunId` leaves out the messages a run added (a client restoring a
@@ -206,6 +207,14 @@ export interface BeginRun {
   messages: Message[];
   /** Pending browser calls this run answers (or closes as unanswered). */
   resolvedToolCallIds: string[];
+  /**
+   * A run that answers the last user message again (`regenerate`): every
+   * message after `afterMessageId` is set aside, kept for the earlier runs'
+   * records but no longer part of the thread. Refused with `history_conflict`,
+   * writing nothing, unless they are the `count` messages the run was
+   * prepared with (the thread moved on meanwhile).
+   */
+  supersede?: { afterMessageId: string; count: number };
   /**
    * Interrupts this run answers. Recorded in the same transaction that starts
    * the run, before anything executes: an answer is acted on at most once.

@@ -1,3 +1,5 @@
+import type Database from "better-sqlite3";
+
 /** The SQLite store's tables. Created if missing; every statement is idempotent. */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS threads (
@@ -13,6 +15,8 @@ CREATE TABLE IF NOT EXISTS messages (
   message_id TEXT NOT NULL,
   run_id TEXT NOT NULL,
   body TEXT NOT NULL,
+  -- The run that regenerated the answer this message belonged to: set aside, kept for the record.
+  superseded_by TEXT,
   PRIMARY KEY (thread_id, position),
   UNIQUE (thread_id, message_id)
 );
@@ -78,3 +82,17 @@ CREATE TABLE IF NOT EXISTS run_facts (
 );
 CREATE INDEX IF NOT EXISTS run_facts_by_run ON run_facts (run_id);
 `;
+
+/** Columns added after the first release: `CREATE TABLE IF NOT EXISTS` leaves a table made before them as it was. */
+const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; definition: string }> = [
+  { table: "messages", column: "superseded_by", definition: "TEXT" },
+];
+
+/** Creates what is missing, and brings a database made by an earlier version up to date. */
+export function applySchema(db: Database.Database): void {
+  db.exec(SCHEMA);
+  for (const { table, column, definition } of ADDED_COLUMNS) {
+    const columns = db.pragma(`table_info(${table})`) as Array<{ name: string }>;
+    if (!columns.some((existing) => existing.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+  }
+}

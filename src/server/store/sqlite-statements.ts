@@ -9,14 +9,24 @@ export function prepareStatements(db: Database.Database) {
     ),
     insertThread: db.prepare("INSERT INTO threads (thread_id, agent_id, owner_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"),
     touchThread: db.prepare("UPDATE threads SET updated_at = ? WHERE thread_id = ?"),
-    getMessages: db.prepare<[string, string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? AND run_id != ? ORDER BY position"),
+    getMessages: db.prepare<[string, string], { body: string }>(
+      "SELECT body FROM messages WHERE thread_id = ? AND run_id != ? AND superseded_by IS NULL ORDER BY position",
+    ),
+    /** Takes the run first, then the thread. */
     getMessagesBefore: db.prepare<[string, string], { body: string }>(
-      `SELECT m.body FROM messages m JOIN runs r ON r.run_id = m.run_id
-       WHERE m.thread_id = ? AND r.ordinal < (SELECT ordinal FROM runs WHERE run_id = ?) ORDER BY m.position`,
+      // As the run found the thread: what earlier runs added, less what they (or it) set aside.
+      `WITH target AS (SELECT ordinal FROM runs WHERE run_id = ?)
+       SELECT m.body FROM messages m JOIN runs r ON r.run_id = m.run_id LEFT JOIN runs s ON s.run_id = m.superseded_by
+       WHERE m.thread_id = ? AND r.ordinal < (SELECT ordinal FROM target)
+         AND (s.ordinal IS NULL OR s.ordinal > (SELECT ordinal FROM target)) ORDER BY m.position`,
     ),
     getMessageRun: db.prepare<[string, string], { run_id: string }>("SELECT run_id FROM messages WHERE thread_id = ? AND message_id = ?"),
     nextPosition: db.prepare<[string], { next: number }>("SELECT COALESCE(MAX(position), -1) + 1 AS next FROM messages WHERE thread_id = ?"),
     insertMessage: db.prepare("INSERT INTO messages (thread_id, position, message_id, run_id, body) VALUES (?, ?, ?, ?, ?)"),
+    supersedeAfter: db.prepare<[string, string, string, string]>(
+      `UPDATE messages SET superseded_by = ? WHERE thread_id = ? AND superseded_by IS NULL
+       AND position > (SELECT position FROM messages WHERE thread_id = ? AND message_id = ?)`,
+    ),
     getPending: db.prepare<[string], { tool_call_id: string; tool_name: string; run_id: string; arguments: string }>(
       "SELECT tool_call_id, tool_name, run_id, arguments FROM pending_tool_calls WHERE thread_id = ? ORDER BY rowid",
     ),
@@ -52,6 +62,6 @@ export function prepareStatements(db: Database.Database) {
     lastPage: db.prepare<[string], { first_seq: number; body: Buffer }>(
       "SELECT first_seq, body FROM event_pages WHERE run_id = ? ORDER BY first_seq DESC LIMIT 1",
     ),
-    allMessages: db.prepare<[string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? ORDER BY position"),
+    allMessages: db.prepare<[string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? AND superseded_by IS NULL ORDER BY position"),
   };
 }

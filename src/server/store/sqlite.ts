@@ -10,7 +10,7 @@ import { createGroupCommit } from "./sqlite-group-commit.ts";
 import { cannotOpen, openSqliteDatabase } from "./sqlite-database.ts";
 import { lockDatabaseFile } from "./sqlite-lock.ts";
 import { toInterrupt, toRun, toRunLink, toThread } from "./sqlite-rows.ts";
-import { SCHEMA } from "./sqlite-schema.ts";
+import { applySchema } from "./sqlite-schema.ts";
 import { prepareStatements } from "./sqlite-statements.ts";
 import type {
   BeginRun,
@@ -57,7 +57,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
   let db: ReturnType<typeof openSqliteDatabase>;
   try {
     db = openSqliteDatabase(options.filename);
-    db.exec(SCHEMA);
+    applySchema(db);
   } catch (error) {
     lock?.release();
     throw cannotOpen(options.filename, error);
@@ -121,6 +121,11 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     );
     insertEvents(run.runId, begin.events);
     insertFacts(run.runId, begin.facts);
+    if (begin.supersede) {
+      const { afterMessageId, count } = begin.supersede;
+      const setAside = statements.supersedeAfter.run(run.runId, thread.threadId, thread.threadId, afterMessageId).changes;
+      if (setAside !== count) throw beginRunRefusals.answerMovedOn(afterMessageId);
+    }
     appendMessages(thread.threadId, run.runId, begin.messages);
     for (const toolCallId of begin.resolvedToolCallIds) statements.deletePending.run(thread.threadId, toolCallId);
     for (const { interruptId, answer, interrupt } of begin.resolvedInterrupts ?? []) {
@@ -214,7 +219,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     getMessages: (threadId, options = {}) =>
       read(() =>
         (options.beforeRunId
-          ? statements.getMessagesBefore.all(threadId, options.beforeRunId)
+          ? statements.getMessagesBefore.all(options.beforeRunId, threadId)
           : statements.getMessages.all(threadId, options.excludeRunId ?? "")
         ).map((row) => JSON.parse(row.body) as Message),
       ),

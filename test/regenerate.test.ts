@@ -1,0 +1,207 @@
+import { EventType, verifyEvents, type BaseEvent } from "@ag-ui/client";
+import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
+import { createSqliteRunStore, defineTool, type RunStore } from "@tether-agent/tether/server";
+import type { SseFrame } from "@tether-agent/tether/testing";
+import { from, lastValueFrom, toArray } from "rxjs";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createScriptedApp, openPanel, types, type ScriptedApp } from "./helpers/scripted-app.ts";
+
+const panelTool = toAgUiTool(openPanel);
+const user = (id: string, content: string) => ({ id, role: "user" as const, content });
+const regenerate = (messageId: string, parentRunId?: string) => ({
+  tether: { trigger: { kind: "regenerate", messageId, ...(parentRunId ? { parentRunId } : {}) } },
+});
+const promptText = (call: LanguageModelV3CallOptions) => JSON.stringify(call.prompt);
+const verified = (frames: SseFrame[]) => lastValueFrom(from(frames.map((frame) => frame.data as BaseEvent)).pipe(verifyEvents(), toArray()));
+const textOf = (frames: SseFrame[]) =>
+  frames
+    .filter((frame) => frame.data.type === EventType.TEXT_MESSAGE_CONTENT)
+    .map((frame) => frame.data.delta)
+    .join("");
+
+const stores: RunStore[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+
+async function thread(app: ScriptedApp, threadId = "t1") {
+  const response = await app.tether.app.request(`/api/threads/${threadId}`, { headers: { "x-user": "kim" } });
+  return (await response.json()) as { messages: Array<{ id: string; role: string; content?: string }>; pendingToolCalls?: unknown[] };
+}
+
+/** "open the reports panel": the model opens it in the browser, hears it opened, and says so. */
+async function answeredStory(steps: Parameters<typeof createScriptedApp>[0] = [], options: Parameters<typeof createScriptedApp>[1] = {}) {
+  const app = await createScriptedApp(
+    [{ toolCalls: [{ toolName: "openPanel", input: { panel: "reports" }, toolCallId: "call_1" }] }, { text: "The reports panel is open." }, ...steps],
+    options,
+  );
+  await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "open the reports panel")], tools: [panelTool] });
+  const outcome = { id: "tool_1", role: "tool" as const, toolCallId: "call_1", content: '{"status":"succeeded"}' };
+  await app.run({
+    threadId: "t1",
+    runId: "r2",
+    messages: [user("u1", "open the reports panel"), outcome],
+    tools: [panelTool],
+    forwardedProps: { tether: { trigger: { kind: "tool-result", parentRunId: "r1", toolCallIds: ["call_1"] } } },
+  });
+  return app;
+}
+
+describe("regenerating the last answer (trigger regenerate)", () => {
+  it("answers the last user message again: the old answer leaves the thread and the model's history, and clients are told by a snapshot", async () => {
+    const store = createSqliteRunStore({ filename: ":memory:" });
+    stores.push(store);
+    const app = await answeredStory([{ text: "Opened the reports panel for you." }, { text: "You're welcome." }], { store });
+    expect((await thread(app)).messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+
+    const frames = await app.run({
+      threadId: "t1",
+      runId: "r3",
+      messages: [user("u1", "open the reports panel")],
+      tools: [panelTool],
+      forwardedProps: regenerate("u1", "r2"),
+    });
+
+    expect([...new Set(types(frames))]).toEqual([
+      "RUN_STARTED",
+      "MESSAGES_SNAPSHOT",
+      "TEXT_MESSAGE_START",
+      "TEXT_MESSAGE_CONTENT",
+      "TEXT_MESSAGE_END",
+      "RUN_FINISHED",
+    ]);
+    expect(frames[1]!.data.messages).toEqual([user("u1", "open the reports panel")]);
+    expect(textOf(frames)).toBe("Opened the reports panel for you.");
+    await verified(frames);
+    // The model was asked the question alone: nothing of the answer it replaces.
+    const asked = promptText(app.model.calls[2]!);
+    expect(asked).toContain("open the reports panel");
+    expect(asked).not.toContain("The reports panel is open.");
+    expect(asked).not.toContain("call_1");
+    const after = await thread(app);
+    expect(after.messages.map((message) => [message.role, message.content])).toEqual([
+      ["user", "open the reports panel"],
+      ["assistant", "Opened the reports panel for you."],
+    ]);
+
+    // The conversation goes on from the new answer.
+    await app.run({ threadId: "t1", runId: "r4", messages: [...after.messages, user("u2", "thanks")] as never, tools: [panelTool] });
+    const next = promptText(app.model.calls[3]!);
+    expect(next).toContain("Opened the reports panel for you.");
+    expect(next).not.toContain("The reports panel is open.");
+
+    // The record says why r3 exists, and r2's record still shows the answer it gave.
+    const record = await (await app.tether.app.request("/api/runs/r3/record", { headers: { "x-user": "kim" } })).json();
+    expect(record.start.trigger).toEqual({ kind: "regenerate", messageId: "u1" });
+    expect(await store.getMessages("t1", { beforeRunId: "r2" })).toHaveLength(2);
+  });
+
+  it("sets aside the browser calls an answer left waiting, so nothing is owed for it", async () => {
+    const app = await createScriptedApp([
+      { toolCalls: [{ toolName: "openPanel", input: { panel: "reports" }, toolCallId: "call_1" }] },
+      { text: "Which panel?" },
+    ]);
+    await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "open a panel")], tools: [panelTool] });
+    expect(await app.store.getPendingToolCalls("t1")).toHaveLength(1);
+
+    const frames = await app.run({ threadId: "t1", runId: "r2", messages: [user("u1", "open a panel")], tools: [panelTool], forwardedProps: regenerate("u1") });
+
+    expect(frames.at(-1)!.data).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "success" } });
+    expect(await app.store.getPendingToolCalls("t1")).toEqual([]);
+    expect((await thread(app)).messages.map((message) => message.content)).toEqual(["open a panel", "Which panel?"]);
+  });
+
+  it("answers again a question whose run failed, with nothing to set aside", async () => {
+    const app = await createScriptedApp([{ parts: [], throwAfter: new Error("provider down") }, { text: "Here it is." }]);
+    await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "hello")] });
+    const frames = await app.run({ threadId: "t1", runId: "r2", messages: [user("u1", "hello")], forwardedProps: regenerate("u1") });
+    expect(textOf(frames)).toBe("Here it is.");
+    expect((await thread(app)).messages.map((message) => message.content)).toEqual(["hello", "Here it is."]);
+  });
+
+  describe("refuses, before anything is stored", () => {
+    async function refused(app: ScriptedApp, body: Parameters<ScriptedApp["post"]>[0], user = "kim") {
+      const before = { messages: await app.store.getMessages(body.threadId), runs: await app.store.listRuns(body.threadId) };
+      const response = await app.post(body, user);
+      expect(await app.store.getMessages(body.threadId)).toEqual(before.messages);
+      expect(await app.store.listRuns(body.threadId)).toEqual(before.runs);
+      return { status: response.status, error: ((await response.json()) as { error: { code: string; message: string } }).error };
+    }
+
+    it("an answer the conversation has moved past (a stale tab)", async () => {
+      const app = await answeredStory([{ text: "You're welcome." }]);
+      await app.run({ threadId: "t1", runId: "r3", messages: [user("u2", "thanks")] });
+      const { status, error } = await refused(app, {
+        threadId: "t1",
+        runId: "r4",
+        messages: [user("u1", "open the reports panel")],
+        forwardedProps: regenerate("u1"),
+      });
+      expect(status).toBe(409);
+      expect(error).toMatchObject({ code: "history_conflict", message: expect.stringMatching(/no longer the thread's last: the conversation moved on/) });
+    });
+
+    it("a trigger that names no message, or a message the thread does not have", async () => {
+      const app = await answeredStory();
+      const unnamed = await refused(app, { threadId: "t1", runId: "r3", forwardedProps: { tether: { trigger: { kind: "regenerate" } } } });
+      expect(unnamed).toMatchObject({ status: 400, error: { code: "invalid_trigger", message: expect.stringMatching(/messageId/) } });
+      const unknown = await refused(app, { threadId: "t1", runId: "r3", forwardedProps: regenerate("u9") });
+      expect(unknown).toMatchObject({ status: 409, error: { code: "history_conflict", message: expect.stringMatching(/u9 is not a user message/) } });
+      const fresh = await refused(app, { threadId: "t2", runId: "r3", forwardedProps: regenerate("u1") });
+      expect(fresh.error.code).toBe("history_conflict");
+    });
+
+    it("new messages riding along, or the replaced answer sent back", async () => {
+      const app = await answeredStory();
+      const added = await refused(app, {
+        threadId: "t1",
+        runId: "r3",
+        messages: [user("u1", "open the reports panel"), user("u2", "and faster")],
+        forwardedProps: regenerate("u1"),
+      });
+      expect(added).toMatchObject({ status: 400, error: { code: "invalid_trigger", message: expect.stringMatching(/adds no messages/) } });
+      const stored = (await thread(app)).messages;
+      const resent = await refused(app, { threadId: "t1", runId: "r3", messages: stored as never, forwardedProps: regenerate("u1") });
+      expect(resent).toMatchObject({
+        status: 409,
+        error: { code: "history_conflict", message: expect.stringMatching(/belongs to the answer being replaced/) },
+      });
+      const edited = await refused(app, { threadId: "t1", runId: "r3", messages: [user("u1", "open something else")], forwardedProps: regenerate("u1") });
+      expect(edited).toMatchObject({ status: 409, error: { code: "history_conflict", message: expect.stringMatching(/differs from the stored thread/) } });
+    });
+
+    it("an answer waiting for an approval, and answers to approvals in the same run", async () => {
+      const close = defineTool({
+        name: "closeRequest",
+        description: "Closes a request.",
+        parameters: z.object({ id: z.string() }),
+        needsApproval: true,
+        execute: () => "closed",
+      });
+      const app = await createScriptedApp([{ toolCalls: [{ toolName: "closeRequest", input: { id: "R-1" } }] }], { tools: [close] });
+      const frames = await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "close R-1")] });
+      const interruptId = frames.at(-1)!.data.outcome.interrupts[0].id as string;
+      const waiting = await refused(app, { threadId: "t1", runId: "r2", forwardedProps: regenerate("u1") });
+      expect(waiting).toMatchObject({ status: 409, error: { code: "interrupt_pending", message: expect.stringMatching(/waits for an approval/) } });
+      const withAnswer = await refused(app, { threadId: "t1", runId: "r2", forwardedProps: regenerate("u1"), resume: [{ interruptId, status: "cancelled" }] });
+      expect(withAnswer).toMatchObject({ status: 400, error: { code: "invalid_trigger" } });
+    });
+
+    it("another user's thread", async () => {
+      const app = await answeredStory();
+      const { status, error } = await refused(app, { threadId: "t1", runId: "r3", forwardedProps: regenerate("u1") }, "lee");
+      expect(status).toBe(403);
+      expect(error.code).toBe("forbidden");
+    });
+  });
+
+  it("in client history mode takes the history as the client cut it", async () => {
+    const app = await createScriptedApp([{ text: "First." }, { text: "Second." }], { agent: { history: "client" } });
+    await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "hello")] });
+    const frames = await app.run({ threadId: "t1", runId: "r2", messages: [user("u1", "hello")], forwardedProps: regenerate("u1", "r1") });
+    expect(textOf(frames)).toBe("Second.");
+    expect(promptText(app.model.calls[1]!)).not.toContain("First.");
+  });
+});
