@@ -126,6 +126,14 @@ export interface AgentSession {
   /** Sends the message the server never took (`state.unsent`) again; nothing when there is none. */
   retry(): Promise<void>;
   /**
+   * Answers the last user message again (trigger `regenerate`): the answer
+   * after it leaves the conversation at once (the server sets it aside, for
+   * every tab) and a new one streams in. If the server does not take the run,
+   * the old answer comes back and `state.error` says why. Refused while a run
+   * goes or an approval waits.
+   */
+  regenerate(): Promise<void>;
+  /**
    * Answers one open interrupt: an approval (`{ approved, comment?, …fields }`)
    * or `"cancel"`. Once every open interrupt has an answer, they go back to the
    * agent in one run.

@@ -243,6 +243,35 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     }
   };
 
+  const regenerate = async (): Promise<void> => {
+    if (state.running || sending) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before asking for another.");
+    if (state.interrupts.length > 0) throw new TetherError("interrupt_pending", "Answer the approval first: the answer waits for it.");
+    const previous = agent.messages;
+    const cut = previous.findLastIndex((message) => message.role === "user");
+    const question = previous[cut];
+    if (!question || state.unsent?.messageId === question.id) throw new TetherError("history_conflict", "There is no answer to give again.");
+    sending = true;
+    try {
+      agent.setMessages(previous.slice(0, cut + 1));
+      setState({ messages: [...agent.messages] }); // the old answer goes at once; the server's snapshot confirms it
+      const parentRunId = state.runId ?? lastRunId;
+      if (await runOnce({ kind: "regenerate", messageId: question.id, ...(parentRunId ? { parentRunId } : {}) })) return;
+      // Not taken: the answer stands. A thread that moved on in another window is loaded as it now is.
+      agent.setMessages(previous);
+      setState({ messages: [...previous] });
+      if (state.error?.code !== "history_conflict") return;
+      await restore();
+      setState({
+        error: {
+          code: "history_conflict",
+          message: "The conversation moved on in another window, so that answer stays; this is the conversation as it is now.",
+        },
+      });
+    } finally {
+      sending = false;
+    }
+  };
+
   /** Asks the server to stop the run; one it does not know yet (404, not started) is asked again when it starts. */
   const requestCancel = async (runId: string, again = false): Promise<void> => {
     const response = await doFetch(`${routes.api}/runs/${encodeURIComponent(runId)}/cancel`, {
@@ -401,6 +430,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     async retry() {
       if (state.unsent) await send(state.unsent.text);
     },
+
+    regenerate,
 
     async act(action) {
       if (state.running) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before using the assistant's view.");

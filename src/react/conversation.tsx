@@ -32,8 +32,10 @@ export function Conversation() {
       ...(state.unsent ? { unsent: state.unsent } : {}),
       stopped: new Set(state.stoppedMessageIds),
       onRetry: () => void session.retry().catch(() => {}),
+      // The answer waits for an approval: it is not finished, so there is nothing to replace yet.
+      ...(state.interrupts.length === 0 && !state.unsent ? { onRegenerate: () => void session.regenerate().catch(() => {}) } : {}),
     }),
-    [session, state.unsent, state.stoppedMessageIds],
+    [session, state.unsent, state.stoppedMessageIds, state.interrupts.length],
   );
   return (
     <MessageList

@@ -12,11 +12,13 @@ export interface SurfaceHandlers {
   onError(error: { messageId: string; surfaceId?: string; code: string; message: string }): void;
 }
 
-/** What happened to messages besides their text: one not sent (with Retry), answers the person stopped. */
+/** What happened to messages besides their text (one not sent, with Retry; answers the person stopped), and what can be done to them. */
 export interface MessageMarks {
   unsent?: UnsentMessage;
   stopped: ReadonlySet<string>;
   onRetry(): void;
+  /** Asks for another answer to the last question; absent while that cannot be done (an approval waits). */
+  onRegenerate?(): void;
 }
 
 // The render call's surface stands at its own place in the log, so its line in the tool list would say it twice.
@@ -49,6 +51,7 @@ export function MessageList({
   const byCall = new Map(activities.map((activity) => [activity.toolCallId, activity]));
   const { unseen, follow, onScroll, showLatest } = useFollowLatest(log);
   const lastMessage = messages.at(-1);
+  const regenerable = marks?.onRegenerate && !running ? lastAnswerId(messages) : undefined;
   useLayoutEffect(() => {
     // New content is followed only by a reader already at the bottom, or who just sent a message;
     // someone reading further up stays where they are and is told there is more.
@@ -116,7 +119,16 @@ export function MessageList({
                 </article>
               ) : null}
               {marks?.stopped.has(message.id) ? <p className="tether-message__mark">Stopped: the answer is incomplete.</p> : null}
-              {message.content && !(running && message === messages.at(-1)) ? <CopyButton text={message.content} /> : null}
+              {message.content && !(running && message === messages.at(-1)) ? (
+                <div className="tether-message__actions">
+                  <CopyButton text={message.content} />
+                  {message.id === regenerable ? (
+                    <button type="button" className="tether-message__regenerate" onClick={marks?.onRegenerate}>
+                      Regenerate
+                    </button>
+                  ) : null}
+                </div>
+              ) : null}
               {calls.length > 0 ? (
                 <ol className="tether-activities" aria-label="Tool activity">
                   {calls.map((activity) => {
@@ -236,4 +248,14 @@ function toolCallView(activity: ToolActivity, argumentsText: string | undefined)
     ...(activity.reason ? { reason: activity.reason } : {}),
     ...(activity.message ? { message: activity.message } : {}),
   };
+}
+
+/** The answer to the last question that has words, which Regenerate replaces; none when the last question has no answer yet. */
+function lastAnswerId(messages: Message[]): string | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role === "user") return undefined;
+    if (message.role === "assistant" && message.content) return message.id;
+  }
+  return undefined;
 }
