@@ -5,15 +5,17 @@ import { createCallJournal } from "./call-journal.ts";
 import { createCapabilitiesLoader } from "./capabilities.ts";
 import { checkAgainstServer, type DriftReport } from "./drift.ts";
 import type { AgentSession, AgentSessionOptions, SessionState } from "./agent-session.ts";
-import { errorFromResponse, errorJson, isRetryable } from "./errors.ts";
+import { errorJson, isRetryable } from "./errors.ts";
 import { loadThread as readThread } from "./load-thread.ts";
 import { owedCalls } from "./owed-calls.ts";
+import { createRunCancel } from "./run-cancel.ts";
 import { createRunEventReader, type RunEnd } from "./run-event-reader.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { TetherHttpAgent } from "./tether-agent.ts";
 import { SURFACE_MESSAGE_PREFIX } from "./surface-activity.ts";
 import { createToolRegistry } from "./tool-registry.ts";
 import { openThreadChannel } from "./thread-channel.ts";
+import { createThreadFollower } from "./thread-follower.ts";
 import { createToolRunner } from "./tool-runner.ts";
 
 /**
@@ -97,9 +99,15 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   // from the same stream: the messages (onMessagesChanged) and the open
   // interrupts (agent.pendingInterrupts); it interprets nothing for us.
   let runEnd: RunEnd | undefined;
-  // Stop pressed before the server had the run (its request still on the way): sent again once it starts.
-  let cancelWhenStarted: string | undefined;
   let startedRunId: string | undefined;
+  const stop = createRunCancel({
+    api: routes.api ?? "", // used only with a Tether server's routes: a plain server has no cancel route
+
+    fetch: doFetch,
+    headers,
+    isCurrent: (runId) => state.running && state.runId === runId,
+    onError: (error) => setState({ error }),
+  });
   const readEvent = createRunEventReader({
     journal,
     runner,
@@ -108,10 +116,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       // A run this tab started before a reload is still its own to stop (it only watches its events: they were acted on).
       setState({ runId, ...(state.observing && journal.owns(runId) ? { observing: false } : {}) });
       if (!state.observing) channel?.announce(runId);
-      if (cancelWhenStarted === runId) {
-        cancelWhenStarted = undefined;
-        void requestCancel(runId);
-      }
+      stop.started(runId);
     },
     onRunEnded: (end) => {
       runEnd = end;
@@ -272,21 +277,6 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     }
   };
 
-  /** Asks the server to stop the run; one it does not know yet (404, not started) is asked again when it starts. */
-  const requestCancel = async (runId: string, again = false): Promise<void> => {
-    const response = await doFetch(`${routes.api}/runs/${encodeURIComponent(runId)}/cancel`, {
-      method: "POST",
-      headers: { ...headers, "Content-Type": "application/json" },
-      body: "{}",
-    });
-    if (response.status === 404 && state.running && state.runId === runId && !again) {
-      if (startedRunId === runId) return requestCancel(runId, true); // it started while the answer was on its way
-      cancelWhenStarted = runId;
-      return;
-    }
-    if (!response.ok && response.status !== 409) setState({ error: errorJson(await errorFromResponse(response)) });
-  };
-
   /** The agent's open questions, in the state and on the timeline. */
   const showInterrupts = () => {
     const open = [...agent.pendingInterrupts];
@@ -331,24 +321,6 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       onDrift: options.drift ?? "warn",
     }));
 
-  /** Follows the thread's active run without acting on it; returns the run and its pending calls. */
-  const observe = async (): Promise<{ runId: string; pending: string[] } | undefined> => {
-    let finished: { runId: string; pending: string[] } | undefined;
-    setState({ running: true, observing: true });
-    takeRunEnd();
-    try {
-      await agent.connectAgent({}, messagesSubscriber);
-      const end = takeRunEnd();
-      if (end) finished = { runId: end.runId, pending: end.pending };
-    } catch (error) {
-      setState({ error: errorJson(error) });
-    } finally {
-      showInterrupts();
-      setState({ running: false, observing: false });
-    }
-    return finished;
-  };
-
   const loadThread = () => readThread(routes.thread, doFetch, headers);
   // The thread's latest run as last loaded: after a reload, what a surface's renderer error is reported on when its own run is unknown.
   let lastRunId: string | undefined;
@@ -359,34 +331,24 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     return open.length > 0 ? open.map((interrupt): ResumeEntry => answers.get(interrupt.id) ?? { interruptId: interrupt.id, status: "cancelled" }) : undefined;
   };
 
+  const follower = createThreadFollower({
+    agent,
+    subscriber: messagesSubscriber,
+    load: loadThread,
+    setState,
+    takeRunEnd,
+    showInterrupts,
+    restoreCalls: (messages) => runner.restore(messages),
+  });
+
   /** Loads the thread, follows its active runs without acting on them, then answers what this tab still owes. */
   const restore = async (): Promise<void> => {
     try {
-      const thread = await loadThread();
-      if (!thread) return;
+      const followed = await follower.follow();
+      if (!followed) return;
+      const { thread, latest, last } = followed;
       lastRunId = thread.runs?.at(-1)?.runId;
-      agent.setMessages(thread.messages);
-      agent.pendingInterrupts = thread.pendingInterrupts ?? [];
-      runner.restore(thread.messages);
-      setState({ messages: [...thread.messages] });
-      showInterrupts();
-      let last: { runId: string; pending: string[] } | undefined;
-      const followed = new Set<string>();
-      // Follow runs as long as the thread has one going (a continuation may start meanwhile), each once:
-      // a run the server still calls active after its end reached us (its end waits for storage) is not followed again.
-      for (let active = thread.activeRun; active && !followed.has(active.runId); active = (await loadThread())?.activeRun ?? null) {
-        followed.add(active.runId);
-        last = await observe();
-        if (!last || last.runId !== active.runId) break;
-      }
       // Calls this tab started before the reload are answered by this tab, and only by it.
-      const latest = await loadThread();
-      // The runs followed streamed only their own events, and an agent in client history mode replays no input, so the
-      // question that started the run is not among them: once nothing runs, the stored thread is the whole conversation.
-      if (followed.size > 0 && latest && !latest.activeRun) {
-        agent.setMessages(latest.messages);
-        setState({ messages: [...latest.messages] });
-      }
       const owed = latest ? owedCalls(latest, journal.owns) : [];
       if (owed.length > 0)
         await report(
@@ -457,7 +419,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     async cancel() {
       if (!state.runId || !state.running) return;
       if (!routes.api) return agent.abortRun(); // a plain server has no cancel route: stop listening
-      await requestCancel(state.runId);
+      await stop.request(state.runId);
     },
 
     restore,
