@@ -1,7 +1,7 @@
 import { EventType, verifyEvents, type BaseEvent } from "@ag-ui/client";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { toAgUiTool } from "@tether-agent/tether/protocol";
-import { createSqliteRunStore, defineTool, type RunStore } from "@tether-agent/tether/server";
+import { createMemoryRunStore, createSqliteRunStore, defineTool, type RunStore } from "@tether-agent/tether/server";
 import type { SseFrame } from "@tether-agent/tether/testing";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { afterEach, describe, expect, it } from "vitest";
@@ -50,18 +50,19 @@ async function answeredStory(steps: Parameters<typeof createScriptedApp>[0] = []
 }
 
 describe("regenerating the last answer (trigger regenerate)", () => {
-  it("answers the last user message again: the old answer leaves the thread and the model's history, and clients are told by a snapshot", async () => {
+  it("gives the last answer's words again: they leave the thread and the model's history, what was done stays, and clients are told by a snapshot", async () => {
     const store = createSqliteRunStore({ filename: ":memory:" });
     stores.push(store);
     const app = await answeredStory([{ text: "Opened the reports panel for you." }, { text: "You're welcome." }], { store });
-    expect((await thread(app)).messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    const before = (await thread(app)).messages;
+    expect(before.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
 
     const frames = await app.run({
       threadId: "t1",
       runId: "r3",
       messages: [user("u1", "open the reports panel")],
       tools: [panelTool],
-      forwardedProps: regenerate("u1", "r2"),
+      forwardedProps: regenerate("u1"),
     });
 
     expect([...new Set(types(frames))]).toEqual([
@@ -72,17 +73,20 @@ describe("regenerating the last answer (trigger regenerate)", () => {
       "TEXT_MESSAGE_END",
       "RUN_FINISHED",
     ]);
-    expect(frames[1]!.data.messages).toEqual([user("u1", "open the reports panel")]);
+    expect(frames[1]!.data.messages).toEqual(before.slice(0, 3));
     expect(textOf(frames)).toBe("Opened the reports panel for you.");
     await verified(frames);
-    // The model was asked the question alone: nothing of the answer it replaces.
+    // The model knows the panel opened (that was done), and not what it said about it.
     const asked = promptText(app.model.calls[2]!);
     expect(asked).toContain("open the reports panel");
+    expect(asked).toContain("call_1");
+    expect(asked).toContain("succeeded");
     expect(asked).not.toContain("The reports panel is open.");
-    expect(asked).not.toContain("call_1");
     const after = await thread(app);
-    expect(after.messages.map((message) => [message.role, message.content])).toEqual([
+    expect(after.messages.map((message) => [message.role, message.content ?? ""])).toEqual([
       ["user", "open the reports panel"],
+      ["assistant", ""],
+      ["tool", '{"status":"succeeded"}'],
       ["assistant", "Opened the reports panel for you."],
     ]);
 
@@ -92,10 +96,49 @@ describe("regenerating the last answer (trigger regenerate)", () => {
     expect(next).toContain("Opened the reports panel for you.");
     expect(next).not.toContain("The reports panel is open.");
 
-    // The record says why r3 exists, and r2's record still shows the answer it gave.
+    // The record says why r3 exists and which run's answer it replaced; r2's record still holds the words it gave.
     const record = await (await app.tether.app.request("/api/runs/r3/record", { headers: { "x-user": "kim" } })).json();
     expect(record.start.trigger).toEqual({ kind: "regenerate", messageId: "u1" });
-    expect(await store.getMessages("t1", { beforeRunId: "r2" })).toHaveLength(2);
+    expect((await store.getRun("r3"))?.parentRunId).toBe("r2");
+    const replaced = await (await app.tether.app.request("/api/runs/r2/record", { headers: { "x-user": "kim" } })).json();
+    expect(JSON.stringify(replaced.modelCalls)).toContain("The reports panel is open.");
+    const first = await (await app.tether.app.request("/api/runs/r1/record", { headers: { "x-user": "kim" } })).json();
+    expect(JSON.stringify(first)).toContain('{\\"panel\\":\\"reports\\"}');
+  });
+
+  it("gives a whole answer in words again, and an approved action stays done", async () => {
+    const close = defineTool({
+      name: "closeRequest",
+      description: "Closes a request.",
+      parameters: z.object({ id: z.string() }),
+      needsApproval: true,
+      execute: () => "closed",
+    });
+    const app = await createScriptedApp(
+      [
+        { text: "Hello!" },
+        { text: "Hi there." },
+        { toolCalls: [{ toolName: "closeRequest", input: { id: "R-1" } }] },
+        { text: "Closed R-1." },
+        { text: "R-1 is closed now." },
+      ],
+      { tools: [close] },
+    );
+    await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "hi")] });
+    await app.run({ threadId: "t1", runId: "r2", messages: [user("u1", "hi")], forwardedProps: regenerate("u1") });
+    expect((await thread(app)).messages.map((message) => message.content)).toEqual(["hi", "Hi there."]);
+
+    const asked = await app.run({ threadId: "t1", runId: "r3", messages: [user("u2", "close R-1")] });
+    const interruptId = asked.at(-1)!.data.outcome.interrupts[0].id as string;
+    await app.run({ threadId: "t1", runId: "r4", resume: [{ interruptId, status: "resolved", payload: { approved: true } }] });
+    const frames = await app.run({ threadId: "t1", runId: "r5", forwardedProps: regenerate("u2") });
+
+    expect(textOf(frames)).toBe("R-1 is closed now.");
+    const asked5 = promptText(app.model.calls[4]!);
+    expect(asked5).toContain("closeRequest");
+    expect(asked5).toContain("closed");
+    expect(asked5).not.toContain("Closed R-1.");
+    expect((await thread(app)).messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant", "tool", "assistant"]);
   });
 
   it("sets aside the browser calls an answer left waiting, so nothing is owed for it", async () => {
@@ -197,11 +240,45 @@ describe("regenerating the last answer (trigger regenerate)", () => {
     });
   });
 
-  it("in client history mode takes the history as the client cut it", async () => {
-    const app = await createScriptedApp([{ text: "First." }, { text: "Second." }], { agent: { history: "client" } });
+  it("refuses the id of a message set aside when it comes again, on every store, with a code and nothing written", async () => {
+    for (const store of [createMemoryRunStore(), createSqliteRunStore({ filename: ":memory:" })]) {
+      stores.push(store);
+      const app = await answeredStory([{ text: "Opened." }], { store });
+      await app.run({ threadId: "t1", runId: "r3", forwardedProps: regenerate("u1") });
+      const kept = (await thread(app)).messages;
+      const reused = { id: "call_1_answer", role: "user" as const, content: "thanks" };
+      const setAsideId = (await store.getMessages("t1", { withSetAside: true })).find((message) => !kept.some((k) => k.id === message.id))!.id;
+      const response = await app.post({ threadId: "t1", runId: "r4", messages: [...(kept as never[]), { ...reused, id: setAsideId }] });
+      expect(response.status).toBe(409);
+      expect(((await response.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+        code: "history_conflict",
+        message: expect.stringMatching(/used before in this thread, by an answer since set aside/),
+      });
+      expect(await store.getRun("r4")).toBeUndefined();
+      expect((await thread(app)).messages).toEqual(kept);
+    }
+  });
+
+  it("in client history mode takes the history as the client cut it, and the stored thread loses the same words", async () => {
+    const app = await createScriptedApp([{ text: "First." }, { text: "Second." }, { text: "Ok." }], { agent: { history: "client" } });
     await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "hello")] });
-    const frames = await app.run({ threadId: "t1", runId: "r2", messages: [user("u1", "hello")], forwardedProps: regenerate("u1", "r1") });
+    const frames = await app.run({ threadId: "t1", runId: "r2", messages: [user("u1", "hello")], forwardedProps: regenerate("u1") });
     expect(textOf(frames)).toBe("Second.");
     expect(promptText(app.model.calls[1]!)).not.toContain("First.");
+    expect((await thread(app)).messages.map((message) => message.content)).toEqual(["hello", "Second."]);
+  });
+
+  it("in client history mode, when the stored thread has moved on, takes the request as the reference and sets nothing aside", async () => {
+    const app = await createScriptedApp([{ text: "First." }, { text: "Ok." }, { text: "Again." }], { agent: { history: "client" } });
+    await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "hello")] });
+    await app.run({
+      threadId: "t1",
+      runId: "r2",
+      messages: [user("u1", "hello"), { id: "a1", role: "assistant", content: "First." } as never, user("u2", "thanks")],
+    });
+    const frames = await app.run({ threadId: "t1", runId: "r3", messages: [user("u1", "hello")], forwardedProps: regenerate("u1", "r2") });
+    expect(textOf(frames)).toBe("Again.");
+    expect(promptText(app.model.calls[2]!)).not.toContain("thanks");
+    expect((await app.store.getMessages("t1")).map((message) => message.content)).toContain("thanks");
   });
 });

@@ -24,7 +24,7 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
   const [runs, thread, before, events, facts, reports] = await Promise.all([
     // Only the links: the other runs' requests (a stateless thread's whole history each) are not this record's.
     store.listRunLinks(run.threadId),
-    store.getMessages(run.threadId),
+    store.getMessages(run.threadId, { withSetAside: true }),
     store.getMessages(run.threadId, { beforeRunId: run.runId }),
     store.readEvents(run.runId),
     store.listFacts(run.runId),

@@ -9,7 +9,7 @@ import { runTrigger, summarizeTrigger } from "./run-trigger.ts";
 
 /** A thread's runs, oldest first, each with what started it in a few words and its links to the runs around it. */
 export async function threadRunChain(sources: Omit<RecordSources, "generatedUi">, thread: ThreadRecord): Promise<ThreadRunChain> {
-  const [runs, messages] = await Promise.all([sources.store.listRuns(thread.threadId), sources.store.getMessages(thread.threadId)]);
+  const [runs, messages] = await Promise.all([sources.store.listRuns(thread.threadId), sources.store.getMessages(thread.threadId, { withSetAside: true })]);
   const index = indexMessages(messages);
   // Asked once per running run: with several instances the answer may come from the shared bus.
   const running = runs.filter((run) => run.status === "running");

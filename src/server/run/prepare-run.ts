@@ -4,7 +4,7 @@ import { TetherError, TriggerSchema, formatIssues, isValidId, readTetherProps, t
 import type { Agent } from "../agent/define-agent.ts";
 import type { TetherUser } from "../auth/user.ts";
 import { prepareClientHistory, reconcileServerHistory, type ReconciledHistory } from "../history/reconcile.ts";
-import { prepareRegeneration } from "../history/regenerate.ts";
+import { prepareRegeneration, storedWordsToSetAside } from "../history/regenerate.ts";
 import { checkResume, type ResumeCheck } from "../approvals/check-resume.ts";
 import type { BeginRun, RunStore } from "../store/port.ts";
 import { buildToolSet, type ToolSet } from "../tools/tool-set.ts";
@@ -100,11 +100,14 @@ export async function prepareRun(options: {
   if (trigger?.kind === "regenerate" && (input.resume?.length ?? 0) > 0) {
     throw new TetherError("invalid_trigger", "A regenerate run carries no answers to approvals; answer them in a resume run first.");
   }
-  // A stateless client cuts the answer from the history it sends itself; with the thread on the server, the server does.
+  // With the thread on the server, the server cuts the answer; a stateless client cuts it from the history it sends.
   const regeneration =
     trigger?.kind === "regenerate" && agent.history === "server"
       ? prepareRegeneration({ stored, trigger, incoming: input.messages, pendingInterrupts: (await store.getPendingInterrupts(input.threadId)).length })
       : undefined;
+  const supersede = trigger?.kind === "regenerate" ? (regeneration?.supersede ?? storedWordsToSetAside(stored, trigger)) : undefined;
+  // The answer replaced is the thread's latest run's, whichever tab asks.
+  if (trigger?.kind === "regenerate" && thread) parentRunId ??= (await store.listRunLinks(thread.threadId)).at(-1)?.runId;
   const resume = await checkResume({
     resume: input.resume ?? [],
     threadId: input.threadId,
@@ -182,7 +185,7 @@ export async function prepareRun(options: {
       facts: [offeredTools(toolSet)],
       messages: defer ? [] : added,
       resolvedToolCallIds: reconciled.resolvedToolCallIds,
-      ...(regeneration ? { supersede: regeneration.supersede } : {}),
+      ...(supersede ? { supersede } : {}),
       resolvedInterrupts: resume.answers.map(({ stored: interrupt, answer }) => ({ interruptId: interrupt.interrupt.id, answer, interrupt })),
     },
     ...(parentRunId ? { parentRunId } : {}),

@@ -454,7 +454,12 @@ function runStoreContract(adapter: StoreAdapter) {
       expect(await store.getMessages("thread_1", { excludeRunId: "run_3" })).toEqual([userTurn]);
       expect(await store.getMessages("thread_1", { beforeRunId: "run_2" })).toEqual([userTurn, navigateCall]);
       expect(await store.getMessages("thread_1", { beforeRunId: "run_3" })).toEqual([userTurn]);
+      expect(await store.getMessages("thread_1", { withSetAside: true })).toEqual([userTurn, navigateCall, result, assistantMessage("m4", "Opened."), again]);
       await store.finishRun({ runId: "run_3", status: "finished", outcome: { type: "success" } });
+      // A set-aside message's id is still taken: the thread's ids name one message forever.
+      const before = await snapshot(store, "thread_1");
+      expect(await rejection(store.beginRun(begin({ runId: "run_4", messages: [userMessage("m4", "again?")] })))).toBe("history_conflict");
+      expect(await snapshot(store, "thread_1")).toEqual(before);
       await store.beginRun(begin({ runId: "run_4", messages: [userMessage("m6", "thanks")] }));
       expect(await store.getMessages("thread_1", { beforeRunId: "run_4" })).toEqual([userTurn, again]);
     });

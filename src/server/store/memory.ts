@@ -57,7 +57,9 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       const before = options.beforeRunId === undefined ? undefined : new Set(order.slice(0, Math.max(0, order.indexOf(options.beforeRunId))));
       // As a run found the thread: less what it, or a run before it, set aside.
       const setAside = (stored: { supersededBy?: string }) =>
-        stored.supersededBy !== undefined && (!before || before.has(stored.supersededBy) || stored.supersededBy === options.beforeRunId);
+        !options.withSetAside &&
+        stored.supersededBy !== undefined &&
+        (!before || before.has(stored.supersededBy) || stored.supersededBy === options.beforeRunId);
       return copy(
         (messages.get(threadId) ?? [])
           .filter((stored) => stored.runId !== options.excludeRunId && (!before || before.has(stored.runId)) && !setAside(stored))
@@ -109,6 +111,9 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       const cut = begin.supersede ? inThread.findIndex((stored) => stored.message.id === begin.supersede!.afterMessageId) : -1;
       const setAside = begin.supersede && cut >= 0 ? inThread.slice(cut + 1).filter((stored) => stored.supersededBy === undefined) : [];
       if (begin.supersede && setAside.length !== begin.supersede.count) throw beginRunRefusals.answerMovedOn(begin.supersede.afterMessageId);
+      const used = new Set(inThread.map((stored) => stored.message.id));
+      const reused = added.find((message) => used.has(message.id));
+      if (reused) throw beginRunRefusals.messageIdUsed(reused.id);
       // Copy everything first: a value that cannot be stored must fail the call before anything is written.
       const newRun = copy(run);
       const newMessages = copy(added);

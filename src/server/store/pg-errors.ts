@@ -41,6 +41,7 @@ export function toPgStoreError(error: unknown, what = "reach the database"): unk
     // Two instances began runs at the same moment; the database admitted one.
     if (fields.constraint === "runs_one_running_per_thread") return beginRunRefusals.runInProgress();
     if (fields.constraint === "runs_pkey") return new TetherError("run_exists", "This run id is already taken; every run needs a new runId.", { cause: error });
+    if (fields.constraint === "messages_thread_id_message_id_key") return beginRunRefusals.messageIdUsed();
   }
   if (code === "22021" || code === "22P05") {
     return new TetherError("invalid_input", `The request holds text the database cannot store (${message}); remove NUL characters and invalid Unicode.`, {

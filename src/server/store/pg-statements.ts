@@ -47,6 +47,7 @@ export function pgStatements(schema: string) {
       SELECT m.body FROM ${s}.messages m JOIN ${s}.runs r ON r.run_id = m.run_id LEFT JOIN ${s}.runs sr ON sr.run_id = m.superseded_by
       WHERE m.thread_id = $1 AND r.ordinal < (SELECT ordinal FROM target)
         AND (sr.ordinal IS NULL OR sr.ordinal > (SELECT ordinal FROM target)) ORDER BY m.position`,
+    everyMessage: `SELECT body FROM ${s}.messages WHERE thread_id = $1 ORDER BY position`,
     allMessages: `SELECT body FROM ${s}.messages WHERE thread_id = $1 AND superseded_by IS NULL ORDER BY position`,
     supersedeAfter: `UPDATE ${s}.messages SET superseded_by = $3 WHERE thread_id = $1 AND superseded_by IS NULL
       AND position > (SELECT position FROM ${s}.messages WHERE thread_id = $1 AND message_id = $2)`,

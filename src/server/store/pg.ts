@@ -134,7 +134,9 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     async getMessages(threadId, options = {}) {
       const found = options.beforeRunId
         ? await rows<{ body: Message }>(sql.getMessagesBefore, [threadId, options.beforeRunId])
-        : await rows<{ body: Message }>(sql.getMessages, [threadId, options.excludeRunId ?? ""]);
+        : options.withSetAside
+          ? await rows<{ body: Message }>(sql.everyMessage, [threadId])
+          : await rows<{ body: Message }>(sql.getMessages, [threadId, options.excludeRunId ?? ""]);
       return found.map((row) => row.body);
     },
     async getMessageRun(threadId, messageId) {

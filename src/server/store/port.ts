@@ -32,8 +32,10 @@ export interface RunStore {
    * thread replays the active run from its events, so it takes the history
    * from before it). `beforeRunId` keeps only the messages of the runs that
    * began before that one: the thread as that run found it (its record).
+   * `withSetAside` gives every message the thread ever held, those a
+   * regenerated answer set aside too: what a run said stays in its record.
    */
-  getMessages(threadId: string, options?: { excludeRunId?: string; beforeRunId?: string }): Promise<Message[]>;
+  getMessages(threadId: string, options?: { excludeRunId?: string; beforeRunId?: string; withSetAside?: boolean }): Promise<Message[]>;
   /** The run that added a message to the thread. */
   getMessageRun(threadId: string, messageId: string): Promise<string | undefined>;
   /** Browser tool calls of the thread still waiting for their outcome. */

@@ -62,6 +62,7 @@ export function prepareStatements(db: Database.Database) {
     lastPage: db.prepare<[string], { first_seq: number; body: Buffer }>(
       "SELECT first_seq, body FROM event_pages WHERE run_id = ? ORDER BY first_seq DESC LIMIT 1",
     ),
+    everyMessage: db.prepare<[string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? ORDER BY position"),
     allMessages: db.prepare<[string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? AND superseded_by IS NULL ORDER BY position"),
   };
 }

@@ -79,7 +79,12 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
   const appendMessages = (threadId: string, runId: string, messages: Message[]) => {
     let position = statements.nextPosition.get(threadId)!.next;
     for (const message of messages) {
-      statements.insertMessage.run(threadId, position++, message.id, runId, JSON.stringify(message));
+      try {
+        statements.insertMessage.run(threadId, position++, message.id, runId, JSON.stringify(message));
+      } catch (error) {
+        if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE") throw beginRunRefusals.messageIdUsed(message.id);
+        throw error;
+      }
     }
   };
 
@@ -220,7 +225,9 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       read(() =>
         (options.beforeRunId
           ? statements.getMessagesBefore.all(options.beforeRunId, threadId)
-          : statements.getMessages.all(threadId, options.excludeRunId ?? "")
+          : options.withSetAside
+            ? statements.everyMessage.all(threadId)
+            : statements.getMessages.all(threadId, options.excludeRunId ?? "")
         ).map((row) => JSON.parse(row.body) as Message),
       ),
     getMessageRun: (threadId, messageId) => read(() => statements.getMessageRun.get(threadId, messageId)?.run_id),
