@@ -41,7 +41,10 @@ export function prepareRegeneration(options: { stored: Message[]; trigger: Trigg
   for (const message of incoming) {
     if (UI_ONLY_ROLES.has(message.role)) continue;
     if (setAside.has(message.id)) {
-      throw new TetherError("history_conflict", `Message ${message.id} belongs to the answer being replaced; send the thread up to message ${supersede.afterMessageId}.`);
+      throw new TetherError(
+        "history_conflict",
+        `Message ${message.id} belongs to the answer being replaced; send the thread up to message ${supersede.afterMessageId}.`,
+      );
     }
     const known = kept.get(message.id);
     if (!known) throw new TetherError("invalid_trigger", `A regenerate run adds no messages (${message.id} is new); send a new message as a user-message run.`);
