@@ -133,6 +133,8 @@ export interface AgentSession {
    * goes or an approval waits.
    */
   regenerate(): Promise<void>;
+  /** The answer Regenerate would replace (its message id), or undefined while it cannot: a run or a browser call goes, an approval waits, the answer ended with what was done. */
+  regenerableAnswer(): string | undefined;
   /**
    * Answers one open interrupt: an approval (`{ approved, comment?, …fields }`)
    * or `"cancel"`. Once every open interrupt has an answer, they go back to the

@@ -8,6 +8,7 @@ import type { AgentSession, AgentSessionOptions, SessionState } from "./agent-se
 import { errorJson, isRetryable } from "./errors.ts";
 import { loadThread as readThread } from "./load-thread.ts";
 import { owedCalls } from "./owed-calls.ts";
+import { regenerateCut } from "./regenerate-cut.ts";
 import { createRunCancel } from "./run-cancel.ts";
 import { createRunEventReader, type RunEnd } from "./run-event-reader.ts";
 import { sessionRoutes } from "./session-routes.ts";
@@ -17,6 +18,8 @@ import { createToolRegistry } from "./tool-registry.ts";
 import { openThreadChannel } from "./thread-channel.ts";
 import { createThreadFollower } from "./thread-follower.ts";
 import { createToolRunner } from "./tool-runner.ts";
+
+const MOVED_ON = "The conversation moved on in another window, so that answer stays; this is the conversation as it is now.";
 
 /**
  * A conversation with one agent on one thread, in the browser: declares the
@@ -115,7 +118,10 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       startedRunId = runId;
       // A run this tab started before a reload is still its own to stop (it only watches its events: they were acted on).
       setState({ runId, ...(state.observing && journal.owns(runId) ? { observing: false } : {}) });
-      if (!state.observing) channel?.announce(runId);
+      if (!state.observing) {
+        channel?.announce(runId);
+        heldResults.clear(); // its request carried them (or, regenerating, set their calls aside)
+      }
       stop.started(runId);
     },
     onRunEnded: (end) => {
@@ -206,17 +212,21 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   };
 
   /**
-   * This tab was behind: another window's run asked for an approval it never saw. The thread is loaded again, so
-   * the approval shows here, and the message waits in words, not with the server's interrupt ids.
+   * This tab was behind: another window's run asked for an approval it never saw, or changed the conversation (a
+   * regenerated answer). The thread is loaded again, so what happened shows here, and the message waits in words,
+   * not with the server's ids.
    */
-  const catchUp = async (message: Message): Promise<void> => {
+  const catchUp = async (message: Message, code: "interrupt_pending" | "history_conflict"): Promise<void> => {
     await restore();
     agent.addMessage(message);
-    const words = "The conversation moved on in another window and now waits for an approval, shown here. Answer it, or send this again to move on without it.";
+    const words =
+      code === "interrupt_pending"
+        ? "The conversation moved on in another window and now waits for an approval, shown here. Answer it, or send this again to move on without it."
+        : "The conversation changed in another window; it is shown here as it is now. Send this again to go on.";
     setState({
       messages: [...agent.messages],
       error: undefined,
-      unsent: { messageId: message.id, text: String(message.content), error: { code: "interrupt_pending", message: words }, retryable: true },
+      unsent: { messageId: message.id, text: String(message.content), error: { code, message: words }, retryable: true },
     });
   };
 
@@ -240,7 +250,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       agent.addMessage(message);
       setState({ messages: [...agent.messages] }); // in the log at once, while it is on its way
       if (await runOnce({ kind: "user-message" }, movingOn())) return;
-      if (state.error?.code === "interrupt_pending") return await catchUp(message);
+      const code = state.error?.code;
+      if (code === "interrupt_pending" || code === "history_conflict") return await catchUp(message, code);
       const error = state.error ?? { code: "internal", message: "The message was not sent." };
       setState({ messages: [...agent.messages], unsent: { messageId: message.id, text, error, retryable: isRetryable(error.code) } });
     } finally {
@@ -248,30 +259,32 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     }
   };
 
+  // Render-only outcomes this page holds for the next run: not the server's yet, so Regenerate sets their calls aside.
+  const heldResults = new Set<string>();
+  // Browser calls being carried out and reported: the answer is not finished, so there is nothing to regenerate yet.
+  let settling = 0;
+  const regenerable = () =>
+    state.running || sending || settling > 0 || state.interrupts.length > 0 || state.unsent ? undefined : regenerateCut(agent.messages, heldResults);
+
   const regenerate = async (): Promise<void> => {
-    if (state.running || sending) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before asking for another.");
+    if (state.running || sending || settling > 0)
+      throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before asking for another.");
     if (state.interrupts.length > 0) throw new TetherError("interrupt_pending", "Answer the approval first: the answer waits for it.");
-    const previous = agent.messages;
-    const cut = previous.findLastIndex((message) => message.role === "user");
-    const question = previous[cut];
-    if (!question || state.unsent?.messageId === question.id) throw new TetherError("history_conflict", "There is no answer to give again.");
+    const cut = regenerable();
+    if (!cut) throw new TetherError("history_conflict", "There is no answer to give again.");
     sending = true;
+    const previous = agent.messages;
     try {
-      agent.setMessages(previous.slice(0, cut + 1));
-      setState({ messages: [...agent.messages] }); // the old answer goes at once; the server's snapshot confirms it
-      const parentRunId = state.runId ?? lastRunId;
-      if (await runOnce({ kind: "regenerate", messageId: question.id, ...(parentRunId ? { parentRunId } : {}) })) return;
-      // Not taken: the answer stands. A thread that moved on in another window is loaded as it now is.
+      agent.setMessages(cut.keep);
+      setState({ messages: [...agent.messages] }); // the old words go at once; the server's snapshot confirms what stays
+      if (await runOnce({ kind: "regenerate", messageId: cut.questionId })) return;
+      // Not taken: the answer stands. A thread that moved on elsewhere (or is answering there) is loaded as it now is.
       agent.setMessages(previous);
       setState({ messages: [...previous] });
-      if (state.error?.code !== "history_conflict") return;
+      const code = state.error?.code;
+      if (code !== "history_conflict" && code !== "run_in_progress") return;
       await restore();
-      setState({
-        error: {
-          code: "history_conflict",
-          message: "The conversation moved on in another window, so that answer stays; this is the conversation as it is now.",
-        },
-      });
+      setState({ error: code === "history_conflict" ? { code, message: MOVED_ON } : undefined });
     } finally {
       sending = false;
     }
@@ -294,6 +307,14 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
 
   /** Sends the outcomes of a run's browser calls; follow-up tools continue the run at once. */
   const report = async (parentRunId: string, toolCallIds: string[], { continueRun = true } = {}): Promise<void> => {
+    settling++;
+    try {
+      await reportSettled(parentRunId, toolCallIds, continueRun);
+    } finally {
+      settling--;
+    }
+  };
+  const reportSettled = async (parentRunId: string, toolCallIds: string[], continueRun: boolean): Promise<void> => {
     const settled = await runner.settle(toolCallIds);
     const messages: ToolMessage[] = settled.map((call) => ({
       id: randomUUID(),
@@ -310,6 +331,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       void postReport(parentRunId, { kind: "tool-outcome", toolCallId: call.toolCallId, toolName: call.toolName, outcome: call.outcome });
     }
     const followUps = settled.filter((call) => call.kind === "follow-up").map((call) => call.toolCallId);
+    if (followUps.length === 0 || !continueRun) for (const message of messages) heldResults.add(message.id);
     if (followUps.length > 0 && continueRun) await runOnce({ kind: "tool-result", parentRunId, toolCallIds: settled.map((call) => call.toolCallId) });
   };
 
@@ -343,6 +365,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
 
   /** Loads the thread, follows its active runs without acting on them, then answers what this tab still owes. */
   const restore = async (): Promise<void> => {
+    heldResults.clear(); // the stored thread replaces what this page held
     try {
       const followed = await follower.follow();
       if (!followed) return;
@@ -394,6 +417,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     },
 
     regenerate,
+
+    regenerableAnswer: () => regenerable()?.answerId,
 
     async act(action) {
       if (state.running) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before using the assistant's view.");

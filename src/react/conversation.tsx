@@ -27,15 +27,16 @@ export function Conversation() {
     }),
     [session],
   );
+  // Worked out from the session's state on each change: which answer Regenerate would replace, if any.
+  const regenerable = session.regenerableAnswer();
   const marks = useMemo(
     (): MessageMarks => ({
       ...(state.unsent ? { unsent: state.unsent } : {}),
       stopped: new Set(state.stoppedMessageIds),
       onRetry: () => void session.retry().catch(() => {}),
-      // The answer waits for an approval: it is not finished, so there is nothing to replace yet.
-      ...(state.interrupts.length === 0 && !state.unsent ? { onRegenerate: () => void session.regenerate().catch(() => {}) } : {}),
+      ...(regenerable ? { regenerable, onRegenerate: () => void session.regenerate().catch(() => {}) } : {}),
     }),
-    [session, state.unsent, state.stoppedMessageIds, state.interrupts.length],
+    [session, state.unsent, state.stoppedMessageIds, regenerable],
   );
   return (
     <MessageList

@@ -97,22 +97,20 @@ describe("MessageList's Regenerate", () => {
     { id: "a1", role: "assistant" as const, content: "Badges are checked at the north door." },
     { id: "u2", role: "user" as const, content: "and after hours?" },
     { id: "a2", role: "assistant" as const, content: "Every door checks them." },
-    { id: "a3", role: "assistant" as const, content: "Anything else?" },
   ];
-  const marks = { stopped: new Set<string>(), onRetry: () => {}, onRegenerate: () => {} };
+  const marks = { stopped: new Set<string>(), onRetry: () => {}, regenerable: "a2", onRegenerate: () => {} };
   const render = (props: Partial<Parameters<typeof MessageList>[0]>) =>
     renderToStaticMarkup(createElement(MessageList, { messages: conversation, activities: [], running: false, marks, ...props }));
   const count = (html: string) => html.split(">Regenerate</button>").length - 1;
 
-  it("is offered once, on the last answer to the last question", () => {
+  it("is offered once, beside the answer the session would replace", () => {
     const html = render({});
     expect(count(html)).toBe(1);
-    expect(html.indexOf(">Regenerate</button>")).toBeGreaterThan(html.indexOf("Anything else?"));
+    expect(html.indexOf(">Regenerate</button>")).toBeGreaterThan(html.indexOf("Every door checks them."));
   });
 
-  it("is not offered while the agent works, when the session cannot (an approval waits), or when the last question has no answer yet", () => {
+  it("is not offered while the agent works, or when the session has no answer to replace", () => {
     expect(count(render({ running: true }))).toBe(0);
     expect(count(render({ marks: { stopped: new Set(), onRetry: () => {} } }))).toBe(0);
-    expect(count(render({ messages: [...conversation, { id: "u3", role: "user" as const, content: "hello?" }] }))).toBe(0);
   });
 });

@@ -17,7 +17,8 @@ export interface MessageMarks {
   unsent?: UnsentMessage;
   stopped: ReadonlySet<string>;
   onRetry(): void;
-  /** Asks for another answer to the last question; absent while that cannot be done (an approval waits). */
+  /** The answer Regenerate replaces (`session.regenerableAnswer()`); absent while there is none. */
+  regenerable?: string;
   onRegenerate?(): void;
 }
 
@@ -51,7 +52,7 @@ export function MessageList({
   const byCall = new Map(activities.map((activity) => [activity.toolCallId, activity]));
   const { unseen, follow, onScroll, showLatest } = useFollowLatest(log);
   const lastMessage = messages.at(-1);
-  const regenerable = marks?.onRegenerate && !running ? lastAnswerId(messages) : undefined;
+  const regenerable = marks?.onRegenerate && !running ? marks.regenerable : undefined;
   useLayoutEffect(() => {
     // New content is followed only by a reader already at the bottom, or who just sent a message;
     // someone reading further up stays where they are and is told there is more.
@@ -123,7 +124,7 @@ export function MessageList({
                 <div className="tether-message__actions">
                   <CopyButton text={message.content} />
                   {message.id === regenerable ? (
-                    <button type="button" className="tether-message__regenerate" onClick={marks?.onRegenerate}>
+                    <button type="button" className="tether-message__regenerate" onClick={(event) => regenerate(event.currentTarget, marks)}>
                       Regenerate
                     </button>
                   ) : null}
@@ -250,12 +251,8 @@ function toolCallView(activity: ToolActivity, argumentsText: string | undefined)
   };
 }
 
-/** The answer to the last question that has words, which Regenerate replaces; none when the last question has no answer yet. */
-function lastAnswerId(messages: Message[]): string | undefined {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index]!;
-    if (message.role === "user") return undefined;
-    if (message.role === "assistant" && message.content) return message.id;
-  }
-  return undefined;
+/** Asks for the answer again; the button goes with the answer, so focus waits in the message box rather than falling to the page. */
+function regenerate(button: HTMLElement, marks: MessageMarks | undefined) {
+  (button.closest(".tether-panel") ?? document).querySelector<HTMLTextAreaElement>("textarea[aria-label='Message the assistant']")?.focus();
+  marks?.onRegenerate?.();
 }

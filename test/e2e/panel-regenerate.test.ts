@@ -58,6 +58,8 @@ describe("regenerating the last answer", () => {
     expect(await regenerate.count()).toBe(1);
     await regenerate.click();
     await lastReply(page, /^Second try/);
+    // The button went with the answer; focus waits where the person types.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Message the assistant");
 
     const expected = ["what is the badge policy?", "Second try: every door checks badges after 18:00."];
     expect(await said(page)).toEqual(expected);

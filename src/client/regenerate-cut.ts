@@ -1,0 +1,27 @@
+import type { Message } from "@ag-ui/core";
+
+export interface RegenerateCut {
+  /** The conversation Regenerate keeps and sends: up to the last user message or tool result, with that step's surfaces. */
+  keep: Message[];
+  /** The user message whose answer is given again (the trigger's `messageId`). */
+  questionId: string;
+  /** The answer whose words are replaced: where the Regenerate button goes. */
+  answerId: string;
+}
+
+/**
+ * Where Regenerate cuts the conversation, as the server does: what was done
+ * (a tool's result, an approved action, a click) stays, and the words the
+ * model said after it are given again. A render-only tool's result this page
+ * holds for the next run is not the server's yet: its call is set aside with
+ * the words. Undefined when there are no words to replace.
+ */
+export function regenerateCut(messages: Message[], heldResults: ReadonlySet<string>): RegenerateCut | undefined {
+  const thread = messages.filter((message) => !heldResults.has(message.id));
+  const question = thread.findLast((message) => message.role === "user");
+  if (!question) return undefined;
+  let cut = thread.findLastIndex((message) => message.role === "user" || message.role === "tool");
+  while (thread[cut + 1]?.role === "activity") cut++;
+  const answer = thread.slice(cut + 1).findLast((message) => message.role === "assistant" && Boolean(message.content));
+  return answer ? { keep: thread.slice(0, cut + 1), questionId: question.id, answerId: answer.id } : undefined;
+}
