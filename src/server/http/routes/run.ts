@@ -2,13 +2,15 @@ import { Hono } from "hono";
 import { readTetherProps } from "../../../protocol/index.ts";
 import type { RunHub } from "../../run/hub.ts";
 import type { Runner } from "../../run/runner.ts";
+import { eventsFor, readCompat } from "../compat.ts";
 import { eventStreamResponse } from "../event-stream.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
 import { readRunInput } from "../read-run-input.ts";
 
-/** `POST /agents/:agentId/run`: a standard RunAgentInput in, the run's AG-UI events out. */
+/** `POST /agents/:agentId/run`: a standard RunAgentInput in, the run's AG-UI events out (`?compat=ag-ui-0.0` for 0.0.x clients). */
 export function runAgentRoutes(runner: Runner, hub: RunHub) {
   return new Hono<AuthEnv>().post("/agents/:agentId/run", async (c) => {
+    const compat = readCompat(c);
     const input = await readRunInput(c);
     const { runId, repeat } = await runner.start(c.var.user, c.req.param("agentId"), input);
     // By default the run outlives its client, which can reconnect; a client may ask for the opposite.
@@ -17,7 +19,7 @@ export function runAgentRoutes(runner: Runner, hub: RunHub) {
     async function* events() {
       for await (const batch of hub.follow(runId, 0, stop.signal)) yield { runId, events: batch };
     }
-    return eventStreamResponse(c, events(), {
+    return eventStreamResponse(c, eventsFor(compat, events()), {
       onClose(clientGone) {
         stop.abort();
         if (clientGone && cancelOnDisconnect && !repeat) runner.cancel(runId);

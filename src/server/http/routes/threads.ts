@@ -3,6 +3,7 @@ import { TetherError } from "../../../protocol/index.ts";
 import type { RunHub } from "../../run/hub.ts";
 import { isRunLive } from "../../run/run-liveness.ts";
 import type { RunRecord, RunStore } from "../../store/port.ts";
+import { eventsFor, readCompat } from "../compat.ts";
 import { eventStreamResponse } from "../event-stream.ts";
 import { parseLastEventId } from "../last-event-id.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
@@ -50,6 +51,7 @@ export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadAll
      * RUN_ERROR: a client that already had the last one gets it again.
      */
     .get("/threads/:threadId/events", async (c) => {
+      const compat = readCompat(c);
       const thread = await ownedThread(store, c.req.param("threadId"), c.var.user);
       const runs = await store.listRuns(thread.threadId);
       const lastEventId = c.req.header("last-event-id") ?? c.req.query("lastEventId");
@@ -71,7 +73,7 @@ export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadAll
           for await (const batch of hub.follow(run.runId, index === start ? afterSeq : 0, stop.signal)) yield { runId: run.runId, events: batch };
         }
       }
-      return eventStreamResponse(c, events(), { onClose: () => stop.abort() });
+      return eventStreamResponse(c, eventsFor(compat, events()), { onClose: () => stop.abort() });
     });
   return routes;
 
