@@ -33,9 +33,10 @@ export async function createAgentHandlers(options: AgentHandlersOptions): Promis
   const { agent, ...rest } = options;
   const tether = await createTetherApp({ ...rest, agents: [agent] });
   // The runtime's own routes answer, at the request's own origin, so same-origin checks see the real host.
+  // The query goes along: `?compat=ag-ui-0.0` is the client's to choose.
   const forward = async (request: Request, path: string): Promise<Response> =>
     tether.api.fetch(
-      new Request(new URL(path, request.url), {
+      new Request(new URL(`${path}${new URL(request.url).search}`, request.url), {
         method: request.method,
         headers: request.headers,
         body: request.body,

@@ -54,6 +54,19 @@ describe("createAgentHandlers in a plain Hono app", () => {
     expect(rest).toEqual(whole.slice(-2));
   });
 
+  it("passes the URL's query on: a compatibility level the client chose reaches the runtime", async () => {
+    const unknown = await fetch(`${server.url}/chat?compat=ag-ui-0.5`, {
+      method: "POST",
+      headers: { Authorization: "Bearer kim-token", "Content-Type": "application/json" },
+      body: JSON.stringify({ threadId: "plain-2", runId: "plain-2-r1", messages: [], tools: [], context: [] }),
+    });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch(/compat="ag-ui-0.5"/);
+    const replay = await fetch(`${server.url}/chat/events?threadId=plain-1&compat=ag-ui-0.0`, { headers: { Authorization: "Bearer kim-token" } });
+    expect(replay.status).toBe(200);
+    await replay.text();
+  });
+
   it("asks for the thread when connect names none", async () => {
     const response = await fetch(`${server.url}/chat/events`, { headers: { Authorization: "Bearer kim-token" } });
     expect(response.status).toBe(400);
