@@ -21,7 +21,10 @@ export function readCompat(c: Context): Compat | undefined {
   const asked = c.req.query("compat");
   if (asked === undefined) return undefined;
   if ((COMPAT_LEVELS as readonly string[]).includes(asked)) return asked as Compat;
-  throw new TetherError("invalid_input", `compat=${JSON.stringify(asked.slice(0, 40))} is not a compatibility level Tether knows; use ${COMPAT_LEVELS.join(" or ")}, or leave it out for AG-UI 1.0.`);
+  throw new TetherError(
+    "invalid_input",
+    `compat=${JSON.stringify(asked.slice(0, 40))} is not a compatibility level Tether knows; use ${COMPAT_LEVELS.join(" or ")}, or leave it out for AG-UI 1.0.`,
+  );
 }
 
 /**
