@@ -1,6 +1,6 @@
 import { EventType, verifyEvents, type BaseEvent } from "@ag-ui/client";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
-import { toAgUiTool } from "@tether-agent/tether/protocol";
+import { defineBrowserTool, toAgUiTool } from "@tether-agent/tether/protocol";
 import { createMemoryRunStore, createSqliteRunStore, defineTool, type RunStore } from "@tether-agent/tether/server";
 import type { SseFrame } from "@tether-agent/tether/testing";
 import { from, lastValueFrom, toArray } from "rxjs";
@@ -141,19 +141,39 @@ describe("regenerating the last answer (trigger regenerate)", () => {
     expect((await thread(app)).messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant", "tool", "assistant"]);
   });
 
-  it("sets aside the browser calls an answer left waiting, so nothing is owed for it", async () => {
-    const app = await createScriptedApp([
-      { toolCalls: [{ toolName: "openPanel", input: { panel: "reports" }, toolCallId: "call_1" }] },
-      { text: "Which panel?" },
-    ]);
-    await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "open a panel")], tools: [panelTool] });
+  it("sets aside a render-only call the answer left waiting (its cards go with its words); refuses while a follow-up's outcome is on its way", async () => {
+    const showCards = defineBrowserTool({
+      name: "showCards",
+      kind: "render-only",
+      description: "Shows cards.",
+      parameters: { type: "object", properties: { ids: { type: "array", items: { type: "string" } } }, required: ["ids"], additionalProperties: false },
+    });
+    const app = await createScriptedApp(
+      [
+        { text: "Here are two.", toolCalls: [{ toolName: "showCards", input: { ids: ["a", "b"] } }] },
+        { text: "Here are three." },
+        { toolCalls: [{ toolName: "openPanel", input: { panel: "reports" } }] },
+      ],
+      { browserTools: [openPanel, showCards] },
+    );
+    const cardsTool = toAgUiTool(showCards);
+    await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "show cards")], tools: [cardsTool] });
     expect(await app.store.getPendingToolCalls("t1")).toHaveLength(1);
 
-    const frames = await app.run({ threadId: "t1", runId: "r2", messages: [user("u1", "open a panel")], tools: [panelTool], forwardedProps: regenerate("u1") });
+    const frames = await app.run({ threadId: "t1", runId: "r2", messages: [user("u1", "show cards")], tools: [cardsTool], forwardedProps: regenerate("u1") });
 
     expect(frames.at(-1)!.data).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "success" } });
     expect(await app.store.getPendingToolCalls("t1")).toEqual([]);
-    expect((await thread(app)).messages.map((message) => message.content)).toEqual(["open a panel", "Which panel?"]);
+    expect((await thread(app)).messages.map((message) => message.content)).toEqual(["show cards", "Here are three."]);
+
+    // A screen a browser may be opening right now: its outcome must find its call.
+    await app.run({ threadId: "t2", runId: "r3", messages: [user("u2", "open reports")], tools: [panelTool] });
+    const response = await app.post({ threadId: "t2", runId: "r4", forwardedProps: regenerate("u2") });
+    expect(response.status).toBe(409);
+    expect(((await response.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "tool_results_pending",
+      message: expect.stringMatching(/still being carried out in the browser \(openPanel\)/),
+    });
   });
 
   it("answers again a question whose run failed, with nothing to set aside", async () => {

@@ -4,6 +4,8 @@ import { errorFromResponse } from "./errors.ts";
 
 /** What the server keeps of a thread, as a reloaded page needs it. */
 export interface StoredThread {
+  /** The agent whose conversation it is. */
+  agentId?: string;
   messages: Message[];
   /** The run still going, if any: a page follows it without acting. */
   activeRun: { runId: string } | null;

@@ -28,9 +28,12 @@ describe("regenerateCut", () => {
     expect(regenerateCut(thread, new Set(["held"]))).toEqual({ keep: [user("u1", "recipes?")], questionId: "u1", answerId: "a1" });
   });
 
-  it("has nothing to replace when the answer ended with what was done, or before any answer", () => {
+  it("asks a question left without an answer again (its run failed, or was stopped before any words)", () => {
+    expect(regenerateCut([user("u1", "hi")], none)).toEqual({ keep: [user("u1", "hi")], questionId: "u1", answerId: "u1" });
+  });
+
+  it("has nothing to replace when the answer ended with what was done, or there is no question", () => {
     expect(regenerateCut([user("u1", "open it"), said("a1", "Opening.", ["c1"]), result("t1", "c1")], none)).toBeUndefined();
-    expect(regenerateCut([user("u1", "hi")], none)).toBeUndefined();
     expect(regenerateCut([], none)).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@ export interface RegenerateCut {
   keep: Message[];
   /** The user message whose answer is given again (the trigger's `messageId`). */
   questionId: string;
-  /** The answer whose words are replaced: where the Regenerate button goes. */
+  /** Where the Regenerate button goes: the answer whose words are replaced, or the question itself when it has none (its run failed or was stopped). */
   answerId: string;
 }
 
@@ -14,7 +14,7 @@ export interface RegenerateCut {
  * (a tool's result, an approved action, a click) stays, and the words the
  * model said after it are given again. A render-only tool's result this page
  * holds for the next run is not the server's yet: its call is set aside with
- * the words. Undefined when there are no words to replace.
+ * the words. Undefined when the answer ended with what was done (nothing to say again yet).
  */
 export function regenerateCut(messages: Message[], heldResults: ReadonlySet<string>): RegenerateCut | undefined {
   const thread = messages.filter((message) => !heldResults.has(message.id));
@@ -22,6 +22,9 @@ export function regenerateCut(messages: Message[], heldResults: ReadonlySet<stri
   if (!question) return undefined;
   let cut = thread.findLastIndex((message) => message.role === "user" || message.role === "tool");
   while (thread[cut + 1]?.role === "activity") cut++;
+  const keep = thread.slice(0, cut + 1);
   const answer = thread.slice(cut + 1).findLast((message) => message.role === "assistant" && Boolean(message.content));
-  return answer ? { keep: thread.slice(0, cut + 1), questionId: question.id, answerId: answer.id } : undefined;
+  if (answer) return { keep, questionId: question.id, answerId: answer.id };
+  // A question left without an answer (its run failed, or was stopped before any words) is asked again.
+  return thread.at(-1) === question ? { keep, questionId: question.id, answerId: question.id } : undefined;
 }

@@ -20,6 +20,7 @@ import { createThreadFollower } from "./thread-follower.ts";
 import { createToolRunner } from "./tool-runner.ts";
 
 const MOVED_ON = "The conversation moved on in another window, so that answer stays; this is the conversation as it is now.";
+const WAITS_FOR_APPROVAL = "The conversation moved on in another window and now waits for an approval, shown here.";
 
 /**
  * A conversation with one agent on one thread, in the browser: declares the
@@ -216,17 +217,31 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
    * regenerated answer). The thread is loaded again, so what happened shows here, and the message waits in words,
    * not with the server's ids.
    */
-  const catchUp = async (message: Message, code: "interrupt_pending" | "history_conflict"): Promise<void> => {
-    await restore();
-    agent.addMessage(message);
+  const catchUp = async (message: Message, refusal: { code: string; message: string }): Promise<void> => {
+    const seen = agent.messages.filter((known) => known.id !== message.id).map((known) => known.id);
+    // Another agent's thread under this id is not this conversation moved on: nothing of it is loaded here.
+    const theirs = options.agentId !== undefined && (await loadThread().catch(() => undefined))?.agentId !== options.agentId;
+    if (!theirs) {
+      await restore();
+      agent.addMessage(message);
+    }
+    // A conflict the thread as it now is does not explain is the server's to word, and sending it again will not help.
+    const changed = !theirs && JSON.stringify(seen) !== JSON.stringify(agent.messages.slice(0, -1).map((known) => known.id));
     const words =
-      code === "interrupt_pending"
+      refusal.code === "interrupt_pending"
         ? "The conversation moved on in another window and now waits for an approval, shown here. Answer it, or send this again to move on without it."
-        : "The conversation changed in another window; it is shown here as it is now. Send this again to go on.";
+        : changed
+          ? "The conversation changed in another window; it is shown here as it is now. Send this again to go on."
+          : refusal.message;
     setState({
       messages: [...agent.messages],
       error: undefined,
-      unsent: { messageId: message.id, text: String(message.content), error: { code, message: words }, retryable: true },
+      unsent: {
+        messageId: message.id,
+        text: String(message.content),
+        error: { code: refusal.code, message: words },
+        retryable: refusal.code === "interrupt_pending" || changed,
+      },
     });
   };
 
@@ -250,8 +265,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       agent.addMessage(message);
       setState({ messages: [...agent.messages] }); // in the log at once, while it is on its way
       if (await runOnce({ kind: "user-message" }, movingOn())) return;
-      const code = state.error?.code;
-      if (code === "interrupt_pending" || code === "history_conflict") return await catchUp(message, code);
+      if (state.error?.code === "interrupt_pending" || state.error?.code === "history_conflict") return await catchUp(message, state.error);
       const error = state.error ?? { code: "internal", message: "The message was not sent." };
       setState({ messages: [...agent.messages], unsent: { messageId: message.id, text, error, retryable: isRetryable(error.code) } });
     } finally {
@@ -259,12 +273,16 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     }
   };
 
-  // Render-only outcomes this page holds for the next run: not the server's yet, so Regenerate sets their calls aside.
-  const heldResults = new Set<string>();
+  // Outcomes this page holds for the next run, by message id, with their tool's kind: not the server's yet. A render-only
+  // call is set aside with the words around it; a follow-up's outcome (a screen opened, its run then failed) must reach
+  // the model first, so Regenerate waits for the next message to carry it.
+  const heldResults = new Map<string, "follow-up" | "render-only">();
   // Browser calls being carried out and reported: the answer is not finished, so there is nothing to regenerate yet.
   let settling = 0;
   const regenerable = () =>
-    state.running || sending || settling > 0 || state.interrupts.length > 0 || state.unsent ? undefined : regenerateCut(agent.messages, heldResults);
+    state.running || sending || settling > 0 || state.interrupts.length > 0 || state.unsent || [...heldResults.values()].includes("follow-up")
+      ? undefined
+      : regenerateCut(agent.messages, new Set(heldResults.keys()));
 
   const regenerate = async (): Promise<void> => {
     if (state.running || sending || settling > 0)
@@ -282,9 +300,9 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       agent.setMessages(previous);
       setState({ messages: [...previous] });
       const code = state.error?.code;
-      if (code !== "history_conflict" && code !== "run_in_progress") return;
+      if (code !== "history_conflict" && code !== "run_in_progress" && code !== "interrupt_pending") return;
       await restore();
-      setState({ error: code === "history_conflict" ? { code, message: MOVED_ON } : undefined });
+      setState({ error: code === "run_in_progress" ? undefined : { code, message: code === "history_conflict" ? MOVED_ON : WAITS_FOR_APPROVAL } });
     } finally {
       sending = false;
     }
@@ -331,7 +349,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       void postReport(parentRunId, { kind: "tool-outcome", toolCallId: call.toolCallId, toolName: call.toolName, outcome: call.outcome });
     }
     const followUps = settled.filter((call) => call.kind === "follow-up").map((call) => call.toolCallId);
-    if (followUps.length === 0 || !continueRun) for (const message of messages) heldResults.add(message.id);
+    if (followUps.length === 0 || !continueRun) settled.forEach((call, index) => heldResults.set(messages[index]!.id, call.kind));
     if (followUps.length > 0 && continueRun) await runOnce({ kind: "tool-result", parentRunId, toolCallIds: settled.map((call) => call.toolCallId) });
   };
 

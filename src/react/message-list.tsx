@@ -82,6 +82,11 @@ export function MessageList({
                   </p>
                 ) : null}
                 {marks?.stopped.has(message.id) ? <p className="tether-message__mark">Stopped before an answer.</p> : null}
+                {message.id === regenerable ? (
+                  <div className="tether-message__actions tether-message__actions--question">
+                    <RegenerateButton marks={marks} />
+                  </div>
+                ) : null}
               </Fragment>
             );
           }
@@ -123,11 +128,7 @@ export function MessageList({
               {message.content && !(running && message === messages.at(-1)) ? (
                 <div className="tether-message__actions">
                   <CopyButton text={message.content} />
-                  {message.id === regenerable ? (
-                    <button type="button" className="tether-message__regenerate" onClick={(event) => regenerate(event.currentTarget, marks)}>
-                      Regenerate
-                    </button>
-                  ) : null}
+                  {message.id === regenerable ? <RegenerateButton marks={marks} /> : null}
                 </div>
               ) : null}
               {calls.length > 0 ? (
@@ -251,8 +252,15 @@ function toolCallView(activity: ToolActivity, argumentsText: string | undefined)
   };
 }
 
-/** Asks for the answer again; the button goes with the answer, so focus waits in the message box rather than falling to the page. */
-function regenerate(button: HTMLElement, marks: MessageMarks | undefined) {
-  (button.closest(".tether-panel") ?? document).querySelector<HTMLTextAreaElement>("textarea[aria-label='Message the assistant']")?.focus();
-  marks?.onRegenerate?.();
+/** Asks for the answer again. The button goes with the answer, so focus waits in the message box rather than falling to the page. */
+function RegenerateButton({ marks }: { marks: MessageMarks | undefined }) {
+  const regenerate = (button: HTMLElement) => {
+    (button.closest(".tether-panel") ?? document).querySelector<HTMLTextAreaElement>("textarea[aria-label='Message the assistant']")?.focus();
+    marks?.onRegenerate?.();
+  };
+  return (
+    <button type="button" className="tether-message__regenerate" onClick={(event) => regenerate(event.currentTarget)}>
+      Regenerate
+    </button>
+  );
 }

@@ -1,6 +1,8 @@
 import { createAgentSession, type AgentSession, type BrowserToolHandler } from "@tether-agent/tether/client";
-import { createMemoryStorage } from "@tether-agent/tether/testing";
+import { createMemoryStorage, createScriptedModel } from "@tether-agent/tether/testing";
+import { createMemoryRunStore, createTetherApp, defineAgent, defineTool, silentLogger, turnParts } from "@tether-agent/tether/server";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { listen } from "../../src/server/listen.ts";
 import { createScriptedApp, openPanel, type ScriptedApp } from "../helpers/scripted-app.ts";
 
@@ -150,5 +152,85 @@ describe("session.regenerate", () => {
     expect(said(reloaded)).toEqual(["hello", "Second."]);
     await reloaded.send("thanks");
     expect(JSON.stringify(app.model.calls[2]!.prompt)).not.toContain("First.");
+  });
+
+  it("asks again a question whose new answer failed: Regenerate sits beside the question", async () => {
+    const app = await createScriptedApp([
+      { text: "First." },
+      { parts: [{ type: "stream-start", warnings: [] }], throwAfter: new Error("provider overloaded") },
+      { text: "Third." },
+    ]);
+    const { tab, stored } = await served(app);
+    const session = tab("t1");
+    await session.send("hello");
+    await session.regenerate();
+    expect(session.getState().error).toBeDefined();
+    const question = session.getState().messages.at(-1)!;
+    expect(question.role).toBe("user");
+    expect(session.regenerableAnswer()).toBe(question.id);
+    await session.regenerate();
+    expect(await stored("t1")).toEqual(["hello", "Third."]);
+  });
+
+  it("a stale tab refused because the replaced answer now waits for an approval is shown the approval, and Regenerate stops being offered", async () => {
+    const close = defineTool({
+      name: "closeRequest",
+      description: "Closes.",
+      parameters: z.object({ id: z.string() }),
+      needsApproval: true,
+      execute: () => "closed",
+    });
+    const app = await createScriptedApp([{ text: "Shall I close R-1?" }, { toolCalls: [{ toolName: "closeRequest", input: { id: "R-1" } }] }], {
+      tools: [close],
+    });
+    const { tab } = await served(app);
+    const phone = tab("t1");
+    await phone.send("close R-1");
+    const laptop = tab("t1", { stale: true });
+    await laptop.restore();
+    await phone.regenerate();
+
+    await laptop.regenerate();
+    expect(laptop.getState().error).toMatchObject({ code: "interrupt_pending", message: expect.stringMatching(/waits for an approval, shown here/) });
+    expect(laptop.getState().interrupts).toHaveLength(1);
+    expect(laptop.regenerableAnswer()).toBeUndefined();
+  });
+
+  it("a send refused for a reason that is not another window (another agent's thread) says the server's words and loads nothing of it", async () => {
+    const tether = await createTetherApp({
+      agents: ["billing", "support"].map((id) => defineAgent({ id, model: createScriptedModel([{ text: "Your invoice is 40 EUR." }]) })),
+      authenticate: () => ({ id: "kim", orgScope: "ORG-01", roles: [] }),
+      store: createMemoryRunStore(),
+      logger: silentLogger,
+    });
+    const server = await listen(tether.app, { port: 0, host: "127.0.0.1" });
+    servers.push(server);
+    const panel = (agentId: string) => createAgentSession({ api: `${server.url}/api`, agentId, threadId: "page-42", storage: createMemoryStorage() });
+    await panel("billing").send("what is my invoice?");
+    const support = panel("support");
+    await support.send("my badge does not work");
+    expect(said(support)).toEqual(["my badge does not work"]);
+    expect(support.getState().unsent).toMatchObject({
+      retryable: false,
+      error: { code: "history_conflict", message: expect.stringMatching(/belongs to agent "billing"/) },
+    });
+  });
+  it("is not offered while the page holds the outcome of a screen it opened for an answer whose run then broke: that outcome goes to the model first", async () => {
+    const opening = { text: "Opening billing.", toolCalls: [{ toolName: "openPanel", input: { panel: "billing" }, toolCallId: "call_open" }] };
+    const app = await createScriptedApp([
+      () => ({ parts: turnParts(opening).filter((part) => part.type !== "finish"), throwAfter: new Error("connection reset") }),
+      { text: "Billing is open." },
+    ]);
+    const { tab } = await served(app);
+    const session = tab("t1");
+    let opened = 0;
+    session.registerTool({ spec: openPanel, execute: () => (opened++, { status: "succeeded", stage: "displayed" }) });
+    await session.send("open billing");
+    expect(opened).toBe(1);
+    expect(session.getState().error).toBeDefined();
+    expect(session.regenerableAnswer()).toBeUndefined();
+    await expect(session.regenerate()).rejects.toMatchObject({ code: "history_conflict" });
+    await session.send("is it open?");
+    expect(JSON.stringify(app.model.calls[1]!.prompt)).toContain("succeeded");
   });
 });

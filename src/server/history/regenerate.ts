@@ -23,7 +23,14 @@ const UI_ONLY_ROLES = new Set(["activity", "reasoning"]);
  * message it names must still be the thread's last: a stale tab cannot replace
  * an answer the conversation has moved past.
  */
-export function prepareRegeneration(options: { stored: Message[]; trigger: Trigger; incoming: Message[]; pendingInterrupts: number }): Regeneration {
+export function prepareRegeneration(options: {
+  stored: Message[];
+  trigger: Trigger;
+  incoming: Message[];
+  pendingInterrupts: number;
+  /** Browser calls still waiting whose outcome the agent needs (follow-up tools): a browser may be carrying them out right now. */
+  awaitedCalls: string[];
+}): Regeneration {
   const { stored, trigger, incoming } = options;
   const messageId = trigger.messageId;
   if (!messageId) throw new TetherError("invalid_trigger", "A regenerate trigger names the user message to answer again in messageId.");
@@ -34,6 +41,14 @@ export function prepareRegeneration(options: { stored: Message[]; trigger: Trigg
   if (question.id !== messageId) throw beginRunRefusals.answerMovedOn(messageId);
   if (options.pendingInterrupts > 0) {
     throw new TetherError("interrupt_pending", "This answer waits for an approval; answer it (or cancel it) before asking for another answer.");
+  }
+  // What a browser is doing stays done: its outcome must reach the thread, not find its call set aside.
+  if (options.awaitedCalls.length > 0) {
+    throw new TetherError(
+      "tool_results_pending",
+      `The answer is still being carried out in the browser (${options.awaitedCalls.join(", ")}); ask for another once its outcome is in, or send a new message.`,
+      { details: { toolNames: options.awaitedCalls } },
+    );
   }
   const { history, supersede } = lastWords(stored);
   const kept = new Map(history.map((message) => [message.id, message]));

@@ -100,10 +100,17 @@ export async function prepareRun(options: {
   if (trigger?.kind === "regenerate" && (input.resume?.length ?? 0) > 0) {
     throw new TetherError("invalid_trigger", "A regenerate run carries no answers to approvals; answer them in a resume run first.");
   }
+  const pending = thread && agent.history === "server" ? await store.getPendingToolCalls(thread.threadId) : [];
   // With the thread on the server, the server cuts the answer; a stateless client cuts it from the history it sends.
   const regeneration =
     trigger?.kind === "regenerate" && agent.history === "server"
-      ? prepareRegeneration({ stored, trigger, incoming: input.messages, pendingInterrupts: (await store.getPendingInterrupts(input.threadId)).length })
+      ? prepareRegeneration({
+          stored,
+          trigger,
+          incoming: input.messages,
+          pendingInterrupts: (await store.getPendingInterrupts(input.threadId)).length,
+          awaitedCalls: [...new Set(pending.filter((call) => isFollowUp(agent, call.toolName)).map((call) => call.toolName))],
+        })
       : undefined;
   const supersede = trigger?.kind === "regenerate" ? (regeneration?.supersede ?? storedWordsToSetAside(stored, trigger)) : undefined;
   // The answer replaced is the thread's latest run's, whichever tab asks.
@@ -124,7 +131,6 @@ export async function prepareRun(options: {
   if (resume.answers.length === 0 && resume.repeated.length > 0 && !carriesNewUserMessage) {
     return { kind: "repeat", runId: resume.repeated[0]!.resolvedByRunId! };
   }
-  const pending = thread && agent.history === "server" ? await store.getPendingToolCalls(thread.threadId) : [];
   const reconciled: ReconciledHistory = regeneration
     ? // The answer's browser calls are set aside with it; the snapshot tells every client the answer is gone.
       { added: [], resolvedToolCallIds: pending.map((call) => call.toolCallId), history: regeneration.history, synthesized: true, repeatedResults: [] }
@@ -234,4 +240,9 @@ function recordableInput(input: RunAgentInput, mode: Agent["history"]): unknown 
   if (mode === "client") return input;
   const { messages, ...rest } = input;
   return { ...rest, messageIds: messages.map((message) => message.id) };
+}
+
+/** Whether the agent needs a browser tool's outcome to go on (`follow-up`, the default), as its allow-list declares it. */
+function isFollowUp(agent: Agent, toolName: string): boolean {
+  return agent.browserTools.find((tool) => tool.name === toolName)?.kind !== "render-only";
 }
