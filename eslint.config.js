@@ -4,7 +4,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "node_modules/**", "data/**", "**/*.d.ts", "test/fixtures/installed-app/**"] },
+  { ignores: ["**/dist/**", "node_modules/**", "data/**", "**/*.d.ts", "test/fixtures/installed-app/**", "test/fixtures/copilotkit/**"] },
   {
     files: ["**/*.ts", "**/*.tsx"],
     languageOptions: {
