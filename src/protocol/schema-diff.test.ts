@@ -120,6 +120,24 @@ describe("diffSchemas", () => {
 
   // A lookup through the prototype chain would never report a property named like an
   // Object.prototype member ("constructor", "toString", "valueOf") that only the actual schema has.
+  it("takes a keyword that accepts everything as the same as its absence (CopilotKit drops additionalProperties, zod 3 records have no propertyNames)", () => {
+    const record = { type: "object", propertyNames: { type: "string" }, additionalProperties: {} };
+    expect(diffSchemas({ type: "object", properties: { payload: record } }, { type: "object", properties: { payload: { type: "object" } } })).toEqual([]);
+    expect(diffSchemas({ type: "array" }, { type: "array", items: true })).toEqual([]);
+    expect(diffSchemas({ type: "object", additionalProperties: { description: "anything" } }, { type: "object" })).toEqual([]);
+  });
+
+  it("still reports a keyword that constrains when the other side leaves it out", () => {
+    expect(diffSchemas({ type: "object", additionalProperties: false }, { type: "object" })).toEqual([
+      { path: "additionalProperties", kind: "missing", expected: false },
+    ]);
+    expect(diffSchemas({ type: "object" }, { type: "object", additionalProperties: { type: "string" } })).toEqual([
+      { path: "additionalProperties", kind: "unexpected", actual: { type: "string" } },
+    ]);
+    expect(diffSchemas({ type: "object", propertyNames: { type: "string", pattern: "^[a-z]+$" } }, { type: "object" })).toHaveLength(1);
+    expect(diffSchemas({ type: "array", contains: {} }, { type: "array" })).toHaveLength(1); // an empty contains still needs one item
+  });
+
   it("reports an unexpected property even when it is named like an Object.prototype member", () => {
     const actual = { ...navigateSchema, properties: { ...navigateSchema.properties, constructor: { type: "string" } } };
 

@@ -52,6 +52,16 @@ const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs",
 
 const SET_KEYWORDS = new Set(["required", "enum"]);
 
+/**
+ * Keywords that constrain nothing when absent. Written as a schema that
+ * accepts everything (`{}`, `true`; for `propertyNames` also `{ type:
+ * "string" }`, since every property name is a string), they say the same:
+ * one side writing them and the other leaving them out is no change.
+ * (CopilotKit's frontend drops every `additionalProperties`, and zod 3's
+ * records carry no `propertyNames`.)
+ */
+const ABSENT_MEANS_ANYTHING = new Set(["additionalProperties", "unevaluatedProperties", "propertyNames", "items", "additionalItems", "unevaluatedItems"]);
+
 /** Every difference between two schemas, shape and annotation alike; see `splitSchemaDiff`. */
 export function diffSchemas(expected: unknown, actual: unknown, path = ""): SchemaDifference[] {
   if (!isPlainObject(expected) || !isPlainObject(actual)) return diffValues(expected, actual, path);
@@ -72,6 +82,7 @@ function diffKeyword(keyword: string, expected: unknown, actual: unknown, path: 
     // Wording only when it is wording: a description that is not a string would fail at the provider, on every run.
     return wellFormedAnnotation(keyword, actual) ? differences.map((difference) => ({ ...difference, annotation: true as const })) : differences;
   }
+  if (ABSENT_MEANS_ANYTHING.has(keyword) && (expected === undefined || actual === undefined) && acceptsAnything(keyword, expected ?? actual)) return [];
   if (SUBSCHEMA_KEYWORDS.has(keyword)) return diffSubschemas(expected, actual, path);
   if (SCHEMA_MAP_KEYWORDS.has(keyword) && isPlainObject(expected) && isPlainObject(actual)) {
     return diffEntries(expected, actual, path, (_name, expectedSchema, actualSchema, schemaPath) => diffSchemas(expectedSchema, actualSchema, schemaPath));
@@ -121,6 +132,15 @@ function diffSets(expected: unknown[], actual: unknown[], path: string): SchemaD
   const actualKeys = new Set(actual.map((item) => JSON.stringify(item)));
   const same = expectedKeys.size === actualKeys.size && [...expectedKeys].every((item) => actualKeys.has(item));
   return same ? [] : [{ path, kind: "changed", expected, actual }];
+}
+
+/** A subschema every value passes (annotations aside). */
+function acceptsAnything(keyword: string, schema: unknown): boolean {
+  if (schema === true) return true;
+  if (!isPlainObject(schema)) return false;
+  const constraints = Object.keys(schema).filter((name) => !ANNOTATION_KEYWORDS.has(name));
+  if (constraints.length === 0) return true;
+  return keyword === "propertyNames" && constraints.length === 1 && schema.type === "string";
 }
 
 /** `examples` is a list; the other annotations are text. Absent is fine (the frontend left it out). */

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -124,13 +124,8 @@ describe("CopilotKit's runtime and frontend on a Tether agent", () => {
     // From the lockfile, exactly the versions pinned; then the page, with the fixture's own Vite.
     await npm(work, ["ci", "--no-audit", "--no-fund", "--prefer-offline"]);
     await npm(work, ["run", "build"]);
-    // CopilotKit's frontend deletes every `additionalProperties` from a tool's schema, and Tether's strict
-    // allow-list then refuses navigateToScreen (see the `it.fails` below). Until Tether's schema comparison
-    // treats `additionalProperties: {}` and `propertyNames: {type: "string"}` as the no-ops they are, the
-    // runtime puts the allow-listed parameters back (TOOL_SCHEMAS in runtime.mjs), so the rest can be tested.
-    writeFileSync(join(work, "tool-schemas.json"), JSON.stringify(tools));
     server = await startDemoServer();
-    kim = await start({ TETHER_TOKEN: server.token("kim"), TOOL_SCHEMAS: join(work, "tool-schemas.json") });
+    kim = await start({ TETHER_TOKEN: server.token("kim") });
   }, 900_000);
 
   afterAll(async () => {
@@ -192,12 +187,10 @@ describe("CopilotKit's runtime and frontend on a Tether agent", () => {
       expect(String(first.failed ?? error?.message)).toMatch(/pendingToolCallIds|unrecognized_keys/);
     });
 
-    // Known gap, outside this test's reach: CopilotKit's frontend sends navigateToScreen without any
-    // `additionalProperties` (core's stripAdditionalProperties) and zod 3's record without `propertyNames`;
-    // Tether's strict allow-list (src/protocol/schema-diff.ts) counts both as shape differences although
-    // `additionalProperties: {}` and `propertyNames: {type: "string"}` allow everything. When that is fixed,
-    // this test passes, `it.fails` fails, and TOOL_SCHEMAS can go.
-    it.fails("Tether accepts navigateToScreen as CopilotKit's frontend declares it", async () => {
+    // CopilotKit's frontend sends navigateToScreen without any `additionalProperties` (core's
+    // stripAdditionalProperties) and zod 3's record without `propertyNames`: the strict allow-list takes
+    // both as the no-ops they are (src/protocol/schema-diff.ts).
+    it("Tether accepts navigateToScreen as CopilotKit's frontend declares it", async () => {
       const declared = JSON.parse(JSON.stringify(tools, (key, value) => (key === "additionalProperties" || key === "propertyNames" ? undefined : value)));
       const response = await fetch(`${server.url}/api/agents/workdesk/run?compat=ag-ui-0.0`, {
         method: "POST",
