@@ -123,7 +123,6 @@ describe("diffSchemas", () => {
   it("takes a keyword that accepts everything as the same as its absence (CopilotKit drops additionalProperties, zod 3 records have no propertyNames)", () => {
     const record = { type: "object", propertyNames: { type: "string" }, additionalProperties: {} };
     expect(diffSchemas({ type: "object", properties: { payload: record } }, { type: "object", properties: { payload: { type: "object" } } })).toEqual([]);
-    expect(diffSchemas({ type: "array" }, { type: "array", items: true })).toEqual([]);
     expect(diffSchemas({ type: "object", additionalProperties: { description: "anything" } }, { type: "object" })).toEqual([]);
   });
 
@@ -136,6 +135,12 @@ describe("diffSchemas", () => {
     ]);
     expect(diffSchemas({ type: "object", propertyNames: { type: "string", pattern: "^[a-z]+$" } }, { type: "object" })).toHaveLength(1);
     expect(diffSchemas({ type: "array", contains: {} }, { type: "array" })).toHaveLength(1); // an empty contains still needs one item
+    // Beside unevaluatedProperties, additionalProperties: true marks every property evaluated: it means something there.
+    expect(
+      diffSchemas({ type: "object", unevaluatedProperties: false }, { type: "object", unevaluatedProperties: false, additionalProperties: true }),
+    ).toHaveLength(1);
+    // A malformed annotation is a difference wherever it hides.
+    expect(diffSchemas({ type: "object" }, { type: "object", additionalProperties: { description: 42 } })).toHaveLength(1);
   });
 
   it("reports an unexpected property even when it is named like an Object.prototype member", () => {

@@ -56,16 +56,25 @@ const SET_KEYWORDS = new Set(["required", "enum"]);
  * Keywords that constrain nothing when absent. Written as a schema that
  * accepts everything (`{}`, `true`; for `propertyNames` also `{ type:
  * "string" }`, since every property name is a string), they say the same:
- * one side writing them and the other leaving them out is no change.
+ * one side writing them and the other leaving them out is no change, as
+ * long as no `unevaluatedProperties` beside them gives them a meaning.
  * (CopilotKit's frontend drops every `additionalProperties`, and zod 3's
  * records carry no `propertyNames`.)
  */
-const ABSENT_MEANS_ANYTHING = new Set(["additionalProperties", "unevaluatedProperties", "propertyNames", "items", "additionalItems", "unevaluatedItems"]);
+const ABSENT_MEANS_ANYTHING = new Set(["additionalProperties", "propertyNames"]);
 
 /** Every difference between two schemas, shape and annotation alike; see `splitSchemaDiff`. */
 export function diffSchemas(expected: unknown, actual: unknown, path = ""): SchemaDifference[] {
   if (!isPlainObject(expected) || !isPlainObject(actual)) return diffValues(expected, actual, path);
-  return diffEntries(expected, actual, path, diffKeyword);
+  const evaluates = Object.hasOwn(expected, "unevaluatedProperties") || Object.hasOwn(actual, "unevaluatedProperties");
+  return diffEntries(expected, actual, path, (keyword, expectedValue, actualValue, keywordPath) =>
+    !evaluates &&
+    ABSENT_MEANS_ANYTHING.has(keyword) &&
+    (expectedValue === undefined || actualValue === undefined) &&
+    acceptsAnything(keyword, expectedValue ?? actualValue)
+      ? []
+      : diffKeyword(keyword, expectedValue, actualValue, keywordPath),
+  );
 }
 
 /** Separates what would validate differently (`shape`) from differences in wording (`annotations`). */
@@ -82,7 +91,6 @@ function diffKeyword(keyword: string, expected: unknown, actual: unknown, path: 
     // Wording only when it is wording: a description that is not a string would fail at the provider, on every run.
     return wellFormedAnnotation(keyword, actual) ? differences.map((difference) => ({ ...difference, annotation: true as const })) : differences;
   }
-  if (ABSENT_MEANS_ANYTHING.has(keyword) && (expected === undefined || actual === undefined) && acceptsAnything(keyword, expected ?? actual)) return [];
   if (SUBSCHEMA_KEYWORDS.has(keyword)) return diffSubschemas(expected, actual, path);
   if (SCHEMA_MAP_KEYWORDS.has(keyword) && isPlainObject(expected) && isPlainObject(actual)) {
     return diffEntries(expected, actual, path, (_name, expectedSchema, actualSchema, schemaPath) => diffSchemas(expectedSchema, actualSchema, schemaPath));
@@ -134,10 +142,11 @@ function diffSets(expected: unknown[], actual: unknown[], path: string): SchemaD
   return same ? [] : [{ path, kind: "changed", expected, actual }];
 }
 
-/** A subschema every value passes (annotations aside). */
+/** A subschema every value passes, with annotations a provider takes (a malformed one is a difference wherever it sits). */
 function acceptsAnything(keyword: string, schema: unknown): boolean {
   if (schema === true) return true;
   if (!isPlainObject(schema)) return false;
+  if (!Object.entries(schema).every(([name, value]) => !ANNOTATION_KEYWORDS.has(name) || wellFormedAnnotation(name, value))) return false;
   const constraints = Object.keys(schema).filter((name) => !ANNOTATION_KEYWORDS.has(name));
   if (constraints.length === 0) return true;
   return keyword === "propertyNames" && constraints.length === 1 && schema.type === "string";

@@ -88,7 +88,7 @@ describe("an AG-UI 0.0.x client (the packages CopilotKit 1.75 pins), with ?compa
     expect(asked.events.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, outcome: { type: "interrupt", interrupts: [{ reason: "tool_approval" }] } });
   });
 
-  it("a reconnect from the CUSTOM event's id is sent the end again, with the event before it", async () => {
+  it("sends the custom event without an SSE id (every id names one event of the log); a reconnect after the event before it gets the pair again", async () => {
     const agent = agent0("kim", "resume-0");
     agent.addMessage({ id: "resume-0-u1", role: "user", content: "open the work request list" });
     expect((await run(agent)).failed).toBeUndefined();
@@ -101,11 +101,48 @@ describe("an AG-UI 0.0.x client (the packages CopilotKit 1.75 pins), with ?compa
         ).text(),
       );
     const replayed = await read();
-    const [custom, end] = replayed.slice(-2);
+    const [before, custom, end] = replayed.slice(-3);
     expect([custom!.data.type, end!.data.type]).toEqual([EventType.CUSTOM, EventType.RUN_FINISHED]);
-    const afterCustom = await read(custom!.id);
-    expect(afterCustom.map((frame) => frame.data.type)).toEqual([EventType.CUSTOM, EventType.RUN_FINISHED]);
-    expect(afterCustom[1]!.id).toBe(end!.id);
+    expect(custom!.id).toBeUndefined();
+    const ids = replayed.flatMap((frame) => (frame.id ? [frame.id] : []));
+    expect(new Set(ids).size).toBe(ids.length);
+    const afterBefore = await read(before!.id);
+    expect(afterBefore.map((frame) => frame.data.type)).toEqual([EventType.CUSTOM, EventType.RUN_FINISHED]);
+    expect(afterBefore[1]!.id).toBe(end!.id);
+  });
+
+  it("ends a cancelled run as 0.0.x can read it: the outcome in a CUSTOM event, then RUN_FINISHED without one", async () => {
+    const slow = await startDemoServer({ playbook: { chunkDelayMs: 40 } });
+    try {
+      const agent = new HttpAgent({
+        url: `${slow.url}/api/agents/workdesk/run${COMPAT}`,
+        headers: { Authorization: `Bearer ${slow.token("kim")}` },
+        threadId: "stop-0",
+      });
+      agent.addMessage({ id: "stop-0-u1", role: "user", content: "find badge reader requests" });
+      const seen: Seen = { events: [] };
+      const running = agent.runAgent(
+        { runId: "stop-0-r1", tools },
+        { onEvent: ({ event }) => void seen.events.push(event), onRunFailed: ({ error }) => void (seen.failed = error) },
+      );
+      await expect.poll(() => seen.events.length).toBeGreaterThan(1);
+      const cancel = await fetch(`${slow.url}/api/runs/stop-0-r1/cancel`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${slow.token("kim")}`, "Content-Type": "application/json" },
+        body: "{}",
+      });
+      expect(cancel.status).toBe(202);
+      await running.catch((error: Error) => (seen.failed ??= error));
+      expect(seen.failed).toBeUndefined();
+      for (const event of seen.events) EventSchemas.parse(event);
+      expect(seen.events.slice(-2)).toMatchObject([
+        { type: EventType.CUSTOM, name: "tether.run_outcome", value: { type: "cancelled" } },
+        { type: EventType.RUN_FINISHED },
+      ]);
+      expect(seen.events.at(-1)).not.toHaveProperty("outcome");
+    } finally {
+      await slow.close();
+    }
   });
 
   it("refuses a compatibility level it does not know, and an AG-UI 1.0 client keeps pendingToolCallIds in the outcome", async () => {
@@ -115,6 +152,11 @@ describe("an AG-UI 0.0.x client (the packages CopilotKit 1.75 pins), with ?compa
       body: JSON.stringify({ threadId: "bad-compat", runId: "bad-compat-r1", messages: [], tools: [], context: [], state: {}, forwardedProps: {} }),
     });
     expect(refused.status).toBe(400);
+    const twice = await fetch(`${server.url}/api/threads/story-0/events?compat=ag-ui-0.0&compat=ag-ui-1.0`, {
+      headers: { Authorization: `Bearer ${server.token("kim")}` },
+    });
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as { error: { message: string } }).error.message).toMatch(/Give compat once/);
     expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({
       code: "invalid_input",
       message: expect.stringMatching(/ag-ui-0\.0/),

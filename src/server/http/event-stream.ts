@@ -6,7 +6,7 @@ import { Buffer } from "node:buffer";
 import { ServerResponse } from "node:http";
 import type { SequencedEvent } from "../run/hub.ts";
 
-/** A batch of one run's events, as the hub hands them on. */
+/** A batch of one run's events, as the hub hands them on; an event with `seq` 0 is no event of the log, and goes without an SSE id. */
 export interface RunEvents {
   runId: string;
   events: SequencedEvent[];
@@ -155,7 +155,7 @@ function drained(outgoing: ServerResponse): Promise<void> {
 function encodeSse(encoder: EventEncoder) {
   return ({ runId, events }: RunEvents): Uint8Array => {
     let frames = "";
-    for (const { seq, event, sse } of events) frames += `id: ${runId}:${seq}\n${sse ?? encoder.encodeSSE(event)}`;
+    for (const { seq, event, sse } of events) frames += `${seq > 0 ? `id: ${runId}:${seq}\n` : ""}${sse ?? encoder.encodeSSE(event)}`;
     return Buffer.from(frames);
   };
 }
