@@ -1,9 +1,9 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { npm } from "../helpers/npm.ts";
 import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { parseSseFrames } from "@tether-agent/tether/testing";
 import { EventSchemas, EventType, HttpAgent, verifyEvents, type BaseEvent, type Message } from "ag-ui-client-0.0";
@@ -21,19 +21,7 @@ import { launchChromium } from "./browser.ts";
  * test/fixtures/copilotkit, installed from its lockfile into a temporary folder outside the repo.
  */
 const FIXTURE = fileURLToPath(new URL("../fixtures/copilotkit", import.meta.url));
-const run = promisify(execFile);
 const tools = [toAgUiTool(navigateToScreen)];
-
-/** npm in the fixture's copy, without the variables the repo's own `npm run` put in the environment. */
-async function npm(cwd: string, args: string[]): Promise<string> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_")));
-  try {
-    return (await run("npm", args, { cwd, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
-  } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string };
-    throw new Error(`npm ${args.join(" ")} failed in ${cwd}:\n${failed.stdout ?? ""}\n${failed.stderr ?? ""}`);
-  }
-}
 
 interface Runtime {
   url: string;

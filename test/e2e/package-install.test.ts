@@ -4,6 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { npm } from "../helpers/npm.ts";
 import { promisify } from "node:util";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,17 +19,6 @@ import { launchChromium } from "./browser.ts";
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("../fixtures/installed-app", import.meta.url));
 const run = promisify(execFile);
-
-/** npm in a fixture folder, without the variables the repo's own `npm run` put in the environment. */
-async function npm(cwd: string, args: string[]): Promise<string> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_")));
-  try {
-    return (await run("npm", args, { cwd, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
-  } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string };
-    throw new Error(`npm ${args.join(" ")} failed in ${cwd}:\n${failed.stdout ?? ""}\n${failed.stderr ?? ""}`);
-  }
-}
 
 /** Errors TypeScript finds inside the installed package's declaration files, checked even where the app skips library checks. */
 async function errorsInTetherDeclarations(cwd: string): Promise<string[]> {

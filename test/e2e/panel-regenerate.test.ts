@@ -1,22 +1,9 @@
 import { LLMock } from "@copilotkit/aimock";
-import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserSuite } from "./suite.ts";
-import { ask, lastReply, openWorkdesk, signIn } from "./workdesk.ts";
+import { ask, lastReply, openWorkdesk, said, secondTab, signIn } from "./workdesk.ts";
 
 const VIEWPORT = { width: 1400, height: 860 };
-
-/** Everything the conversation says, in order. */
-const said = (page: Page) => page.getByRole("log", { name: "Conversation" }).getByRole("article").allTextContents();
-
-/** Another tab on the same thread; `stale` takes away its way of hearing of runs. */
-async function secondTab(context: BrowserContext, url: string, stale = false): Promise<Page> {
-  const page = await context.newPage();
-  if (stale) await page.addInitScript(() => delete (window as { BroadcastChannel?: unknown }).BroadcastChannel);
-  await page.goto(url);
-  await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
-  return page;
-}
 
 describe("regenerating the last answer", () => {
   // A real provider's wire (OpenAI's, served by aimock): the same question gets a different answer the second time.

@@ -1,20 +1,8 @@
-import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "./suite.ts";
-import { ask, contentHeading, lastReply, navigations, openWorkdesk, signIn } from "./workdesk.ts";
+import { ask, contentHeading, lastReply, navigations, openWorkdesk, said, secondTab, signIn } from "./workdesk.ts";
 
 const VIEWPORT = { width: 1400, height: 860 };
-
-/** Another tab of the same browser on the same thread (signed in by the first); `stale` takes away its way of hearing of runs. */
-async function secondTab(context: BrowserContext, url: string, stale = false): Promise<Page> {
-  const page = await context.newPage();
-  if (stale) await page.addInitScript(() => delete (window as { BroadcastChannel?: unknown }).BroadcastChannel);
-  await page.goto(url);
-  await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
-  return page;
-}
-
-const said = (page: Page) => page.getByRole("log", { name: "Conversation" }).getByRole("article").allTextContents();
 
 describe("a conversation open in two tabs", () => {
   const suite = browserSuite({ playbook: { chunkDelayMs: 4 } });

@@ -79,3 +79,15 @@ export async function navigations(page: Page): Promise<number> {
 export async function contentHeading(page: Page): Promise<string> {
   return (await page.getByRole("main", { name: "Content" }).getByRole("heading", { level: 1 }).textContent()) ?? "";
 }
+
+/** Everything the conversation says, in order. */
+export const said = (page: Page) => page.getByRole("log", { name: "Conversation" }).getByRole("article").allTextContents();
+
+/** Another tab of the same browser on the same thread (signed in by the first); `stale` takes away its way of hearing of runs. */
+export async function secondTab(context: BrowserContext, url: string, stale = false): Promise<Page> {
+  const page = await context.newPage();
+  if (stale) await page.addInitScript(() => delete (window as { BroadcastChannel?: unknown }).BroadcastChannel);
+  await page.goto(url);
+  await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
+  return page;
+}
