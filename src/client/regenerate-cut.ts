@@ -1,4 +1,5 @@
 import type { Message } from "@ag-ui/core";
+import { regeneratePoint } from "../protocol/index.ts";
 
 export interface RegenerateCut {
   /** The conversation Regenerate keeps and sends: up to the last user message or tool result, with that step's surfaces. */
@@ -20,8 +21,7 @@ export function regenerateCut(messages: Message[], heldResults: ReadonlySet<stri
   const thread = messages.filter((message) => !heldResults.has(message.id));
   const question = thread.findLast((message) => message.role === "user");
   if (!question) return undefined;
-  let cut = thread.findLastIndex((message) => message.role === "user" || message.role === "tool");
-  while (thread[cut + 1]?.role === "activity") cut++;
+  const cut = regeneratePoint(thread);
   const keep = thread.slice(0, cut + 1);
   const answer = thread.slice(cut + 1).findLast((message) => message.role === "assistant" && Boolean(message.content));
   if (answer) return { keep, questionId: question.id, answerId: answer.id };

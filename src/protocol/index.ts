@@ -44,6 +44,7 @@ export {
 } from "./tool-arguments.ts";
 export { createArgumentChecker, type ArgumentChecker, type ArgumentsCheck } from "./argument-checker.ts";
 export { TRIGGER_KINDS, TriggerSchema, type Trigger, type TriggerKind } from "./trigger.ts";
+export { regeneratePoint } from "./regenerate-point.ts";
 export { readTetherProps, type TetherForwardedProps } from "./forwarded-props.ts";
 export type * from "./run-record.ts";
 export {

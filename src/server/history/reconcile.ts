@@ -17,7 +17,7 @@ export interface ReconciledHistory {
 }
 
 // Activity and reasoning messages are the client's view of the UI, not model history.
-const UI_ONLY_ROLES = new Set(["activity", "reasoning"]);
+export const UI_ONLY_ROLES = new Set(["activity", "reasoning"]);
 
 /**
  * `server` mode: the stored thread is the reference. Known messages must match

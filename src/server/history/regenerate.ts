@@ -1,7 +1,8 @@
 import type { Message } from "@ag-ui/core";
-import { TetherError, type Trigger } from "../../protocol/index.ts";
+import { TetherError, regeneratePoint, type Trigger } from "../../protocol/index.ts";
 import { beginRunRefusals } from "../store/begin-run-refusals.ts";
 import { describeDifference } from "./compare.ts";
+import { UI_ONLY_ROLES } from "./reconcile.ts";
 
 export interface Regeneration {
   /** The thread up to its last user message or tool result: the model's history. */
@@ -9,9 +10,6 @@ export interface Regeneration {
   /** What the store sets aside as the run begins: the words after that message. */
   supersede: { afterMessageId: string; count: number };
 }
-
-// Activity and reasoning messages are the client's view of the UI, not history it vouches for.
-const UI_ONLY_ROLES = new Set(["activity", "reasoning"]);
 
 /**
  * Trigger `regenerate`: the thread's last answer is given again. What was done
@@ -83,8 +81,6 @@ export function storedWordsToSetAside(stored: Message[], trigger: Trigger): Rege
 
 /** The thread up to its last user message or tool result (with that step's surfaces), and what follows it. */
 function lastWords(stored: Message[]): Regeneration {
-  let cut = stored.findLastIndex((message) => message.role === "user" || message.role === "tool");
-  // A step's surfaces come after its results: they belong to what was done, not to the words after it.
-  while (stored[cut + 1]?.role === "activity") cut++;
+  const cut = regeneratePoint(stored);
   return { history: stored.slice(0, cut + 1), supersede: { afterMessageId: stored[cut]!.id, count: stored.length - cut - 1 } };
 }
