@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { bodyLimit } from "./middleware/body-limit.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { TetherError } from "../../protocol/index.ts";
@@ -19,7 +19,7 @@ describe("reading a JSON body on Node", () => {
     const onError = () => {
       throw new TetherError("body_too_large", "The request body is larger than 1024 bytes.");
     };
-    // As the app does: Hono's body limit in front.
+    // As the app does: its body limit in front.
     app.use("*", bodyLimit({ maxSize: 1024, onError }));
     app.post("/echo", async (c) => c.json(await readJsonBody(c, z.object({ text: z.string() }), "The body")));
     server = await listen(app, { port: 0, host: "127.0.0.1" });
@@ -85,4 +85,44 @@ describe("reading a JSON body on Node", () => {
     expect(reply).toMatch(/^HTTP\/1\.1 200/);
     expect(reply).toContain(JSON.stringify({ text: "서울 ".repeat(100) }));
   }, 5000);
+});
+
+/** The same reader and limit on a host that hands Hono a WHATWG Request (createAgentHandlers in Next.js, Deno, Bun): no Node request behind it. */
+describe("reading a JSON body from a Fetch-API request", () => {
+  const app = new Hono();
+  app.onError(errorHandler(silentLogger));
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: 1024,
+      onError: () => {
+        throw new TetherError("body_too_large", "The request body is larger than 1024 bytes.");
+      },
+    }),
+  );
+  app.post("/echo", async (c) => c.json(await readJsonBody(c, z.object({ text: z.string() }), "The body")));
+  const post = async (body: BodyInit) => {
+    const response = await app.request("/echo", { method: "POST", headers: { "content-type": "application/json" }, body, duplex: "half" } as RequestInit);
+    return { status: response.status, body: (await response.json()) as { text?: string; error?: { code: string } } };
+  };
+  const streamed = (text: string) =>
+    new ReadableStream({
+      start(controller) {
+        const bytes = new TextEncoder().encode(text);
+        controller.enqueue(bytes.subarray(0, 600));
+        controller.enqueue(bytes.subarray(600));
+        controller.close();
+      },
+    });
+
+  it("reads a body under the limit, with its byte-order mark dropped", async () => {
+    expect(await post('\uFEFF{"text":"서울"}')).toEqual({ status: 200, body: { text: "서울" } });
+  });
+
+  it("refuses a body over the limit, declared or streamed", async () => {
+    const big = JSON.stringify({ text: "x".repeat(2000) });
+    expect(await post(big)).toMatchObject({ status: 413, body: { error: { code: "body_too_large" } } });
+    expect(await post(streamed(big))).toMatchObject({ status: 413, body: { error: { code: "body_too_large" } } });
+    expect(await post(streamed(JSON.stringify({ text: "y".repeat(700) })))).toEqual({ status: 200, body: { text: "y".repeat(700) } });
+  });
 });

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import { TetherError, formatIssues } from "../../protocol/index.ts";
 import { checkDepth } from "./check-depth.ts";
+import { readNodeText, unreadNodeRequest } from "./node-incoming.ts";
 
 /**
  * Reads a request body as JSON and checks it against a schema: `invalid_json`
@@ -10,9 +11,11 @@ import { checkDepth } from "./check-depth.ts";
  * takes a body.
  */
 export async function readJsonBody<Schema extends z.ZodType>(c: Context, schema: Schema, what: string): Promise<z.infer<Schema>> {
+  const incoming = unreadNodeRequest(c);
+  const text = incoming ? await readNodeText(incoming) : await c.req.text();
   let body: unknown;
   try {
-    body = JSON.parse(await c.req.text());
+    body = JSON.parse(text);
   } catch {
     throw new TetherError("invalid_json", `${what} is not valid JSON.`);
   }

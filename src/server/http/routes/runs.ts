@@ -1,11 +1,11 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { TetherError, ToolOutcomeSchema } from "../../../protocol/index.ts";
 import type { RunHub } from "../../run/hub.ts";
 import type { Runner } from "../../run/runner.ts";
 import type { RunStore } from "../../store/port.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
+import { bodyLimit } from "../middleware/body-limit.ts";
 import { ownedRun, readableRun, type CanReadAllRecords } from "../owned.ts";
 import { readJsonBody } from "../read-json-body.ts";
 import { DEFAULT_RECORD_PAGE_LIMITS, readRecordQuery, type RecordPageLimits } from "../record-page.ts";
