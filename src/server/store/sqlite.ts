@@ -1,11 +1,12 @@
 import { beginRunRefusals } from "./begin-run-refusals.ts";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
-import { decodePage, encodePage, pages } from "./event-pages.ts";
+import { decodePage, encodePageOrText, pages } from "./event-pages.ts";
 import { endedRunRefusal } from "./ended-run-refusal.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
 import { sqliteAttempt } from "./sqlite-attempt.ts";
+import { checkpointInBackground } from "./sqlite-checkpoints.ts";
 import { createGroupCommit } from "./sqlite-group-commit.ts";
 import { cannotOpen, openSqliteDatabase } from "./sqlite-database.ts";
 import { lockDatabaseFile } from "./sqlite-lock.ts";
@@ -40,6 +41,8 @@ export interface SqliteRunStoreOptions {
   startWaitMs?: number;
   /** How long a running run's writes wait for such a lock before the run fails. Default 10 s. */
   writeWaitMs?: number;
+  /** How often a worker thread moves the write-ahead log into the database file, off the event loop. Default 500 ms. */
+  checkpointEveryMs?: number;
 }
 
 /** Page writes are retried by the hub, so they wait only briefly here. */
@@ -69,10 +72,11 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
   const statements = prepareStatements(db);
   // Every write goes through the group commit: one transaction per turn of the event loop, a savepoint per write.
   const group = createGroupCommit(db);
+  const checkpoints = file ? checkpointInBackground(db, options.filename, options.checkpointEveryMs) : undefined;
 
   const insertEvents = (runId: string, events: StoredEvent[]) => {
     for (const page of pages(events)) {
-      statements.insertPage.run(runId, page[0]!.seq, page.at(-1)!.seq, encodePage(page));
+      statements.insertPage.run(runId, page[0]!.seq, page.at(-1)!.seq, encodePageOrText(page));
     }
   };
 
@@ -301,6 +305,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       return group.run(() => recoverInterruptedRuns(), { ...writeWait, what: "recover the runs a stopped process left" });
     },
     async close() {
+      await checkpoints?.stop();
       if (db.open) {
         group.flush();
         db.close();
