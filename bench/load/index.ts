@@ -64,7 +64,8 @@ try {
   });
   started.push(model);
   const modelEnv = { OPENAI_BASE_URL: `${model.url}/v1`, OPENAI_API_KEY: "mock" };
-  const tether = await startProcess("Tether", ["--conditions=tether-source", "--import", "tsx", "bench/load/demo-server.ts"], {
+  // Node's flags as `npm start` gives them (package.json): a larger young generation.
+  const tether = await startProcess("Tether", ["--max-semi-space-size=64", "--conditions=tether-source", "--import", "tsx", "bench/load/demo-server.ts"], {
     env: { ...process.env, ...modelEnv, TETHER_DATA_DIR: dataDir, TETHER_MODEL: "openai:gpt-4o-mini" },
     ready: /listening (\S+)/,
   });

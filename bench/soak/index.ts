@@ -58,7 +58,8 @@ interface Tally {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "tether-bench-soak-"));
-const server = await startProcess("Tether", ["--conditions=tether-source", "--import", "tsx", "bench/soak/demo-server.ts"], {
+// Node's flags as `npm start` gives them (package.json): a larger young generation.
+const server = await startProcess("Tether", ["--max-semi-space-size=64", "--conditions=tether-source", "--import", "tsx", "bench/soak/demo-server.ts"], {
   env: { ...process.env, TETHER_DATA_DIR: dataDir, BENCH_SOAK_CHUNK_DELAY_MS: CHUNK_DELAY_MS },
   ready: /listening (\S+)/,
   ipc: true,
