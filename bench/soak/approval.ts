@@ -17,7 +17,7 @@ const KEEP_OPEN = 5;
 export function approvalScenario(target: SoakTarget, openIds: string[]) {
   let asked = 0;
   return async () => {
-    const requestId = openIds.shift();
+    const requestId = await nextOpen(openIds);
     if (!requestId) throw new TrafficError("approval: no open request left to close");
     const approve = ++asked % APPROVE_EVERY === 0 && openIds.length >= KEEP_OPEN;
     try {
@@ -36,4 +36,10 @@ export function approvalScenario(target: SoakTarget, openIds: string[]) {
       if (!approve) openIds.push(requestId);
     }
   };
+}
+
+/** An open request no other approval is using; when every one is in use (a slow moment, many approvals at once), the first one back. */
+async function nextOpen(openIds: string[]): Promise<string | undefined> {
+  for (const deadline = Date.now() + 30_000; openIds.length === 0 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 10));
+  return openIds.shift();
 }

@@ -13,15 +13,23 @@ import { readJsonBody } from "./read-json-body.ts";
 /** Run bodies as a real client sends them to a server on Node: in pieces, in any encoding of their characters, over the limit. */
 describe("reading a JSON body on Node", () => {
   let server: Listening;
+  const logged: string[] = [];
+  const read: string[] = [];
   beforeAll(async () => {
     const app = new Hono();
-    app.onError(errorHandler(silentLogger));
+    app.onError(errorHandler({ ...silentLogger, error: (message) => logged.push(message) }));
     const onError = () => {
       throw new TetherError("body_too_large", "The request body is larger than 1024 bytes.");
     };
     // As the app does: its body limit in front.
     app.use("*", bodyLimit({ maxSize: 1024, onError }));
     app.post("/echo", async (c) => c.json(await readJsonBody(c, z.object({ text: z.string() }), "The body")));
+    // Served by Node, the body comes from Node's request: the WHATWG Request's reader is never needed.
+    app.post("/node-only", async (c) => {
+      c.req.text = () => Promise.reject(new Error("read through the WHATWG Request"));
+      read.push((await readJsonBody(c, z.object({ text: z.string() }), "The body")).text);
+      return c.json({ ok: true });
+    });
     server = await listen(app, { port: 0, host: "127.0.0.1" });
   });
   afterAll(() => server.close());
@@ -68,6 +76,23 @@ describe("reading a JSON body on Node", () => {
   it("reads a chunked body under the limit", async () => {
     const small = Buffer.from('{"text":"chunked"}');
     expect(await post([small.subarray(0, 5), small.subarray(5)])).toEqual({ status: 200, body: { text: "chunked" } });
+  });
+
+  it("reads the body from Node's own request, never building the WHATWG one", async () => {
+    const body = JSON.stringify({ text: "straight from Node" });
+    const response = await fetch(`${server.url}/node-only`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(response.status).toBe(200);
+    expect(read).toEqual(["straight from Node"]);
+  });
+
+  it("answers a body cut off mid-upload as a client's error, logging nothing", async () => {
+    const socket = connect(Number(new URL(server.url).port), "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write(`POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"text":"cut`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(logged).toEqual([]);
   });
 
   it("reads a body that arrives in pieces after the headers (a slow network)", async () => {

@@ -12,10 +12,10 @@ import { readNodeText, unreadNodeRequest } from "./node-incoming.ts";
  */
 export async function readJsonBody<Schema extends z.ZodType>(c: Context, schema: Schema, what: string): Promise<z.infer<Schema>> {
   const incoming = unreadNodeRequest(c);
-  const text = incoming ? await readNodeText(incoming) : await c.req.text();
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    // A body cut off on its way (the client gone mid-upload) is no JSON either: a 400, not a server error.
+    body = JSON.parse(incoming ? await readNodeText(incoming) : await c.req.text());
   } catch {
     throw new TetherError("invalid_json", `${what} is not valid JSON.`);
   }

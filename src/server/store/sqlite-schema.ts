@@ -42,7 +42,7 @@ CREATE INDEX IF NOT EXISTS runs_running ON runs (status) WHERE status = 'running
 -- The event log in pages of consecutive events: one row per batch the hub
 -- flushes, not one per token. A page is a JSON array, deflated: streamed events
 -- repeat their field names and ids, so a page shrinks some forty times, and the
--- log costs little more than the stream itself. A short page stays JSON text.
+-- log costs little more than the stream itself.
 CREATE TABLE IF NOT EXISTS event_pages (
   run_id TEXT NOT NULL,
   first_seq INTEGER NOT NULL,

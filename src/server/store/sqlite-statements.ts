@@ -46,7 +46,7 @@ export function prepareStatements(db: Database.Database) {
     getLog: db.prepare<[string], { log: string }>("SELECT log FROM runs WHERE run_id = ?"),
     setLog: db.prepare("UPDATE runs SET log = ? WHERE run_id = ?"),
     insertPage: db.prepare("INSERT INTO event_pages (run_id, first_seq, last_seq, body) VALUES (?, ?, ?, ?)"),
-    readPages: db.prepare<[string, number], { first_seq: number; body: Buffer | string }>(
+    readPages: db.prepare<[string, number], { first_seq: number; body: Buffer }>(
       "SELECT first_seq, body FROM event_pages WHERE run_id = ? AND last_seq > ? ORDER BY first_seq",
     ),
     getInterrupt: db.prepare<[string], InterruptRow>("SELECT * FROM interrupts WHERE interrupt_id = ?"),
@@ -59,7 +59,7 @@ export function prepareStatements(db: Database.Database) {
     listFacts: db.prepare<[string], { body: string }>("SELECT body FROM run_facts WHERE run_id = ? ORDER BY rowid"),
     runningRuns: db.prepare<[], { run_id: string }>("SELECT run_id FROM runs WHERE status = 'running'"),
     lastSeq: db.prepare<[string], { last: number }>("SELECT COALESCE(MAX(last_seq), 0) AS last FROM event_pages WHERE run_id = ?"),
-    lastPage: db.prepare<[string], { first_seq: number; body: Buffer | string }>(
+    lastPage: db.prepare<[string], { first_seq: number; body: Buffer }>(
       "SELECT first_seq, body FROM event_pages WHERE run_id = ? ORDER BY first_seq DESC LIMIT 1",
     ),
     everyMessage: db.prepare<[string], { body: string }>("SELECT body FROM messages WHERE thread_id = ? ORDER BY position"),

@@ -1,7 +1,7 @@
 import { beginRunRefusals } from "./begin-run-refusals.ts";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
-import { decodePage, encodePageOrText, pages } from "./event-pages.ts";
+import { decodePage, encodePage, pages } from "./event-pages.ts";
 import { endedRunRefusal } from "./ended-run-refusal.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
@@ -76,7 +76,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
 
   const insertEvents = (runId: string, events: StoredEvent[]) => {
     for (const page of pages(events)) {
-      statements.insertPage.run(runId, page[0]!.seq, page.at(-1)!.seq, encodePageOrText(page));
+      statements.insertPage.run(runId, page[0]!.seq, page.at(-1)!.seq, encodePage(page));
     }
   };
 
