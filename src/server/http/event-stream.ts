@@ -3,8 +3,9 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { X_ALREADY_SENT } from "@hono/node-server/utils/response/constants";
 import type { Context } from "hono";
 import { Buffer } from "node:buffer";
-import { ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import type { SequencedEvent } from "../run/hub.ts";
+import { unsentNodeResponse } from "./node-request.ts";
 
 /** A batch of one run's events, as the hub hands them on; an event with `seq` 0 is no event of the log, and goes without an SSE id. */
 export interface RunEvents {
@@ -46,8 +47,8 @@ export function eventStreamResponse(c: Context, source: AsyncIterable<RunEvents>
     options.onClose(clientGone);
   };
 
-  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
-  if (outgoing instanceof ServerResponse && !outgoing.headersSent) {
+  const outgoing = unsentNodeResponse(c);
+  if (outgoing) {
     // Hono's response made now, with what middleware set so far: Hono then copies RESPONSE_ALREADY_SENT into it,
     // rather than holding (and middleware after the handler writing into) that shared one.
     void c.res;

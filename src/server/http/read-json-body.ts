@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import { TetherError, formatIssues } from "../../protocol/index.ts";
 import { checkDepth } from "./check-depth.ts";
-import { readNodeText, unreadNodeRequest } from "./node-incoming.ts";
+import { readNodeText, unreadNodeRequest } from "./node-request.ts";
 
 /**
  * Reads a request body as JSON and checks it against a schema: `invalid_json`

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
-import { unreadNodeRequest } from "../node-incoming.ts";
+import { unreadNodeRequest } from "../node-request.ts";
 
 export interface BodyLimitOptions {
   maxSize: number;
