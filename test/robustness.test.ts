@@ -1,6 +1,11 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createAgentSession, type BrowserToolHandler } from "@tether-agent/tether/client";
 import { createMemoryRunStore, defineTool, type RunStore } from "@tether-agent/tether/server";
 import { createMemoryStorage, parseSseFrames } from "@tether-agent/tether/testing";
+import { Hono } from "hono";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { listen } from "../src/server/listen.ts";
@@ -33,8 +38,23 @@ function failing(store: RunStore, method: "finishRun" | "appendEvents", times: n
 
 async function sessions(app: Awaited<ReturnType<typeof createScriptedApp>>, threadId: string) {
   const server = await listen(app.tether.app, { port: 0, host: "127.0.0.1" });
-  const open = () =>
-    createAgentSession({ api: `${server.url}/api`, agentId: "test", threadId, headers: { "x-user": "kim" }, storage: createMemoryStorage(), drift: "ignore" });
+  /** A tab of the thread; a `stale` one hears nothing of the other tabs' runs (as a window on another device). */
+  const open = ({ stale = false } = {}) => {
+    const channel = globalThis.BroadcastChannel;
+    if (stale) delete (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel;
+    try {
+      return createAgentSession({
+        api: `${server.url}/api`,
+        agentId: "test",
+        threadId,
+        headers: { "x-user": "kim" },
+        storage: createMemoryStorage(),
+        drift: "ignore",
+      });
+    } finally {
+      globalThis.BroadcastChannel = channel;
+    }
+  };
   return { server, open };
 }
 
@@ -82,7 +102,7 @@ describe("robustness", () => {
       const a = open();
       a.registerTool({ spec: openPanel, execute: executeA });
       await a.send("pay 10");
-      const b = open();
+      const b = open({ stale: true });
       b.registerTool({ spec: openPanel, execute: executeB });
       await b.restore();
       const [interrupt] = b.getState().interrupts;
@@ -191,5 +211,98 @@ describe("robustness", () => {
     expect(retried.headers.get("x-tether-repeat-of")).toBe("r2");
     expect(parseSseFrames(await retried.text())).toEqual(second);
     expect(app.model.calls).toHaveLength(2);
+  });
+});
+
+/**
+ * A client that gives up while its request waits in a busy server's accept
+ * queue: it connects, sends the whole run request and hangs up, all while
+ * the server's event loop is blocked. The client runs in a process of its
+ * own, so the blocked loop holds only the server.
+ */
+const GIVE_UP_CLIENT = `
+const { connect } = require("node:net");
+const { writeFileSync } = require("node:fs");
+const [port, body, goneFile] = [Number(process.argv[1]), process.argv[2], process.argv[3]];
+process.stdin.once("data", () => {
+  const socket = connect(port, "127.0.0.1", () => {
+    const head = "POST /api/agents/test/run HTTP/1.1\\r\\nHost: x\\r\\nContent-Type: application/json\\r\\nx-user: kim\\r\\nContent-Length: " + Buffer.byteLength(body) + "\\r\\n\\r\\n";
+    socket.write(head + body, () => {
+      socket.destroy();
+      writeFileSync(goneFile, "");
+    });
+  });
+});
+console.log("ready");
+`;
+
+describe("a client that hung up before its run started", () => {
+  it("is not given a run (Node): no model call, nothing stored, a 499 for the log", async () => {
+    const app = await createScriptedApp([{ text: "Nobody will read this." }]);
+    const statuses: number[] = [];
+    const outer = new Hono();
+    outer.use(async (c, next) => {
+      await next();
+      statuses.push(c.res.status);
+    });
+    outer.route("/", app.tether.app);
+    const server = await listen(outer, { port: 0, host: "127.0.0.1" });
+    const body = JSON.stringify({
+      threadId: "t-gone",
+      runId: "r-gone",
+      messages: [{ id: "u", role: "user", content: "hi" }],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+    });
+    const goneFile = join(mkdtempSync(join(tmpdir(), "tether-gone-")), "gone");
+    const client = spawn(process.execPath, ["-e", GIVE_UP_CLIENT, new URL(server.url).port, body, goneFile], { stdio: ["pipe", "pipe", "inherit"] });
+    try {
+      await new Promise<void>((resolve) => client.stdout!.once("data", () => resolve()));
+      client.stdin!.write("go\n");
+      // The server's loop is held (the kernel still completes the connection) until the client has sent its request and hung up.
+      const deadline = Date.now() + 10_000;
+      while (!existsSync(goneFile) && Date.now() < deadline);
+      expect(existsSync(goneFile)).toBe(true);
+      for (let i = 0; i < 500 && statuses.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(statuses).toEqual([499]);
+      expect(app.model.calls).toHaveLength(0);
+      expect(await app.store.getRun("r-gone")).toBeUndefined();
+    } finally {
+      client.kill();
+      await server.close();
+    }
+  });
+
+  it("is not given a run (Fetch API): a request whose signal has aborted gets a 499", async () => {
+    const app = await createScriptedApp([{ text: "Nobody will read this." }]);
+    const response = await app.tether.app.request(
+      new Request("http://localhost/api/agents/test/run", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "x-user": "kim" },
+        body: JSON.stringify({ threadId: "t-gone", runId: "r-gone", messages: [{ id: "u", role: "user", content: "hi" }], tools: [], context: [] }),
+        signal: AbortSignal.abort(),
+      }),
+    );
+    expect(response.status).toBe(499);
+    expect(app.model.calls).toHaveLength(0);
+    expect(await app.store.getRun("r-gone")).toBeUndefined();
+  });
+
+  it("still gets its run when it stays", async () => {
+    const app = await createScriptedApp([{ text: "Here." }]);
+    const server = await listen(app.tether.app, { port: 0, host: "127.0.0.1" });
+    try {
+      const response = await fetch(`${server.url}/api/agents/test/run`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "x-user": "kim" },
+        body: JSON.stringify({ threadId: "t-stays", runId: "r-stays", messages: [{ id: "u", role: "user", content: "hi" }], tools: [], context: [] }),
+      });
+      expect(types(parseSseFrames(await response.text())).at(-1)).toBe("RUN_FINISHED");
+      expect(app.model.calls).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
   });
 });

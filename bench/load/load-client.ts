@@ -49,6 +49,8 @@ export interface LoadResult {
   startMs: Percentiles;
   /** Most runs streaming at one time, as this client saw them. */
   maxOpen: number;
+  /** Runs whose RUN_STARTED this client read. */
+  started: number;
   /** Only for a sequenced server: seq numbers skipped, and seen again. */
   events: { checked: boolean; lost: number; duplicated: number };
   /** Token indices of the runs that started that never arrived, arrived twice, or arrived before an earlier one. */
@@ -248,6 +250,7 @@ const result: LoadResult = {
   delayMs: percentiles(delays),
   startMs: percentiles(streams.flatMap((stream) => (stream.startedAt === undefined ? [] : [stream.startedAt - stream.sentAt]))),
   maxOpen,
+  started: streams.filter((stream) => stream.startedAt !== undefined).length,
   events: {
     checked: config.sequenced,
     lost: streams.reduce((sum, stream) => sum + stream.lost, 0),

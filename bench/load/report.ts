@@ -33,6 +33,7 @@ function figures(measurement: Measurement) {
       ["server CPU per run ms", fixed(serverCpuMs / result.runs)],
       ["server CPU over the load, % of one core", percentOfCore(serverCpuMs)],
       ["answers streaming at once at the model (most)", String(result.model.maxOpenStreams)],
+      ["model calls / runs the client saw start", `${result.model.requests} / ${result.started}`],
       ["accept queue: longest / seconds full", `${measurement.acceptQueue.max} / ${fixed(measurement.acceptQueue.fullSeconds, 2)}`],
       ["connections dropped at a full accept queue", String(measurement.listenOverflows)],
     ] as Array<[string, string]>,

@@ -26,6 +26,24 @@ export function unsentNodeResponse(c: Context): ServerResponse | undefined {
   return outgoing instanceof ServerResponse && !outgoing.headersSent ? outgoing : undefined;
 }
 
+/**
+ * Whether the client hung up before its request was answered. A request can
+ * wait in the accept queue of a busy server until its client gives up; its
+ * bytes are still read and parsed, but starting the work it asks for would
+ * spend the server on nobody. Node reads the hang-up on a later turn of the
+ * event loop than the request itself (the read that brought the request
+ * stopped short of it), so under Node this waits out this turn and the next
+ * poll for I/O before saying; a Fetch-API host's request signal says at once.
+ */
+export async function clientHungUp(c: Context): Promise<boolean> {
+  const { incoming } = nodeBindings(c);
+  if (!(incoming instanceof IncomingMessage)) return c.req.raw.signal?.aborted ?? false;
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  // No HTTP/1 client ends its side while it waits for an answer; Node's server takes that end as the client going.
+  return incoming.socket.destroyed || incoming.socket.readableEnded;
+}
+
 /** What `@hono/node-server` passes as the context's env; nothing on a Fetch-API host. */
 function nodeBindings(c: Context): { incoming?: unknown; outgoing?: unknown } {
   return (c.env as { incoming?: unknown; outgoing?: unknown } | undefined) ?? {};

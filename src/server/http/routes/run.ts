@@ -1,9 +1,11 @@
 import { Hono } from "hono";
+import type { StatusCode } from "hono/utils/http-status";
 import { readTetherProps } from "../../../protocol/index.ts";
 import type { RunHub } from "../../run/hub.ts";
 import type { Runner } from "../../run/runner.ts";
 import { eventsFor, readCompat } from "../compat.ts";
 import { eventStreamResponse } from "../event-stream.ts";
+import { clientHungUp } from "../node-request.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
 import { readRunInput } from "../read-run-input.ts";
 
@@ -12,6 +14,8 @@ export function runAgentRoutes(runner: Runner, hub: RunHub) {
   return new Hono<AuthEnv>().post("/agents/:agentId/run", async (c) => {
     const compat = readCompat(c);
     const input = await readRunInput(c);
+    // Nobody to stream to, and the client never learnt of the run: it is not started (nginx's 499, "client closed request").
+    if (await clientHungUp(c)) return c.body(null, 499 as StatusCode);
     const { runId, repeat } = await runner.start(c.var.user, c.req.param("agentId"), input);
     // By default the run outlives its client, which can reconnect; a client may ask for the opposite.
     const { cancelOnDisconnect } = readTetherProps(input.forwardedProps);
