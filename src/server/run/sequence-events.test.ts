@@ -10,6 +10,12 @@ const EVENTS = [
   { type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" },
   { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: 'He said "hi"\n' },
   { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "x", timestamp: null, rawEvent: null },
+  // Tokens of another message, then of the first again; text JSON must escape; fields the fast path does not write, or in another order.
+  { type: "TEXT_MESSAGE_CONTENT", messageId: 'm"2', delta: "π \u2028 \ud800 </script> \\ \t" },
+  { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "" },
+  { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "x", timestamp: 1700000000000 },
+  { type: "TEXT_MESSAGE_CONTENT", delta: "x", messageId: "m1" },
+  { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "x", rawEvent: undefined },
   { type: "TEXT_MESSAGE_END", messageId: "m1", metadata: null },
   { type: "TEXT_MESSAGE_CHUNK", messageId: null, delta: "y" },
   { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "navigateToScreen", parentMessageId: null },
