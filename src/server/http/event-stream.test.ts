@@ -70,6 +70,20 @@ describe("eventStreamResponse", () => {
     });
   }
 
+  it("writes text beyond ASCII as UTF-8, batch by batch, served by Node", async () => {
+    const words = ["π ≈ 3.14", "한국어 ", "😀 \u2028 end"];
+    server = await listen(
+      streamingApp(async function* () {
+        yield { runId: "r1", events: [text(1, words[0]!), text(2, words[1]!)] };
+        yield { runId: "r1", events: [text(3, words[2]!)] };
+      }, []),
+      { port: 0, host: "127.0.0.1" },
+    );
+    const body = Buffer.from(await (await fetch(`${server.url}/events`)).arrayBuffer()).toString("utf8");
+    const deltas = [...body.matchAll(/^data: (.*)$/gm)].map(([, json]) => (JSON.parse(json!) as { delta: string }).delta);
+    expect(deltas).toEqual(words);
+  });
+
   it("sends the headers at once when the first batch is not at hand, so the client is not left waiting", async () => {
     const closes: boolean[] = [];
     let release!: () => void;

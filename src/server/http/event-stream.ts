@@ -68,7 +68,8 @@ export function eventStreamResponse(c: Context, source: AsyncIterable<RunEvents>
           controller.close();
           close(false);
         } else {
-          controller.enqueue(encode(value));
+          const chunk = encode(value);
+          controller.enqueue(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
         }
       } catch (error) {
         controller.error(error);
@@ -102,7 +103,7 @@ async function writeToNode(
   outgoing: ServerResponse,
   head: () => Record<string, string | string[]>,
   iterator: AsyncIterator<RunEvents>,
-  encode: (batch: RunEvents) => Uint8Array,
+  encode: (batch: RunEvents) => Uint8Array | string,
   close: (clientGone: boolean) => void,
 ): Promise<void> {
   const gone = () => {
@@ -153,11 +154,12 @@ function drained(outgoing: ServerResponse): Promise<void> {
   });
 }
 
+/** A batch's SSE frames as text: Node's response writes a string as UTF-8 itself, sparing a Buffer per batch. */
 function encodeSse(encoder: EventEncoder) {
-  return ({ runId, events }: RunEvents): Uint8Array => {
+  return ({ runId, events }: RunEvents): string => {
     let frames = "";
     for (const { seq, event, sse } of events) frames += `${seq > 0 ? `id: ${runId}:${seq}\n` : ""}${sse ?? encoder.encodeSSE(event)}`;
-    return Buffer.from(frames);
+    return frames;
   };
 }
 
