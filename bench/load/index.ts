@@ -65,10 +65,14 @@ try {
   started.push(model);
   const modelEnv = { OPENAI_BASE_URL: `${model.url}/v1`, OPENAI_API_KEY: "mock" };
   // Node's flags as `npm start` gives them (package.json): a larger young generation.
-  const tether = await startProcess("Tether", ["--max-semi-space-size=64", "--conditions=tether-source", "--import", "tsx", "bench/load/demo-server.ts"], {
-    env: { ...process.env, ...modelEnv, TETHER_DATA_DIR: dataDir, TETHER_MODEL: "openai:gpt-4o-mini" },
-    ready: /listening (\S+)/,
-  });
+  const tether = await startProcess(
+    "Tether",
+    ["--min-semi-space-size=64", "--max-semi-space-size=64", "--conditions=tether-source", "--import", "tsx", "bench/load/demo-server.ts"],
+    {
+      env: { ...process.env, ...modelEnv, TETHER_DATA_DIR: dataDir, TETHER_MODEL: "openai:gpt-4o-mini" },
+      ready: /listening (\S+)/,
+    },
+  );
   started.push(tether);
   const login = await fetch(`${tether.url}/api/demo/login`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"user":"kim"}' });
   const { token } = (await login.json()) as { token: string };

@@ -55,6 +55,8 @@ export interface LoadResult {
   events: { checked: boolean; lost: number; duplicated: number };
   /** Token indices of the runs that started that never arrived, arrived twice, or arrived before an earlier one. */
   tokens: { lost: number; duplicated: number; outOfOrder: number };
+  /** Tokens the model wrote for runs whose client never saw them start (it gave up first): work the server did for nobody. */
+  unseenTokens: number;
   /** The model's clock minus this process's, and the round trip it was read in. */
   clock: { offsetMs: number; roundTripMs: number };
   model: Omit<SentReport, "streams">;
@@ -221,6 +223,7 @@ const rates: number[] = [];
 const failures: Record<string, number> = {};
 let firstFailure: string | undefined;
 const tokens = { lost: 0, duplicated: 0, outOfOrder: 0 };
+let unseenTokens = 0;
 for (const stream of streams) {
   if (!stream.failure && stream.firstType !== "RUN_STARTED") stream.failure = `first event ${stream.firstType}`;
   if (stream.failure) {
@@ -236,6 +239,7 @@ for (const stream of streams) {
     if (count === 0 && stream.startedAt !== undefined) tokens.lost++;
     else if (count > 1) tokens.duplicated += count - 1;
     const sentAt = times?.[index];
+    if (stream.startedAt === undefined && sentAt != null) unseenTokens++;
     if (count > 0 && sentAt != null) delays.push(stream.received[index]! - (sentAt - clock.offsetMs));
   }
   const first = times?.[0];
@@ -257,6 +261,7 @@ const result: LoadResult = {
     duplicated: streams.reduce((sum, stream) => sum + stream.duplicated, 0),
   },
   tokens,
+  unseenTokens,
   clock,
   model,
   achievedTokensPerSecond: percentiles(rates).p50,

@@ -34,6 +34,7 @@ function figures(measurement: Measurement) {
       ["server CPU over the load, % of one core", percentOfCore(serverCpuMs)],
       ["answers streaming at once at the model (most)", String(result.model.maxOpenStreams)],
       ["model calls / runs the client saw start", `${result.model.requests} / ${result.started}`],
+      ["model tokens streamed for runs the client never saw start", String(result.unseenTokens)],
       ["accept queue: longest / seconds full", `${measurement.acceptQueue.max} / ${fixed(measurement.acceptQueue.fullSeconds, 2)}`],
       ["connections dropped at a full accept queue", String(measurement.listenOverflows)],
     ] as Array<[string, string]>,

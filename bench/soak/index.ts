@@ -59,11 +59,15 @@ interface Tally {
 
 const dataDir = mkdtempSync(join(tmpdir(), "tether-bench-soak-"));
 // Node's flags as `npm start` gives them (package.json): a larger young generation.
-const server = await startProcess("Tether", ["--max-semi-space-size=64", "--conditions=tether-source", "--import", "tsx", "bench/soak/demo-server.ts"], {
-  env: { ...process.env, TETHER_DATA_DIR: dataDir, BENCH_SOAK_CHUNK_DELAY_MS: CHUNK_DELAY_MS },
-  ready: /listening (\S+)/,
-  ipc: true,
-});
+const server = await startProcess(
+  "Tether",
+  ["--min-semi-space-size=64", "--max-semi-space-size=64", "--conditions=tether-source", "--import", "tsx", "bench/soak/demo-server.ts"],
+  {
+    env: { ...process.env, TETHER_DATA_DIR: dataDir, BENCH_SOAK_CHUNK_DELAY_MS: CHUNK_DELAY_MS },
+    ready: /listening (\S+)/,
+    ipc: true,
+  },
+);
 const memory = () =>
   new Promise<ServerMemory>((resolve) => {
     server.child.once("message", resolve);
