@@ -80,7 +80,9 @@ describe("eventStreamResponse", () => {
       { port: 0, host: "127.0.0.1" },
     );
     const body = Buffer.from(await (await fetch(`${server.url}/events`)).arrayBuffer()).toString("utf8");
-    const deltas = [...body.matchAll(/^data: (.*)$/gm)].map(([, json]) => (JSON.parse(json!) as { delta: string }).delta);
+    // Split on "\n" alone: U+2028 ends a line for a RegExp, not for SSE.
+    const lines = body.split("\n").filter((line) => line.startsWith("data: "));
+    const deltas = lines.map((line) => (JSON.parse(line.slice(6)) as { delta: string }).delta);
     expect(deltas).toEqual(words);
   });
 
