@@ -118,6 +118,38 @@ describe("robustness", () => {
     }
   });
 
+  it("tells a second window of the same browser that the approval was answered, and it refuses to answer again", async () => {
+    const executed: number[] = [];
+    const app = await createScriptedApp(
+      [
+        { toolCalls: [{ toolName: "transfer", input: { amount: 10 } }] },
+        { toolCalls: [{ toolName: "openPanel", input: { panel: "receipt" } }] },
+        { text: "Receipt open." },
+      ],
+      { tools: [transfer(executed)] },
+    );
+    const { server, open } = await sessions(app, "two-tabs");
+    try {
+      const a = open();
+      a.registerTool({ spec: openPanel, execute: vi.fn(succeeded) });
+      await a.send("pay 10");
+      const b = open();
+      const executeB = vi.fn(succeeded);
+      b.registerTool({ spec: openPanel, execute: executeB });
+      await b.restore();
+      const [interrupt] = b.getState().interrupts;
+      await a.answer(interrupt!.id, { approved: true });
+      // The tabs' channel tells b a run started; b shows the thread as it now is.
+      await vi.waitFor(() => expect(b.getState().interrupts).toEqual([]));
+      await expect(b.answer(interrupt!.id, { approved: true })).rejects.toMatchObject({ code: "interrupt_unknown" });
+      expect(executed).toEqual([10]);
+      expect(executeB).not.toHaveBeenCalled();
+      expect((await app.store.listRuns("two-tabs")).map((run) => run.trigger?.kind)).toEqual(["user-message", "resume", "tool-result"]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("reports a browser call performed in a step that also asked for approval, and the approval still goes through", async () => {
     const executed: number[] = [];
     const app = await createScriptedApp(
@@ -237,8 +269,10 @@ console.log("ready");
 `;
 
 describe("a client that hung up before its run started", () => {
-  it("is not given a run (Node): no model call, nothing stored, a 499 for the log", async () => {
-    const app = await createScriptedApp([{ text: "Nobody will read this." }]);
+  it("is not given a run (Node): no model call, nothing stored, a 499 client_gone and a line in the log", async () => {
+    const logged: string[] = [];
+    const logger = { info: (message: string) => logged.push(message), warn() {}, error() {} };
+    const app = await createScriptedApp([{ text: "Nobody will read this." }], { app: { logger } });
     const statuses: number[] = [];
     const outer = new Hono();
     outer.use(async (c, next) => {
@@ -267,6 +301,7 @@ describe("a client that hung up before its run started", () => {
       expect(existsSync(goneFile)).toBe(true);
       for (let i = 0; i < 500 && statuses.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(statuses).toEqual([499]);
+      expect(logged).toEqual(["Run r-gone of thread t-gone was not started: its client hung up while the request waited."]);
       expect(app.model.calls).toHaveLength(0);
       expect(await app.store.getRun("r-gone")).toBeUndefined();
     } finally {
@@ -275,19 +310,19 @@ describe("a client that hung up before its run started", () => {
     }
   });
 
-  it("is not given a run (Fetch API): a request whose signal has aborted gets a 499", async () => {
-    const app = await createScriptedApp([{ text: "Nobody will read this." }]);
+  it("is given its run on a Fetch-API host even when the request's signal has aborted: some hosts abort it once the body is read", async () => {
+    const app = await createScriptedApp([{ text: "Here." }]);
     const response = await app.tether.app.request(
       new Request("http://localhost/api/agents/test/run", {
         method: "POST",
         headers: { "Content-Type": "application/json", "x-user": "kim" },
-        body: JSON.stringify({ threadId: "t-gone", runId: "r-gone", messages: [{ id: "u", role: "user", content: "hi" }], tools: [], context: [] }),
+        body: JSON.stringify({ threadId: "t-fetch", runId: "r-fetch", messages: [{ id: "u", role: "user", content: "hi" }], tools: [], context: [] }),
         signal: AbortSignal.abort(),
       }),
     );
-    expect(response.status).toBe(499);
-    expect(app.model.calls).toHaveLength(0);
-    expect(await app.store.getRun("r-gone")).toBeUndefined();
+    expect(response.status).toBe(200);
+    expect(types(parseSseFrames(await response.text())).at(-1)).toBe("RUN_FINISHED");
+    expect(app.model.calls).toHaveLength(1);
   });
 
   it("still gets its run when it stays", async () => {

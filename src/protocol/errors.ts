@@ -17,6 +17,7 @@ export const TETHER_ERROR_CODES = {
   invalid_last_event_id: "invalid_last_event_id",
   unsupported_media_type: "unsupported_media_type",
   body_too_large: "body_too_large",
+  client_gone: "client_gone",
   // Who is asking.
   unauthenticated: "unauthenticated",
   forbidden: "forbidden",
@@ -87,6 +88,8 @@ export const HTTP_STATUS: Record<TetherErrorCode, number> = {
   invalid_last_event_id: 400,
   unsupported_media_type: 415,
   body_too_large: 413,
+  // nginx's "client closed request": nobody reads it, but a log or a proxy shows why nothing ran.
+  client_gone: 499,
   unauthenticated: 401,
   forbidden: 403,
   cross_origin_request: 403,

@@ -178,7 +178,7 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
       },
     }),
   );
-  api.route("/", runAgentRoutes(runner, hub));
+  api.route("/", runAgentRoutes(runner, hub, logger));
   api.route("/", capabilityRoutes(agents));
   const canReadAllRecords = options.canReadAllRecords as ((user: TetherUser, agentId: string) => boolean) | undefined;
   const records = { store, isLive: (runId: string) => isRunLive(hub, runId), generatedUi: (agentId: string) => Boolean(agents.get(agentId)?.generatedUi) };

@@ -45,8 +45,8 @@ export async function createScriptedApp(
     store?: RunStore;
     secret?: string;
     api?: ApiOptions;
-    /** OpenTelemetry and record facts, as createTetherApp takes them. */
-    app?: Pick<TetherAppOptions, "telemetry" | "records">;
+    /** OpenTelemetry, record facts and the logger, as createTetherApp takes them. */
+    app?: Pick<TetherAppOptions, "telemetry" | "records" | "logger">;
   } = {},
 ): Promise<ScriptedApp> {
   const model = createScriptedModel(steps, { chunkDelayMs: options.chunkDelayMs ?? 0 });

@@ -27,17 +27,19 @@ export function unsentNodeResponse(c: Context): ServerResponse | undefined {
 }
 
 /**
- * Whether the client hung up before its request was answered. A request can
- * wait in the accept queue of a busy server until its client gives up; its
- * bytes are still read and parsed, but starting the work it asks for would
- * spend the server on nobody. Node reads the hang-up on a later turn of the
- * event loop than the request itself (the read that brought the request
- * stopped short of it), so under Node this waits out this turn and the next
- * poll for I/O before saying; a Fetch-API host's request signal says at once.
+ * Whether the client of a request served by `@hono/node-server` hung up
+ * before it was answered. A request can wait in the accept queue of a busy
+ * server until its client gives up; its bytes are still read and parsed, but
+ * starting the work it asks for would spend the server on nobody. Node reads
+ * the hang-up on a later turn of the event loop than the request itself (the
+ * read that brought the request stopped short of it), so this waits out this
+ * turn and the next poll for I/O before saying. Elsewhere it says no: some
+ * Fetch-API hosts abort a request's signal once its body is read, with the
+ * client still there.
  */
 export async function clientHungUp(c: Context): Promise<boolean> {
   const { incoming } = nodeBindings(c);
-  if (!(incoming instanceof IncomingMessage)) return c.req.raw.signal?.aborted ?? false;
+  if (!(incoming instanceof IncomingMessage)) return false;
   await new Promise((resolve) => setImmediate(resolve));
   await new Promise((resolve) => setImmediate(resolve));
   // No HTTP/1 client ends its side while it waits for an answer; Node's server takes that end as the client going.

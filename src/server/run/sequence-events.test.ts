@@ -16,6 +16,17 @@ const EVENTS = [
   { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "x", timestamp: 1700000000000 },
   { type: "TEXT_MESSAGE_CONTENT", delta: "x", messageId: "m1" },
   { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "x", rawEvent: undefined },
+  // Not plain objects: a class whose toJSON changes the JSON, one with an inherited field, one without a prototype.
+  new (class {
+    type = "TEXT_MESSAGE_CONTENT";
+    messageId = "m1";
+    delta = "secret";
+    toJSON() {
+      return { type: this.type, messageId: this.messageId, delta: "[redacted]" };
+    }
+  })(),
+  Object.assign(Object.create({ inherited: "field" }) as object, { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "x" }),
+  Object.assign(Object.create(null) as object, { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "x" }),
   { type: "TEXT_MESSAGE_END", messageId: "m1", metadata: null },
   { type: "TEXT_MESSAGE_CHUNK", messageId: null, delta: "y" },
   { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "navigateToScreen", parentMessageId: null },

@@ -45,12 +45,13 @@ let lastMessageIdJson = '""';
  * The event sent once per token, with nothing but its two strings: its JSON
  * written around them (the message id's JSON kept from the token before) is
  * several times faster than JSON.stringify walking the object, and the same
- * text. Anything more on the event, or its fields in another order, takes the
- * general path.
+ * text. Anything more on the event, its fields in another order, or an
+ * object that is not a plain one (a class's `toJSON` would change its JSON)
+ * takes the general path.
  */
 function textContentSse(event: TextMessageContentEvent): string | undefined {
   const { messageId, delta } = event;
-  if (typeof messageId !== "string" || typeof delta !== "string" || !hasFieldsInOrder(event, TEXT_CONTENT_FIELDS)) return undefined;
+  if (typeof messageId !== "string" || typeof delta !== "string" || !isPlain(event) || !hasFieldsInOrder(event, TEXT_CONTENT_FIELDS)) return undefined;
   if (messageId !== lastMessageId) {
     lastMessageId = messageId;
     lastMessageIdJson = JSON.stringify(messageId);
@@ -60,7 +61,12 @@ function textContentSse(event: TextMessageContentEvent): string | undefined {
 
 const TEXT_CONTENT_FIELDS = ["type", "messageId", "delta"];
 
-/** Whether the object's enumerable fields (inherited ones too) are exactly these, in this order: JSON.stringify's. */
+function isPlain(object: object): boolean {
+  const prototype = Object.getPrototypeOf(object) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** Whether the object's enumerable fields are exactly these, in this order (JSON.stringify's); on a plain object they are its own. */
 function hasFieldsInOrder(object: object, fields: string[]): boolean {
   let index = 0;
   for (const key in object) if (key !== fields[index++]) return false;

@@ -1,21 +1,24 @@
 import { Hono } from "hono";
-import type { StatusCode } from "hono/utils/http-status";
-import { readTetherProps } from "../../../protocol/index.ts";
+import { readTetherProps, TetherError } from "../../../protocol/index.ts";
 import type { RunHub } from "../../run/hub.ts";
 import type { Runner } from "../../run/runner.ts";
 import { eventsFor, readCompat } from "../compat.ts";
 import { eventStreamResponse } from "../event-stream.ts";
 import { clientHungUp } from "../node-request.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
+import type { Logger } from "../logger.ts";
 import { readRunInput } from "../read-run-input.ts";
 
 /** `POST /agents/:agentId/run`: a standard RunAgentInput in, the run's AG-UI events out (`?compat=ag-ui-0.0` for 0.0.x clients). */
-export function runAgentRoutes(runner: Runner, hub: RunHub) {
+export function runAgentRoutes(runner: Runner, hub: RunHub, logger: Logger) {
   return new Hono<AuthEnv>().post("/agents/:agentId/run", async (c) => {
     const compat = readCompat(c);
     const input = await readRunInput(c);
-    // Nobody to stream to, and the client never learnt of the run: it is not started (nginx's 499, "client closed request").
-    if (await clientHungUp(c)) return c.body(null, 499 as StatusCode);
+    // Nobody to stream to, and the client never learnt of the run: it is not started.
+    if (await clientHungUp(c)) {
+      logger.info(`Run ${input.runId} of thread ${input.threadId} was not started: its client hung up while the request waited.`);
+      throw new TetherError("client_gone", "The client hung up before its run could start; the run was not started.");
+    }
     const { runId, repeat } = await runner.start(c.var.user, c.req.param("agentId"), input);
     // By default the run outlives its client, which can reconnect; a client may ask for the opposite.
     const { cancelOnDisconnect } = readTetherProps(input.forwardedProps);
