@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { listen } from "../src/server/listen.ts";
 import { createScriptedApp, openPanel, types } from "./helpers/scripted-app.ts";
+import { apartFromOtherTabs } from "./helpers/stale-tab.ts";
 
 const transfer = (executed: number[] = []) =>
   defineTool({
@@ -36,14 +37,26 @@ function failing(store: RunStore, method: "finishRun" | "appendEvents", times: n
   });
 }
 
+/** kim pays 10 (a transfer that needs approval), then the receipt opens in the browser. */
+async function paymentWithReceipt() {
+  const executed: number[] = [];
+  const app = await createScriptedApp(
+    [
+      { toolCalls: [{ toolName: "transfer", input: { amount: 10 } }] },
+      { toolCalls: [{ toolName: "openPanel", input: { panel: "receipt" } }] },
+      { text: "Receipt open." },
+    ],
+    { tools: [transfer(executed)] },
+  );
+  return { app, executed };
+}
+
 async function sessions(app: Awaited<ReturnType<typeof createScriptedApp>>, threadId: string) {
   const server = await listen(app.tether.app, { port: 0, host: "127.0.0.1" });
   /** A tab of the thread; a `stale` one hears nothing of the other tabs' runs (as a window on another device). */
   const open = ({ stale = false } = {}) => {
-    const channel = globalThis.BroadcastChannel;
-    if (stale) delete (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel;
-    try {
-      return createAgentSession({
+    const create = () =>
+      createAgentSession({
         api: `${server.url}/api`,
         agentId: "test",
         threadId,
@@ -51,9 +64,7 @@ async function sessions(app: Awaited<ReturnType<typeof createScriptedApp>>, thre
         storage: createMemoryStorage(),
         drift: "ignore",
       });
-    } finally {
-      globalThis.BroadcastChannel = channel;
-    }
+    return stale ? apartFromOtherTabs(create) : create();
   };
   return { server, open };
 }
@@ -87,15 +98,7 @@ describe("robustness", () => {
   });
 
   it("does not let a second window act again on an approval another window already answered", async () => {
-    const executed: number[] = [];
-    const app = await createScriptedApp(
-      [
-        { toolCalls: [{ toolName: "transfer", input: { amount: 10 } }] },
-        { toolCalls: [{ toolName: "openPanel", input: { panel: "receipt" } }] },
-        { text: "Receipt open." },
-      ],
-      { tools: [transfer(executed)] },
-    );
+    const { app, executed } = await paymentWithReceipt();
     const { server, open } = await sessions(app, "two-windows");
     try {
       const [executeA, executeB] = [vi.fn(succeeded), vi.fn(succeeded)];
@@ -119,15 +122,7 @@ describe("robustness", () => {
   });
 
   it("tells a second window of the same browser that the approval was answered, and it refuses to answer again", async () => {
-    const executed: number[] = [];
-    const app = await createScriptedApp(
-      [
-        { toolCalls: [{ toolName: "transfer", input: { amount: 10 } }] },
-        { toolCalls: [{ toolName: "openPanel", input: { panel: "receipt" } }] },
-        { text: "Receipt open." },
-      ],
-      { tools: [transfer(executed)] },
-    );
+    const { app, executed } = await paymentWithReceipt();
     const { server, open } = await sessions(app, "two-tabs");
     try {
       const a = open();

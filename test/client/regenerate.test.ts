@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { listen } from "../../src/server/listen.ts";
 import { createScriptedApp, openPanel, type ScriptedApp } from "../helpers/scripted-app.ts";
+import { apartFromOtherTabs } from "../helpers/stale-tab.ts";
 
 const servers: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -16,10 +17,8 @@ async function served(app: ScriptedApp) {
   const server = await listen(app.tether.app, { port: 0, host: "127.0.0.1" });
   servers.push(server);
   const tab = (threadId: string, { stale = false, fetch: doFetch }: { stale?: boolean; fetch?: typeof fetch } = {}) => {
-    const channel = globalThis.BroadcastChannel;
-    if (stale) delete (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel;
-    try {
-      return createAgentSession({
+    const create = () =>
+      createAgentSession({
         api: `${server.url}/api`,
         agentId: "test",
         threadId,
@@ -27,9 +26,7 @@ async function served(app: ScriptedApp) {
         storage: createMemoryStorage(),
         ...(doFetch ? { fetch: doFetch } : {}),
       });
-    } finally {
-      globalThis.BroadcastChannel = channel;
-    }
+    return stale ? apartFromOtherTabs(create) : create();
   };
   const stored = async (threadId: string) =>
     (
