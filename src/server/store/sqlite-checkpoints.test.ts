@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,6 +70,30 @@ describe("the SQLite store's checkpoints", () => {
     const again = createSqliteRunStore({ filename: join(a, "tether.db") });
     expect((await again.getRun("r1"))?.runId).toBe("r1");
     await again.close();
+  });
+
+  it("keep the log bounded under writes that never pause: once the worker has moved it all, the store's connection moves what came since, and the next write starts the log over", async () => {
+    const dir = dirOf();
+    const filename = join(dir, "tether.db");
+    const store = createSqliteRunStore({ filename, checkpointEveryMs: 20, walLimitPages: 64 });
+    const logBytes = () => (existsSync(`${filename}-wal`) ? statSync(`${filename}-wal`).size : 0);
+    // A commit every turn of the event loop for two seconds: the worker's checkpoints never find the log still.
+    let runs = 0;
+    let startedOver = 0;
+    let last = 0;
+    const until = Date.now() + 2000;
+    while (Date.now() < until) {
+      await store.beginRun({ ...begin(`r${runs}`), run: { runId: `r${runs}`, userId: "kim", input: { padding: "x".repeat(2000) }, log: [] } });
+      runs++;
+      const size = logBytes();
+      // The log starts over cut back to the limit: its file shrinks. Without that it only ever grows.
+      if (size < last) startedOver++;
+      last = size;
+    }
+    expect(runs).toBeGreaterThan(500);
+    expect(startedOver).toBeGreaterThanOrEqual(3);
+    expect((await store.getRun(`r${runs - 1}`))?.runId).toBe(`r${runs - 1}`);
+    await store.close();
   });
 
   it("let a process with nothing else to do finish closing its store (the worker never keeps it alive, nor lets it exit mid-close)", async () => {

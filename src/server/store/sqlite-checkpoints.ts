@@ -10,6 +10,8 @@ export interface Checkpoints {
 
 /** How often the worker checkpoints each database. */
 export const CHECKPOINT_EVERY_MS = 500;
+/** Pages the write-ahead log may hold before the store's connection finishes a checkpoint itself (32 MB at 4 kB pages). */
+export const WAL_LIMIT_PAGES = 8192;
 /** Ticks in a row that fail before a database goes back to checkpointing in its own commits. */
 const FAILURES_BEFORE_FALLBACK = 5;
 
@@ -28,8 +30,10 @@ parentPort.on("message", (message) => {
       const entry = { db, failures: 0 };
       entry.timer = setInterval(() => {
         try {
-          db.pragma("wal_checkpoint(PASSIVE)");
+          const [log] = db.pragma("wal_checkpoint(PASSIVE)");
           entry.failures = 0;
+          // All of a long log is in the database, but a write came during every checkpoint, so none started it over.
+          if (log.busy === 0 && log.log >= message.limitPages && log.checkpointed === log.log) parentPort.postMessage({ catchUp: message.open });
         } catch {
           if (++entry.failures < workerData.failuresBeforeFallback) return;
           clearInterval(entry.timer);
@@ -51,6 +55,7 @@ parentPort.on("message", (message) => {
 
 interface Registered {
   fallBack(): void;
+  catchUp(): void;
   closed?: () => void;
 }
 
@@ -66,8 +71,9 @@ function sharedWorker() {
   });
   const state = { worker, stores: new Map<number, Registered>(), closing: 0 };
   worker.unref();
-  worker.on("message", (message: { failed?: number; closed?: number }) => {
+  worker.on("message", (message: { failed?: number; closed?: number; catchUp?: number }) => {
     if (message.failed) state.stores.get(message.failed)?.fallBack();
+    if (message.catchUp) state.stores.get(message.catchUp)?.catchUp();
     if (message.closed) state.stores.get(message.closed)?.closed?.();
   });
   // A worker gone (an error in it, or stopped from outside): every store checkpoints for itself again.
@@ -92,10 +98,21 @@ function sharedWorker() {
  * milliseconds in every other commit, during which no stream moves. Here the
  * store's connection never checkpoints; a worker thread with a connection of
  * its own does, passively (it never blocks the store's reads or writes),
- * every `everyMs`. Should the worker fail to start, stop on its own, or fail
+ * every `checkpointEveryMs`. Should the worker fail to start, stop on its own, or fail
  * several ticks in a row, the store's connection checkpoints for itself again.
+ *
+ * Only a write can start the log over, and only one that begins with all of
+ * it in the database. Under writes that never pause, a write always lands
+ * while the worker copies, and the log would grow without end (a gigabyte in
+ * minutes). So once the log is past `walLimitPages` and the worker has moved
+ * all it saw, the store's connection moves the few pages written since, and
+ * its next write starts the log over (cut back to the limit).
  */
-export function checkpointInBackground(db: Database.Database, filename: string, everyMs = CHECKPOINT_EVERY_MS): Checkpoints {
+export function checkpointInBackground(
+  db: Database.Database,
+  filename: string,
+  { checkpointEveryMs = CHECKPOINT_EVERY_MS, walLimitPages = WAL_LIMIT_PAGES }: { checkpointEveryMs?: number; walLimitPages?: number } = {},
+): Checkpoints {
   let state: NonNullable<typeof shared>;
   try {
     state = sharedWorker();
@@ -108,11 +125,20 @@ export function checkpointInBackground(db: Database.Database, filename: string, 
     fallBack: () => {
       if (!stopped && db.open) db.pragma("wal_autocheckpoint = 1000");
     },
+    catchUp: () => {
+      if (stopped || !db.open || db.inTransaction) return;
+      try {
+        db.pragma("wal_checkpoint(PASSIVE)");
+      } catch {
+        // Not now (the disk, a lock): the worker asks again after its next checkpoint.
+      }
+    },
   };
   state.stores.set(id, registered);
   db.pragma("wal_autocheckpoint = 0");
+  db.pragma(`journal_size_limit = ${walLimitPages * Number(db.pragma("page_size", { simple: true }))}`);
   // Absolute: the worker must reach this file even after the process changes its working directory.
-  state.worker.postMessage({ open: id, filename: resolve(filename), everyMs });
+  state.worker.postMessage({ open: id, filename: resolve(filename), everyMs: checkpointEveryMs, limitPages: walLimitPages });
   return {
     stop() {
       if (stopped) return Promise.resolve();

@@ -43,6 +43,12 @@ export interface SqliteRunStoreOptions {
   writeWaitMs?: number;
   /** How often a worker thread moves the write-ahead log into the database file, off the event loop. Default 500 ms. */
   checkpointEveryMs?: number;
+  /**
+   * How large the write-ahead log may grow, in pages, before the store's own
+   * connection finishes a checkpoint the worker has nearly done, so that the
+   * log starts over even when writes never pause. Default 8192 (32 MB).
+   */
+  walLimitPages?: number;
 }
 
 /** Page writes are retried by the hub, so they wait only briefly here. */
@@ -72,7 +78,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
   const statements = prepareStatements(db);
   // Every write goes through the group commit: one transaction per turn of the event loop, a savepoint per write.
   const group = createGroupCommit(db);
-  const checkpoints = file ? checkpointInBackground(db, options.filename, options.checkpointEveryMs) : undefined;
+  const checkpoints = file ? checkpointInBackground(db, options.filename, options) : undefined;
 
   const insertEvents = (runId: string, events: StoredEvent[]) => {
     for (const page of pages(events)) {
