@@ -71,6 +71,32 @@ describe("createRunHub", () => {
     await disk.close();
   });
 
+  it("hands a run's events to its followers as soon as the work that emitted them is done, before the next callback of the same turn of the event loop", async () => {
+    const disk = createSqliteRunStore({ filename: join(folder, "same-turn", "tether.db") });
+    const hub = createRunHub({ store: disk });
+    const channel = hub.open({ runId: "r1", threadId: "t1", stored: await begin(disk, "r1") });
+    const controller = new AbortController();
+    const follower = hub.follow("r1", 1, controller.signal)[Symbol.asyncIterator]();
+    const order: string[] = [];
+    const delivered = follower.next().then(({ value }) => order.push(`delivered ${(value as SequencedEvent[]).map((event) => event.seq).join(",")}`));
+    // Two callbacks of one turn, as two model streams' reads are under load: the first emits a token, and its
+    // promise chain another; the second is some other stream's. Before, the batch waited for the turn's end.
+    await new Promise<void>((resolve) => {
+      setTimeout(() => {
+        channel.emit(delta("a"));
+        void Promise.resolve().then(() => channel.emit(delta("b")));
+      }, 5);
+      setTimeout(() => {
+        order.push("next callback");
+        resolve();
+      }, 5);
+    });
+    await delivered;
+    expect(order).toEqual(["delivered 2,3", "next callback"]);
+    controller.abort();
+    await disk.close();
+  });
+
   it("ends a run that died with events out but not stored past every id a client may hold, saying which were lost", async () => {
     const filename = join(folder, "crash", "tether.db");
     const disk = createSqliteRunStore({ filename });

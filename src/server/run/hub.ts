@@ -22,7 +22,8 @@ interface LiveRun {
   /** How far each follower has read. */
   cursors: Set<{ seq: number }>;
   waiters: Set<() => void>;
-  tick: ReturnType<typeof setImmediate> | undefined;
+  /** Followers are to be woken once the work that emitted is done (`process.nextTick`). */
+  tick: boolean;
   persistTimer: ReturnType<typeof setTimeout> | undefined;
   /** Consecutive failed page writes, for the retry pause. */
   failures: number;
@@ -157,7 +158,7 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
         closed: false,
         cursors: new Set(),
         waiters: new Set(),
-        tick: undefined,
+        tick: false,
         persistTimer: undefined,
         failures: 0,
         writing: Promise.resolve(),
@@ -170,7 +171,8 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
         void persist(run);
       };
       const onTick = () => {
-        run.tick = undefined;
+        if (!run.tick) return; // the run ended first, and its end woke the followers
+        run.tick = false;
         wake(run);
         if (run.failures > 0) return; // a retry is already scheduled
         if (lastSeq(run) - run.persisted >= PERSIST_AT_EVENTS) persistNow();
@@ -186,11 +188,14 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
         runId,
         emit(event) {
           push(event);
-          run.tick ??= setImmediate(onTick);
+          if (run.tick) return;
+          run.tick = true;
+          // After the promise chain that brought this event has emitted the rest of its socket read, and before the
+          // turn's other callbacks: under load a turn is long, and waiting for its end (setImmediate) doubled the delay.
+          process.nextTick(onTick);
         },
         async end(terminal, ending) {
-          if (run.tick) clearImmediate(run.tick);
-          run.tick = undefined;
+          run.tick = false;
           clearTimeout(run.persistTimer);
           run.persistTimer = undefined;
           run.failures = 0;
