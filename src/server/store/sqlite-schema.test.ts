@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { assistantMessage, userMessage } from "../../../test/fixtures/messages.ts";
 import { createSqliteRunStore } from "./sqlite.ts";
 import { SCHEMA } from "./sqlite-schema.ts";
+import { prepareStatements } from "./sqlite-statements.ts";
 
 const folders: string[] = [];
 afterEach(() => {
@@ -13,6 +14,14 @@ afterEach(() => {
 });
 
 describe("the SQLite schema", () => {
+  it("finds a thread's running run among the thread's own runs, not among every running run of the server (each run's start asks)", () => {
+    const db = new Database(":memory:");
+    db.exec(SCHEMA);
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${prepareStatements(db).getActiveRun.source}`).all("thread_1") as Array<{ detail: string }>;
+    expect(plan.map((step) => step.detail)).toEqual(["SEARCH runs USING INDEX runs_by_thread (thread_id=?)"]);
+    db.close();
+  });
+
   it("brings a database made before messages could be set aside up to date, keeping what it holds", async () => {
     const folder = mkdtempSync(join(tmpdir(), "tether-schema-"));
     folders.push(folder);

@@ -33,7 +33,8 @@ export function prepareStatements(db: Database.Database) {
     insertPending: db.prepare("INSERT OR REPLACE INTO pending_tool_calls (thread_id, tool_call_id, tool_name, run_id, arguments) VALUES (?, ?, ?, ?, ?)"),
     deletePending: db.prepare("DELETE FROM pending_tool_calls WHERE thread_id = ? AND tool_call_id = ?"),
     getRun: db.prepare<[string], RunRow>("SELECT * FROM runs WHERE run_id = ?"),
-    getActiveRun: db.prepare<[string], RunRow>("SELECT * FROM runs WHERE thread_id = ? AND status = 'running' LIMIT 1"),
+    // `+status`: through the thread's own runs; by `runs_running` it would read every running run of the server.
+    getActiveRun: db.prepare<[string], RunRow>("SELECT * FROM runs WHERE thread_id = ? AND +status = 'running' LIMIT 1"),
     listRuns: db.prepare<[string], RunRow>("SELECT * FROM runs WHERE thread_id = ? ORDER BY ordinal"),
     listRunLinks: db.prepare<[string], RunLinkRow>("SELECT run_id, parent_run_id, trigger, created_at FROM runs WHERE thread_id = ? ORDER BY ordinal"),
     nextOrdinal: db.prepare<[string], { next: number }>("SELECT COALESCE(MAX(ordinal), 0) + 1 AS next FROM runs WHERE thread_id = ?"),
