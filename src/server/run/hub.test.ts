@@ -80,11 +80,14 @@ describe("createRunHub", () => {
     const order: string[] = [];
     const delivered = follower.next().then(({ value }) => order.push(`delivered ${(value as SequencedEvent[]).map((event) => event.seq).join(",")}`));
     // Two callbacks of one turn, as two model streams' reads are under load: the first emits a token, and its
-    // promise chain another; the second is some other stream's. Before, the batch waited for the turn's end.
+    // promise chain another four hops later (still one batch); the second is some other stream's. Before, the batch waited for the turn's end.
     await new Promise<void>((resolve) => {
       setTimeout(() => {
         channel.emit(delta("a"));
-        void Promise.resolve().then(() => channel.emit(delta("b")));
+        void (async () => {
+          for (let hop = 0; hop < 4; hop++) await Promise.resolve();
+          channel.emit(delta("b"));
+        })();
       }, 5);
       setTimeout(() => {
         order.push("next callback");

@@ -22,7 +22,7 @@ interface LiveRun {
   /** How far each follower has read. */
   cursors: Set<{ seq: number }>;
   waiters: Set<() => void>;
-  /** Followers are to be woken once the work that emitted is done (`process.nextTick`). */
+  /** Followers are to be woken once the work that emitted is done. */
   tick: boolean;
   persistTimer: ReturnType<typeof setTimeout> | undefined;
   /** Consecutive failed page writes, for the retry pause. */
@@ -190,9 +190,10 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
           push(event);
           if (run.tick) return;
           run.tick = true;
-          // After the promise chain that brought this event has emitted the rest of its socket read, and before the
-          // turn's other callbacks: under load a turn is long, and waiting for its end (setImmediate) doubled the delay.
-          process.nextTick(onTick);
+          // Once the microtasks queued by now have run (the promise chain that brought this event emits the rest of
+          // its socket read), and before the turn's other callbacks: under load a turn is long, and waiting for its
+          // end (setImmediate) doubled the delay. A tick queued from a microtask runs after the queue has drained.
+          queueMicrotask(() => process.nextTick(onTick));
         },
         async end(terminal, ending) {
           run.tick = false;
