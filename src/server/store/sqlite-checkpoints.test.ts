@@ -72,7 +72,7 @@ describe("the SQLite store's checkpoints", () => {
     await again.close();
   });
 
-  it("keep the log bounded under writes that never pause: once the worker has moved it all, the store's connection moves what came since, and the next write starts the log over", async () => {
+  it("keep the log bounded under writes that never pause: past the limit, the worker starts it over itself", async () => {
     const dir = dirOf();
     const filename = join(dir, "tether.db");
     const store = createSqliteRunStore({ filename, checkpointEveryMs: 20, walLimitPages: 64 });
@@ -90,9 +90,18 @@ describe("the SQLite store's checkpoints", () => {
       if (size < last) startedOver++;
       last = size;
     }
-    expect(runs).toBeGreaterThan(500);
     expect(startedOver).toBeGreaterThanOrEqual(3);
     expect((await store.getRun(`r${runs - 1}`))?.runId).toBe(`r${runs - 1}`);
+    await store.close();
+  });
+
+  it("refuse a log limit that is not a whole number of pages above 0, before taking the file", async () => {
+    const dir = dirOf();
+    const filename = join(dir, "tether.db");
+    for (const walLimitPages of [0, -1, 1.5, Number.NaN, Infinity])
+      expect(() => createSqliteRunStore({ filename, walLimitPages })).toThrow(`walLimitPages must be a whole number of pages above 0, not ${walLimitPages}.`);
+    // Nothing was left holding the file.
+    const store = createSqliteRunStore({ filename });
     await store.close();
   });
 

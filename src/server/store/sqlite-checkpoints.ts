@@ -12,6 +12,12 @@ export interface Checkpoints {
 export const CHECKPOINT_EVERY_MS = 500;
 /** Pages the write-ahead log may hold before the store's connection finishes a checkpoint itself (32 MB at 4 kB pages). */
 export const WAL_LIMIT_PAGES = 8192;
+/** A checkpoint that copied at most this many pages leaves little to copy while the store's writes are held off. */
+const CATCH_UP_PAGES = 256;
+/** Checkpoints in a row the worker makes to get there, before it starts the log over anyway. */
+const CHASES = 8;
+/** How long the worker waits for a moment between the store's writes to start the log over in. */
+const RESTART_WAIT_MS = 50;
 /** Ticks in a row that fail before a database goes back to checkpointing in its own commits. */
 const FAILURES_BEFORE_FALLBACK = 5;
 
@@ -27,19 +33,37 @@ parentPort.on("message", (message) => {
       const db = new Database(message.filename);
       db.pragma("busy_timeout = 0");
       db.pragma("synchronous = NORMAL");
-      const entry = { db, failures: 0 };
-      entry.timer = setInterval(() => {
+      const entry = { db, failures: 0, checkpointed: 0, chases: 0, again: undefined };
+      const checkpoint = () => {
         try {
           const [log] = db.pragma("wal_checkpoint(PASSIVE)");
           entry.failures = 0;
-          // All of a long log is in the database, but a write came during every checkpoint, so none started it over.
-          if (log.busy === 0 && log.log >= message.limitPages && log.checkpointed === log.log) parentPort.postMessage({ catchUp: message.open });
+          const copied = log.checkpointed >= entry.checkpointed ? log.checkpointed - entry.checkpointed : log.checkpointed;
+          entry.checkpointed = log.checkpointed;
+          if (log.busy !== 0 || log.log < message.limitPages || log.checkpointed !== log.log) return;
+          // All of a long log is in the database, yet it never started over: a write came during every checkpoint.
+          // Copy again at once until a copy is short, then start the log over here, holding off the store's writes
+          // for what came during that last copy; they wait asynchronously (sqliteAttempt), never the event loop.
+          if (copied > workerData.catchUpPages && entry.chases++ < workerData.chases) {
+            entry.again = setImmediate(checkpoint);
+            return;
+          }
+          entry.chases = 0;
+          db.pragma("busy_timeout = " + workerData.restartWaitMs);
+          try {
+            db.pragma("wal_checkpoint(TRUNCATE)");
+          } catch {
+            // Not this time (a reader, the disk): the next tick tries again.
+          } finally {
+            db.pragma("busy_timeout = 0");
+          }
         } catch {
           if (++entry.failures < workerData.failuresBeforeFallback) return;
           clearInterval(entry.timer);
           parentPort.postMessage({ failed: message.open });
         }
-      }, message.everyMs);
+      };
+      entry.timer = setInterval(checkpoint, message.everyMs);
       open.set(message.open, entry);
     } catch {
       parentPort.postMessage({ failed: message.open });
@@ -47,7 +71,7 @@ parentPort.on("message", (message) => {
   } else if (message.close) {
     const entry = open.get(message.close);
     open.delete(message.close);
-    if (entry) { clearInterval(entry.timer); entry.db.close(); }
+    if (entry) { clearInterval(entry.timer); clearImmediate(entry.again); entry.db.close(); }
     parentPort.postMessage({ closed: message.close });
   }
 });
@@ -55,7 +79,6 @@ parentPort.on("message", (message) => {
 
 interface Registered {
   fallBack(): void;
-  catchUp(): void;
   closed?: () => void;
 }
 
@@ -67,13 +90,18 @@ function sharedWorker() {
   if (shared) return shared;
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { driver: createRequire(import.meta.url).resolve("better-sqlite3"), failuresBeforeFallback: FAILURES_BEFORE_FALLBACK },
+    workerData: {
+      driver: createRequire(import.meta.url).resolve("better-sqlite3"),
+      failuresBeforeFallback: FAILURES_BEFORE_FALLBACK,
+      catchUpPages: CATCH_UP_PAGES,
+      chases: CHASES,
+      restartWaitMs: RESTART_WAIT_MS,
+    },
   });
   const state = { worker, stores: new Map<number, Registered>(), closing: 0 };
   worker.unref();
-  worker.on("message", (message: { failed?: number; closed?: number; catchUp?: number }) => {
+  worker.on("message", (message: { failed?: number; closed?: number }) => {
     if (message.failed) state.stores.get(message.failed)?.fallBack();
-    if (message.catchUp) state.stores.get(message.catchUp)?.catchUp();
     if (message.closed) state.stores.get(message.closed)?.closed?.();
   });
   // A worker gone (an error in it, or stopped from outside): every store checkpoints for itself again.
@@ -101,12 +129,14 @@ function sharedWorker() {
  * every `checkpointEveryMs`. Should the worker fail to start, stop on its own, or fail
  * several ticks in a row, the store's connection checkpoints for itself again.
  *
- * Only a write can start the log over, and only one that begins with all of
- * it in the database. Under writes that never pause, a write always lands
- * while the worker copies, and the log would grow without end (a gigabyte in
- * minutes). So once the log is past `walLimitPages` and the worker has moved
- * all it saw, the store's connection moves the few pages written since, and
- * its next write starts the log over (cut back to the limit).
+ * A write starts the log over only when it begins with all of the log in
+ * the database. Under writes that never pause, one always lands while the
+ * worker copies, and the log grew without end (a gigabyte in minutes). So
+ * once the log is past `walLimitPages`, the worker copies again at once until
+ * a copy is short (up to CHASES times), then checkpoints holding off writes
+ * for what came during that copy, and starts the log over itself (its file
+ * emptied). The store's writes that meet it wait off the event loop
+ * (`sqliteAttempt`): a few milliseconds once per `walLimitPages` of log.
  */
 export function checkpointInBackground(
   db: Database.Database,
@@ -125,18 +155,9 @@ export function checkpointInBackground(
     fallBack: () => {
       if (!stopped && db.open) db.pragma("wal_autocheckpoint = 1000");
     },
-    catchUp: () => {
-      if (stopped || !db.open || db.inTransaction) return;
-      try {
-        db.pragma("wal_checkpoint(PASSIVE)");
-      } catch {
-        // Not now (the disk, a lock): the worker asks again after its next checkpoint.
-      }
-    },
   };
   state.stores.set(id, registered);
   db.pragma("wal_autocheckpoint = 0");
-  db.pragma(`journal_size_limit = ${walLimitPages * Number(db.pragma("page_size", { simple: true }))}`);
   // Absolute: the worker must reach this file even after the process changes its working directory.
   state.worker.postMessage({ open: id, filename: resolve(filename), everyMs: checkpointEveryMs, limitPages: walLimitPages });
   return {

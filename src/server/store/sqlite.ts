@@ -61,6 +61,8 @@ const EVENTS_WAIT_MS = 50;
  * `store_unavailable`).
  */
 export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
+  if (options.walLimitPages !== undefined && !(Number.isInteger(options.walLimitPages) && options.walLimitPages > 0))
+    throw new TypeError(`walLimitPages must be a whole number of pages above 0, not ${options.walLimitPages}.`);
   const file = options.filename !== ":memory:";
   const lock = file && options.exclusive !== false ? lockDatabaseFile(options.filename) : undefined;
   let db: ReturnType<typeof openSqliteDatabase>;
