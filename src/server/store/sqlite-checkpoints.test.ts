@@ -72,7 +72,7 @@ describe("the SQLite store's checkpoints", () => {
     await again.close();
   });
 
-  it("keep the log bounded under writes that never pause: past the limit, the worker starts it over itself", async () => {
+  it("keep the log bounded under writes that never pause: past the limit, once the worker has copied it all, the store's connection copies what came since and its next write starts it over", async () => {
     const dir = dirOf();
     const filename = join(dir, "tether.db");
     const store = createSqliteRunStore({ filename, checkpointEveryMs: 20, walLimitPages: 64 });

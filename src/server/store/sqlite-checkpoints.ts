@@ -12,12 +12,10 @@ export interface Checkpoints {
 export const CHECKPOINT_EVERY_MS = 500;
 /** Pages the write-ahead log may hold before the store's connection finishes a checkpoint itself (32 MB at 4 kB pages). */
 export const WAL_LIMIT_PAGES = 8192;
-/** A checkpoint that copied at most this many pages leaves little to copy while the store's writes are held off. */
+/** A checkpoint that copied at most this many pages leaves the store's connection little to copy after it. */
 const CATCH_UP_PAGES = 256;
-/** Checkpoints in a row the worker makes to get there, before it starts the log over anyway. */
+/** Checkpoints in a row the worker makes to get there, before it leaves the rest to the store's connection anyway. */
 const CHASES = 8;
-/** How long the worker waits for a moment between the store's writes to start the log over in. */
-const RESTART_WAIT_MS = 50;
 /** Ticks in a row that fail before a database goes back to checkpointing in its own commits. */
 const FAILURES_BEFORE_FALLBACK = 5;
 
@@ -33,37 +31,36 @@ parentPort.on("message", (message) => {
       const db = new Database(message.filename);
       db.pragma("busy_timeout = 0");
       db.pragma("synchronous = NORMAL");
-      const entry = { db, failures: 0, checkpointed: 0, chases: 0, again: undefined };
+      const entry = { db, failures: 0, checkpointed: 0, chases: 0, asked: -1, again: undefined };
       const checkpoint = () => {
+        entry.again = undefined;
         try {
           const [log] = db.pragma("wal_checkpoint(PASSIVE)");
           entry.failures = 0;
           const copied = log.checkpointed >= entry.checkpointed ? log.checkpointed - entry.checkpointed : log.checkpointed;
           entry.checkpointed = log.checkpointed;
-          if (log.busy !== 0 || log.log < message.limitPages || log.checkpointed !== log.log) return;
+          // Asked once per length: a log that stays long is one no write has come to start over since.
+          if (log.busy !== 0 || log.log < message.limitPages || log.checkpointed !== log.log || log.log === entry.asked) {
+            entry.chases = 0;
+            return;
+          }
           // All of a long log is in the database, yet it never started over: a write came during every checkpoint.
-          // Copy again at once until a copy is short, then start the log over here, holding off the store's writes
-          // for what came during that last copy; they wait asynchronously (sqliteAttempt), never the event loop.
+          // Copy again at once until a copy is short, so that the store's connection has little left to copy itself.
           if (copied > workerData.catchUpPages && entry.chases++ < workerData.chases) {
             entry.again = setImmediate(checkpoint);
             return;
           }
           entry.chases = 0;
-          db.pragma("busy_timeout = " + workerData.restartWaitMs);
-          try {
-            db.pragma("wal_checkpoint(TRUNCATE)");
-          } catch {
-            // Not this time (a reader, the disk): the next tick tries again.
-          } finally {
-            db.pragma("busy_timeout = 0");
-          }
+          entry.asked = log.log;
+          parentPort.postMessage({ catchUp: message.open });
         } catch {
           if (++entry.failures < workerData.failuresBeforeFallback) return;
           clearInterval(entry.timer);
           parentPort.postMessage({ failed: message.open });
         }
       };
-      entry.timer = setInterval(checkpoint, message.everyMs);
+      // A tick that finds a chase under way leaves it to go on.
+      entry.timer = setInterval(() => entry.again === undefined && checkpoint(), message.everyMs);
       open.set(message.open, entry);
     } catch {
       parentPort.postMessage({ failed: message.open });
@@ -79,6 +76,7 @@ parentPort.on("message", (message) => {
 
 interface Registered {
   fallBack(): void;
+  catchUp(): void;
   closed?: () => void;
 }
 
@@ -95,13 +93,13 @@ function sharedWorker() {
       failuresBeforeFallback: FAILURES_BEFORE_FALLBACK,
       catchUpPages: CATCH_UP_PAGES,
       chases: CHASES,
-      restartWaitMs: RESTART_WAIT_MS,
     },
   });
   const state = { worker, stores: new Map<number, Registered>(), closing: 0 };
   worker.unref();
-  worker.on("message", (message: { failed?: number; closed?: number }) => {
+  worker.on("message", (message: { failed?: number; closed?: number; catchUp?: number }) => {
     if (message.failed) state.stores.get(message.failed)?.fallBack();
+    if (message.catchUp) state.stores.get(message.catchUp)?.catchUp();
     if (message.closed) state.stores.get(message.closed)?.closed?.();
   });
   // A worker gone (an error in it, or stopped from outside): every store checkpoints for itself again.
@@ -129,14 +127,16 @@ function sharedWorker() {
  * every `checkpointEveryMs`. Should the worker fail to start, stop on its own, or fail
  * several ticks in a row, the store's connection checkpoints for itself again.
  *
- * A write starts the log over only when it begins with all of the log in
- * the database. Under writes that never pause, one always lands while the
- * worker copies, and the log grew without end (a gigabyte in minutes). So
- * once the log is past `walLimitPages`, the worker copies again at once until
- * a copy is short (up to CHASES times), then checkpoints holding off writes
- * for what came during that copy, and starts the log over itself (its file
- * emptied). The store's writes that meet it wait off the event loop
- * (`sqliteAttempt`): a few milliseconds once per `walLimitPages` of log.
+ * Only a write can start the log over, and only one that begins with all of
+ * it in the database. Under writes that never pause, a write always lands
+ * while the worker copies, and the log would grow without end (a gigabyte in
+ * minutes). So once the log is past `walLimitPages`, the worker copies again
+ * at once until a copy is short (up to CHASES times); then the store's own
+ * connection copies what came during that last copy and its next write
+ * starts the log over, cut back to the limit. That copy is on the event
+ * loop, with the disk's two syncs: a few milliseconds once per `walLimitPages`
+ * of log, and more if writes outrun the worker's copying. The log can pass
+ * the limit by what is written in a tick or two.
  */
 export function checkpointInBackground(
   db: Database.Database,
@@ -155,9 +155,18 @@ export function checkpointInBackground(
     fallBack: () => {
       if (!stopped && db.open) db.pragma("wal_autocheckpoint = 1000");
     },
+    catchUp: () => {
+      if (stopped || !db.open || db.inTransaction) return;
+      try {
+        db.pragma("wal_checkpoint(PASSIVE)");
+      } catch {
+        // Not now (the disk, a lock): the worker asks again after its next checkpoint.
+      }
+    },
   };
   state.stores.set(id, registered);
   db.pragma("wal_autocheckpoint = 0");
+  db.pragma(`journal_size_limit = ${walLimitPages * Number(db.pragma("page_size", { simple: true }))}`);
   // Absolute: the worker must reach this file even after the process changes its working directory.
   state.worker.postMessage({ open: id, filename: resolve(filename), everyMs: checkpointEveryMs, limitPages: walLimitPages });
   return {
