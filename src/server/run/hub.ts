@@ -35,11 +35,9 @@ interface LiveRun {
 /** The most events handed to a follower at once, so a late one never gets a whole run in one write. */
 const MAX_BATCH = 1024;
 /**
- * How long emitted events may wait for the store, and how many. A commit costs
- * far more than a page, so events are stored a tenth of a second late; until
- * then they are served from memory. A model streaming 30 tokens a second
- * fills a page with three, not one: a page per token was a tenth of the
- * server's CPU under many slow streams.
+ * How long emitted events may wait for the store, and how many: a commit costs far more than a page, so events
+ * are stored a tenth of a second late and served from memory until then. At 30 tokens a second a page holds
+ * three, not one: a page per token was a tenth of the server's CPU under many slow streams.
  */
 const PERSIST_AFTER_MS = 100;
 const PERSIST_AT_EVENTS = 2000;
@@ -190,9 +188,8 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
           push(event);
           if (run.tick) return;
           run.tick = true;
-          // Once the microtasks queued by now have run (the promise chain that brought this event emits the rest of
-          // its socket read), and before the turn's other callbacks: under load a turn is long, and waiting for its
-          // end (setImmediate) doubled the delay. A tick queued from a microtask runs after the queue has drained.
+          // After this socket read's promise chain has emitted the rest (a tick queued from a microtask waits for the
+          // queue to drain), yet before the turn's other callbacks: under load a turn is long (setImmediate doubled the delay).
           queueMicrotask(() => process.nextTick(onTick));
         },
         async end(terminal, ending) {
