@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { getRequestListener } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerFetch } from "./provider-fetch.ts";
 
@@ -51,6 +52,35 @@ describe("providerFetch", () => {
     expect(response.headers.get("set-cookie")).toBe("a=1, b=2");
     expect(await response.text()).toBe("data: one\n\ndata: two\n\n");
     expect(seen.at(-1)).toMatchObject({ method: "POST", body: '{"a":"é"}', headers: { authorization: "Bearer k", "content-length": "10" } });
+  });
+
+  it("sends headers given as Headers or as pairs, and one Content-Length, the body's own", async () => {
+    for (const headers of [
+      new Headers({ "X-Key": "k", "Content-Length": "1" }),
+      [
+        ["X-Key", "k"],
+        ["content-length", "1"],
+      ] as [string, string][],
+    ]) {
+      await (await providerFetch(`${origin}/stream`, { method: "POST", headers, body: "{}" })).text();
+      expect(seen.at(-1)!.headers).toMatchObject({ "x-key": "k", "content-length": "2" });
+    }
+    await (await providerFetch(`${origin}/stream`, { method: "POST", headers: { "Content-Length": "1" }, body: "{}" })).text();
+    expect(seen.at(-1)!.headers["content-length"]).toBe("2");
+  });
+
+  it("answers with the platform's Response even after @hono/node-server put its lighter one in the global's place", async () => {
+    const platformResponse = globalThis.Response;
+    getRequestListener(() => new Response("unused"));
+    try {
+      expect(globalThis.Response).not.toBe(platformResponse);
+      const response = await providerFetch(`${origin}/stream`, { method: "POST", body: "{}" });
+      // The lighter one passes instanceof (its prototype extends this one's), so the prototype itself is checked.
+      expect(Object.getPrototypeOf(response)).toBe(platformResponse.prototype);
+      expect(await response.text()).toBe("data: one\n\ndata: two\n\n");
+    } finally {
+      Object.defineProperty(globalThis, "Response", { value: platformResponse });
+    }
   });
 
   it("gives an error status and its body back as fetch does", async () => {

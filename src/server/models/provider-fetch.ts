@@ -1,8 +1,11 @@
-import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import { Agent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 
 // Kept-alive connections to model providers, as many as there are streams at once.
 const agents = { "http:": new Agent({ keepAlive: true }), "https:": new HttpsAgent({ keepAlive: true }) };
+// Taken before a server starts: @hono/node-server then swaps the global for a lighter Response that builds
+// this one as soon as its body is read, and a provider reads every body.
+const NativeResponse = globalThis.Response;
 
 /**
  * A `fetch` for the AI SDK's providers (their `fetch` option) on Node's own
@@ -20,8 +23,7 @@ export const providerFetch: typeof fetch = (input, init = {}) => {
   const body = init.body ?? undefined;
   if (!agent || (body !== undefined && typeof body !== "string") || !(typeof input === "string" || input instanceof URL)) return fetch(input, init);
   return new Promise<Response>((resolve, reject) => {
-    const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, key) => (headers[key] = value));
+    const headers = requestHeaders(init.headers);
     if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
     const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(
       url,
@@ -38,7 +40,7 @@ function toResponse(response: IncomingMessage, signal: AbortSignal | null | unde
   // A body is not allowed with these statuses; the stream is drained so the connection is reused.
   if (status === 204 || status === 205 || status === 304) {
     response.resume();
-    return new Response(null, { status, statusText: response.statusMessage ?? "", headers: toHeaders(response.headers) });
+    return new NativeResponse(null, { status, statusText: response.statusMessage ?? "", headers: toHeaders(response.rawHeaders) });
   }
   let settled = false;
   const body = new ReadableStream<Uint8Array>({
@@ -61,15 +63,21 @@ function toResponse(response: IncomingMessage, signal: AbortSignal | null | unde
       response.destroy();
     },
   });
-  return new Response(body, { status, statusText: response.statusMessage ?? "", headers: toHeaders(response.headers) });
+  return new NativeResponse(body, { status, statusText: response.statusMessage ?? "", headers: toHeaders(response.rawHeaders) });
 }
 
-function toHeaders(headers: IncomingHttpHeaders): Headers {
-  const result = new Headers();
-  for (const [key, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) result.append(key, item);
-    else result.set(key, value);
-  }
-  return result;
+/** The AI SDK passes a plain object of lower-case names (it has been through `Headers` already): copied as it is. */
+function requestHeaders(init: HeadersInit | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (init && Object.getPrototypeOf(init) === Object.prototype) {
+    for (const [key, value] of Object.entries(init as Record<string, string>)) headers[key.toLowerCase()] = value;
+  } else new Headers(init).forEach((value, key) => (headers[key] = value));
+  return headers;
+}
+
+/** Name and value pairs as they came: the Response builds its own `Headers` from them, so none is built here first. */
+function toHeaders(rawHeaders: string[]): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) pairs.push([rawHeaders[index]!, rawHeaders[index + 1]!]);
+  return pairs;
 }
