@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { providerFetch } from "./provider-fetch.ts";
 
 /** A model server's behaviours, by path. */
@@ -69,17 +70,39 @@ describe("providerFetch", () => {
     expect(seen.at(-1)!.headers["content-length"]).toBe("2");
   });
 
-  it("answers with the platform's Response even after @hono/node-server put its lighter one in the global's place", async () => {
-    const platformResponse = globalThis.Response;
+  it("answers with the platform's Response after @hono/node-server put its lighter one in the global's place, loaded before or after", async () => {
+    const platform = { Request: globalThis.Request, Response: globalThis.Response };
     getRequestListener(() => new Response("unused"));
     try {
-      expect(globalThis.Response).not.toBe(platformResponse);
-      const response = await providerFetch(`${origin}/stream`, { method: "POST", body: "{}" });
-      // The lighter one passes instanceof (its prototype extends this one's), so the prototype itself is checked.
-      expect(Object.getPrototypeOf(response)).toBe(platformResponse.prototype);
-      expect(await response.text()).toBe("data: one\n\ndata: two\n\n");
+      expect(globalThis.Response).not.toBe(platform.Response);
+      vi.resetModules();
+      const loadedAfter = (await import("./provider-fetch.ts")).providerFetch;
+      expect(loadedAfter).not.toBe(providerFetch);
+      for (const fetchFrom of [providerFetch, loadedAfter]) {
+        const response = await fetchFrom(`${origin}/stream`, { method: "POST", body: "{}" });
+        // The lighter one passes instanceof (it extends the platform's), so the prototype itself is checked.
+        expect(Object.getPrototypeOf(response)).toBe(platform.Response.prototype);
+        expect(await response.text()).toBe("data: one\n\ndata: two\n\n");
+      }
     } finally {
-      Object.defineProperty(globalThis, "Response", { value: platformResponse });
+      Object.defineProperty(globalThis, "Request", { value: platform.Request });
+      Object.defineProperty(globalThis, "Response", { value: platform.Response });
+    }
+  });
+
+  it("fails the call, and leaves the process up, when the status line is one the platform's Response refuses", async () => {
+    for (const statusLine of ["HTTP/1.1 600 Weird", "HTTP/1.1 200 O\x01K"]) {
+      const odd = createNetServer((socket) => {
+        socket.on("error", () => {});
+        socket.once("data", () => socket.end(`${statusLine}\r\nContent-Length: 2\r\n\r\nok`));
+      });
+      await new Promise<void>((resolve) => odd.listen(0, "127.0.0.1", resolve));
+      try {
+        const call = providerFetch(`http://127.0.0.1:${(odd.address() as { port: number }).port}/v1`, { method: "POST", body: "{}" });
+        await expect(call).rejects.toThrow(/status/i);
+      } finally {
+        await new Promise((resolve) => odd.close(resolve));
+      }
     }
   });
 

@@ -3,9 +3,12 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 
 // Kept-alive connections to model providers, as many as there are streams at once.
 const agents = { "http:": new Agent({ keepAlive: true }), "https:": new HttpsAgent({ keepAlive: true }) };
-// Taken before a server starts: @hono/node-server then swaps the global for a lighter Response that builds
-// this one as soon as its body is read, and a provider reads every body.
-const NativeResponse = globalThis.Response;
+/**
+ * The platform's Response. @hono/node-server swaps the global for a lighter subclass of it, which builds the
+ * platform's one again as soon as its body is read, and a provider reads every body: the root of the class
+ * chain is taken, whenever this module is loaded.
+ */
+const NativeResponse = rootClass(globalThis.Response);
 
 /**
  * A `fetch` for the AI SDK's providers (their `fetch` option) on Node's own
@@ -28,7 +31,15 @@ export const providerFetch: typeof fetch = (input, init = {}) => {
     const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(
       url,
       { method: init.method ?? "GET", headers, agent, ...(init.signal ? { signal: init.signal } : {}) },
-      (response) => resolve(toResponse(response, init.signal)),
+      (response) => {
+        try {
+          resolve(toResponse(response, init.signal));
+        } catch (error) {
+          // A status or status text the platform refuses (a 600, a control character): a failed call, not a crash.
+          response.destroy();
+          reject(error);
+        }
+      },
     );
     request.once("error", reject);
     request.end(body);
@@ -66,13 +77,18 @@ function toResponse(response: IncomingMessage, signal: AbortSignal | null | unde
   return new NativeResponse(body, { status, statusText: response.statusMessage ?? "", headers: toHeaders(response.rawHeaders) });
 }
 
-/** The AI SDK passes a plain object of lower-case names (it has been through `Headers` already): copied as it is. */
+/** The AI SDK passes a plain object (its names already through `Headers`): copied as it is; Node checks each header. */
 function requestHeaders(init: HeadersInit | undefined): Record<string, string> {
+  if (init && Object.getPrototypeOf(init) === Object.prototype) return { ...(init as Record<string, string>) };
   const headers: Record<string, string> = {};
-  if (init && Object.getPrototypeOf(init) === Object.prototype) {
-    for (const [key, value] of Object.entries(init as Record<string, string>)) headers[key.toLowerCase()] = value;
-  } else new Headers(init).forEach((value, key) => (headers[key] = value));
+  new Headers(init).forEach((value, key) => (headers[key] = value));
   return headers;
+}
+
+function rootClass<T extends abstract new (...args: never[]) => unknown>(type: T): T {
+  let root = type;
+  while (Object.getPrototypeOf(root) !== Function.prototype) root = Object.getPrototypeOf(root) as T;
+  return root;
 }
 
 /** Name and value pairs as they came: the Response builds its own `Headers` from them, so none is built here first. */
