@@ -88,10 +88,8 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
   };
 
   /**
-   * Ends a running run whose process is gone, inside the caller's
-   * transaction. A run another instance is executing is left alone while
-   * that instance lives (its liveness lock is held): "gone" is the database's
-   * word, not a guess from this instance's memory.
+   * Ends a running run whose process is gone, inside the caller's transaction. A run another instance is executing is
+   * left alone while that instance lives (its liveness lock is held): "gone" is the database's word, not a guess.
    */
   const endLost = async (tx: PgQueries, runId: string, ending: LostRunEnding): Promise<StoredEvent[] | undefined> => {
     const [run] = (await tx.query<{ thread_id: string; status: string; owner: string | null }>(sql.lockRunThread, [runId])).rows;
@@ -107,9 +105,8 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
   };
 
   /**
-   * One transaction per gone owner; two instances sweeping at once never both
-   * end a run: the owner's lock, taken for the transaction, admits one, and
-   * the other finds the owner claimed (or, later, its runs ended).
+   * One transaction per gone owner; two instances sweeping at once never both end a run: the owner's lock, taken for
+   * the transaction, admits one, and the other finds the owner claimed (or, later, its runs ended).
    */
   const endRunsOf = (owner: string) =>
     write("end the runs a stopped instance left", async (tx) => {

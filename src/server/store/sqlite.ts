@@ -26,30 +26,7 @@ import type {
   StoredEvent,
 } from "./port.ts";
 import type { RunFact } from "./run-facts.ts";
-
-export interface SqliteRunStoreOptions {
-  /** A file path, or `:memory:`. The folder is created when missing. */
-  filename: string;
-  now?: () => Date;
-  /**
-   * Refuse to open a file another process has open as a Tether store
-   * (`data_dir_in_use`). Default true; only a test that plays two processes
-   * in one turns it off.
-   */
-  exclusive?: boolean;
-  /** How long a run's start waits for a lock held by another connection before it is refused (`store_unavailable`). Default 2 s. */
-  startWaitMs?: number;
-  /** How long a running run's writes wait for such a lock before the run fails. Default 10 s. */
-  writeWaitMs?: number;
-  /** How often a worker thread moves the write-ahead log into the database file, off the event loop. Default 500 ms. */
-  checkpointEveryMs?: number;
-  /**
-   * How large the write-ahead log may grow, in pages, before the store's own
-   * connection finishes a checkpoint the worker has nearly done, so that the
-   * log starts over even when writes never pause. Default 8192 (32 MB).
-   */
-  walLimitPages?: number;
-}
+import { checkSqliteRunStoreOptions, type SqliteRunStoreOptions } from "./sqlite-run-store-options.ts";
 
 /** Page writes are retried by the hub, so they wait only briefly here. */
 const EVENTS_WAIT_MS = 50;
@@ -61,8 +38,7 @@ const EVENTS_WAIT_MS = 50;
  * `store_unavailable`).
  */
 export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
-  if (options.walLimitPages !== undefined && !(Number.isInteger(options.walLimitPages) && options.walLimitPages > 0))
-    throw new TypeError(`walLimitPages must be a whole number of pages above 0, not ${options.walLimitPages}.`);
+  checkSqliteRunStoreOptions(options);
   const file = options.filename !== ":memory:";
   const lock = file && options.exclusive !== false ? lockDatabaseFile(options.filename) : undefined;
   let db: ReturnType<typeof openSqliteDatabase>;
