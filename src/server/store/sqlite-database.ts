@@ -6,9 +6,12 @@ import { TetherError, isTetherError } from "../../protocol/index.ts";
 /**
  * Opens a SQLite database the way Tether uses it: WAL (readers never wait for
  * a writer), `synchronous = NORMAL` (survives a process crash; only an OS
- * crash can lose the last commits) and no busy timeout, because a wait inside
- * better-sqlite3 blocks the event loop: callers wait with `sqliteAttempt`
- * instead. The folder is created when missing.
+ * crash can lose the last commits), no busy timeout, because a wait inside
+ * better-sqlite3 blocks the event loop (callers wait with `sqliteAttempt`
+ * instead), and temporary storage in memory: a group commit's savepoints
+ * journal every page they change, and past 64 KiB SQLite spills that journal
+ * to a temporary file, created, written page by page and deleted per commit.
+ * The folder is created when missing.
  */
 export function openSqliteDatabase(filename: string): Database.Database {
   try {
@@ -17,6 +20,7 @@ export function openSqliteDatabase(filename: string): Database.Database {
     db.pragma("busy_timeout = 0");
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
+    db.pragma("temp_store = MEMORY");
     return db;
   } catch (error) {
     throw cannotOpen(filename, error);
