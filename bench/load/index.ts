@@ -29,7 +29,7 @@ import { freePort } from "../../test/helpers/server-process.ts";
 import type { LoadConfig } from "./load-client.ts";
 import { printReport, type Measured } from "./report.ts";
 import { runLoad } from "./run-load.ts";
-import { startProcess, type StartedProcess } from "./start-process.ts";
+import { startNodeFlags, startProcess, type StartedProcess } from "./start-process.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RUNS = Number(process.env.BENCH_LOAD_RUNS ?? 1000);
@@ -64,15 +64,11 @@ try {
   });
   started.push(model);
   const modelEnv = { OPENAI_BASE_URL: `${model.url}/v1`, OPENAI_API_KEY: "mock" };
-  // Node's flags as `npm start` gives them (package.json): a larger young generation.
-  const tether = await startProcess(
-    "Tether",
-    ["--min-semi-space-size=64", "--max-semi-space-size=64", "--conditions=tether-source", "--import", "tsx", "bench/load/demo-server.ts"],
-    {
-      env: { ...process.env, ...modelEnv, TETHER_DATA_DIR: dataDir, TETHER_MODEL: "openai:gpt-4o-mini" },
-      ready: /listening (\S+)/,
-    },
-  );
+  // Node's flags as `npm start` gives them (package.json).
+  const tether = await startProcess("Tether", [...startNodeFlags, "--conditions=tether-source", "--import", "tsx", "bench/load/demo-server.ts"], {
+    env: { ...process.env, ...modelEnv, TETHER_DATA_DIR: dataDir, TETHER_MODEL: "openai:gpt-4o-mini" },
+    ready: /listening (\S+)/,
+  });
   started.push(tether);
   const login = await fetch(`${tether.url}/api/demo/login`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"user":"kim"}' });
   const { token } = (await login.json()) as { token: string };

@@ -1,7 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Node's own flags in `npm start` (package.json's start script, its young and old generation sizes): a benchmark's server runs as the demo does. */
+export const startNodeFlags: string[] = (JSON.parse(readFileSync(`${ROOT}/package.json`, "utf8")) as { scripts: { start: string } }).scripts.start
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith("--") && !arg.startsWith("--conditions"));
 
 export interface StartedProcess {
   name: string;

@@ -24,7 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { processCpuMs } from "../instances/proc-cpu.ts";
 import { playStory } from "../instances/story-client.ts";
-import { startProcess } from "../load/start-process.ts";
+import { startNodeFlags, startProcess } from "../load/start-process.ts";
 import { approvalScenario } from "./approval.ts";
 import { cancel } from "./cancel.ts";
 import { reconnect } from "./reconnect.ts";
@@ -58,16 +58,12 @@ interface Tally {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "tether-bench-soak-"));
-// Node's flags as `npm start` gives them (package.json): a larger young generation.
-const server = await startProcess(
-  "Tether",
-  ["--min-semi-space-size=64", "--max-semi-space-size=64", "--conditions=tether-source", "--import", "tsx", "bench/soak/demo-server.ts"],
-  {
-    env: { ...process.env, TETHER_DATA_DIR: dataDir, BENCH_SOAK_CHUNK_DELAY_MS: CHUNK_DELAY_MS },
-    ready: /listening (\S+)/,
-    ipc: true,
-  },
-);
+// Node's flags as `npm start` gives them (package.json).
+const server = await startProcess("Tether", [...startNodeFlags, "--conditions=tether-source", "--import", "tsx", "bench/soak/demo-server.ts"], {
+  env: { ...process.env, TETHER_DATA_DIR: dataDir, BENCH_SOAK_CHUNK_DELAY_MS: CHUNK_DELAY_MS },
+  ready: /listening (\S+)/,
+  ipc: true,
+});
 const memory = () =>
   new Promise<ServerMemory>((resolve) => {
     server.child.once("message", resolve);
