@@ -4,10 +4,22 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** Node's own flags in `npm start` (package.json's start script, its young and old generation sizes): a benchmark's server runs as the demo does. */
-export const startNodeFlags: string[] = (JSON.parse(readFileSync(`${ROOT}/package.json`, "utf8")) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/)
-  .filter((arg) => arg.startsWith("--") && !arg.startsWith("--conditions"));
+/**
+ * Node's own flags in `npm start` (package.json's start script, `tsx --flag=value … <entry>`: its young and
+ * old generation sizes), so a benchmark's server runs as the demo does. `--conditions` the benchmarks give
+ * themselves; a script of another shape is refused rather than read wrongly.
+ */
+export const startNodeFlags: string[] = nodeFlagsOf((JSON.parse(readFileSync(`${ROOT}/package.json`, "utf8")) as { scripts: { start: string } }).scripts.start);
+
+function nodeFlagsOf(script: string): string[] {
+  const [command, ...args] = script.trim().split(/\s+/);
+  const entry = args.findIndex((arg) => !arg.startsWith("--"));
+  const flags = args.slice(0, entry).filter((arg) => !arg.startsWith("--conditions="));
+  if (command !== "tsx" || entry < 0 || flags.length === 0 || flags.some((flag) => !/^--[a-z-]+=\S+$/.test(flag))) {
+    throw new Error(`package.json's start script is not "tsx --flag=value … <entry>" with Node flags: ${script}`);
+  }
+  return flags;
+}
 
 export interface StartedProcess {
   name: string;

@@ -10,8 +10,9 @@ import { TetherError, isTetherError } from "../../protocol/index.ts";
  * better-sqlite3 blocks the event loop (callers wait with `sqliteAttempt`
  * instead), and temporary storage in memory: a group commit's savepoints
  * journal every page they change, and past 64 KiB SQLite spills that journal
- * to a temporary file, created, written page by page and deleted per commit.
- * The folder is created when missing.
+ * to a temporary file, created, written page by page and deleted per commit
+ * (so a VACUUM or a large unindexed sort on this connection also runs in
+ * memory). The folder is created when missing.
  */
 export function openSqliteDatabase(filename: string): Database.Database {
   try {
