@@ -5,18 +5,18 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
- * Node's own flags in `npm start` (package.json's start script, `tsx --flag=value … <entry>`: its young and
- * old generation sizes), so a benchmark's server runs as the demo does. `--conditions` the benchmarks give
- * themselves; a script of another shape is refused rather than read wrongly.
+ * Node's own flags in `npm start` (package.json's start script, `node --flag=value … --import=tsx <entry>`: its
+ * young and old generation sizes), so a benchmark's server runs as the demo does. `--conditions` and the loader
+ * the benchmarks give themselves; a script of another shape is refused rather than read wrongly.
  */
 export const startNodeFlags: string[] = nodeFlagsOf((JSON.parse(readFileSync(`${ROOT}/package.json`, "utf8")) as { scripts: { start: string } }).scripts.start);
 
 function nodeFlagsOf(script: string): string[] {
   const [command, ...args] = script.trim().split(/\s+/);
   const entry = args.findIndex((arg) => !arg.startsWith("--"));
-  const flags = args.slice(0, entry).filter((arg) => !arg.startsWith("--conditions="));
-  if (command !== "tsx" || entry < 0 || flags.length === 0 || flags.some((flag) => !/^--[a-z-]+=\S+$/.test(flag))) {
-    throw new Error(`package.json's start script is not "tsx --flag=value … <entry>" with Node flags: ${script}`);
+  const flags = args.slice(0, entry).filter((arg) => !arg.startsWith("--conditions=") && arg !== "--import=tsx");
+  if (command !== "node" || entry < 0 || flags.length === 0 || flags.some((flag) => !/^--[a-z-]+=\S+$/.test(flag))) {
+    throw new Error(`package.json's start script is not "node --flag=value … --import=tsx <entry>" with Node flags: ${script}`);
   }
   return flags;
 }
