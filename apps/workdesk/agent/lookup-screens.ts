@@ -62,6 +62,7 @@ export async function lookupScreens(query: string, user: WorkdeskUser, requests:
   const candidates: Array<ScreenCandidate & { score: number }> = [];
   const record = RECORD_ID.exec(query);
   const request = record ? await requests.get(user.orgScope, `R-${record[1]}`) : undefined;
+  const asked = queryTerms(query);
 
   for (const screen of visible) {
     if (request && screen.shows === "work-request") {
@@ -73,7 +74,7 @@ export async function lookupScreens(query: string, user: WorkdeskUser, requests:
       continue;
     }
     if (screen.route?.includes(":")) continue; // a detail screen needs a record to open
-    const match = score(query, screen);
+    const match = asked && score(asked, screen);
     if (match) candidates.push({ ...candidate(screen, match.on), score: match.score });
   }
   candidates.sort((a, b) => b.score - a.score);
@@ -97,20 +98,57 @@ function candidate(screen: Screen, matchedOn: ScreenCandidate["matchedOn"], payl
   };
 }
 
-function score(query: string, screen: Screen): { score: number; on: ScreenCandidate["matchedOn"] } | undefined {
+interface QueryTerms {
+  phrase: string;
+  /** The query's words without the stop words, as typed and stemmed. */
+  words: string[];
+  stems: string[];
+}
+
+/** The query as the screens are matched against it; undefined when only stop words are left. */
+function queryTerms(query: string): QueryTerms | undefined {
   const phrase = normalize(query);
   const words = phrase.split(" ").filter((word) => word && !STOP_WORDS.has(word));
-  if (words.length === 0) return undefined;
-  const name = normalize(screen.name);
-  if (phrase === name || words.join(" ") === name) return { score: 80, on: "name" };
-  for (const synonym of screen.synonyms.map(normalize)) {
-    if (words.join(" ") === synonym || phrase.includes(synonym)) return { score: 70 + Math.min(synonym.length, 9), on: "synonym" };
+  return words.length === 0 ? undefined : { phrase, words, stems: words.map(stem) };
+}
+
+interface ScreenTerms {
+  name: string;
+  synonyms: string[];
+  nameStems: Set<string>;
+  descriptionStems: Set<string>;
+}
+
+// Screens are fixed definitions: their words are worked out once, not at every lookup.
+const screenTerms = new WeakMap<Screen, ScreenTerms>();
+
+function termsOf(screen: Screen): ScreenTerms {
+  let terms = screenTerms.get(screen);
+  if (!terms) {
+    const name = normalize(screen.name);
+    const synonyms = screen.synonyms.map(normalize);
+    terms = {
+      name,
+      synonyms,
+      nameStems: new Set([...name.split(" "), ...synonyms.flatMap((synonym) => synonym.split(" "))].map(stem)),
+      descriptionStems: new Set(normalize(screen.description).split(" ").map(stem)),
+    };
+    screenTerms.set(screen, terms);
   }
-  const nameWords = new Set([...name.split(" "), ...screen.synonyms.flatMap((synonym) => normalize(synonym).split(" "))].map(stem));
-  const hits = words.filter((word) => nameWords.has(stem(word))).length;
+  return terms;
+}
+
+function score(query: QueryTerms, screen: Screen): { score: number; on: ScreenCandidate["matchedOn"] } | undefined {
+  const { phrase, words, stems } = query;
+  const terms = termsOf(screen);
+  const joined = words.join(" ");
+  if (phrase === terms.name || joined === terms.name) return { score: 80, on: "name" };
+  for (const synonym of terms.synonyms) {
+    if (joined === synonym || phrase.includes(synonym)) return { score: 70 + Math.min(synonym.length, 9), on: "synonym" };
+  }
+  const hits = stems.filter((word) => terms.nameStems.has(word)).length;
   if (hits > 0) return { score: 40 + (hits / words.length) * 20, on: "name" };
-  const description = new Set(normalize(screen.description).split(" ").map(stem));
-  const described = words.filter((word) => description.has(stem(word))).length;
+  const described = stems.filter((word) => terms.descriptionStems.has(word)).length;
   if (described > 0 && described / words.length >= 0.5) return { score: 20 + described, on: "description" };
   return undefined;
 }
