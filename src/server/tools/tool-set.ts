@@ -2,9 +2,7 @@ import type { Tool } from "@ag-ui/core";
 import {
   TetherError,
   approvalResponseSchema,
-  diffSchemas,
   formatSchemaDiff,
-  splitSchemaDiff,
   type ApprovalResponse,
   type ArgumentChecker,
   type BrowserToolKind,
@@ -14,6 +12,7 @@ import {
 } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/user.ts";
 import type { RunLogEntry } from "../store/port.ts";
+import { compareToAllowList } from "./compare-to-allow-list.ts";
 import type { ServerTool } from "./define-tool.ts";
 
 /** How a tool's calls are put to a person before they happen. */
@@ -105,7 +104,7 @@ export function buildToolSet(agent: ToolSource, user: TetherUser, declared: Tool
       });
     } else {
       const declaredParameters: JsonSchema = tool.parameters ?? {};
-      const { shape, annotations } = splitSchemaDiff(diffSchemas(spec.parameters, declaredParameters));
+      const { shape, annotations } = compareToAllowList(spec, declaredParameters);
       if (shape.length > 0) {
         const diff = formatSchemaDiff(shape);
         refusals.push({

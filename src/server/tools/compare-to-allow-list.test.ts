@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import type { BrowserToolSpec, JsonSchema } from "../../protocol/index.ts";
+import { compareToAllowList } from "./compare-to-allow-list.ts";
+
+function spec(): BrowserToolSpec {
+  return {
+    name: "navigateToScreen",
+    description: "Open a screen.",
+    kind: "follow-up",
+    parameters: { type: "object", properties: { screenId: { type: "string", description: "Which screen." } }, required: ["screenId"] },
+  };
+}
+const copy = (schema: JsonSchema): JsonSchema => JSON.parse(JSON.stringify(schema)) as JsonSchema;
+
+describe("compareToAllowList", () => {
+  it("remembers a declaration it has compared: the same JSON gets the same comparison without a second walk", () => {
+    const allowed = spec();
+    const first = compareToAllowList(allowed, copy(allowed.parameters));
+    expect(first).toEqual({ shape: [], annotations: [] });
+    expect(compareToAllowList(allowed, copy(allowed.parameters))).toBe(first);
+  });
+
+  it("never answers one declaration with another's comparison, in either order", () => {
+    const allowed = spec();
+    const reworded = { ...copy(allowed.parameters), description: "Open it." };
+    const changed = copy(allowed.parameters) as { properties: { screenId: { type: string } } };
+    changed.properties.screenId.type = "number";
+    for (let round = 0; round < 2; round++) {
+      expect(compareToAllowList(allowed, copy(allowed.parameters))).toEqual({ shape: [], annotations: [] });
+      expect(compareToAllowList(allowed, changed as JsonSchema).shape).toEqual([
+        { path: "properties.screenId.type", kind: "changed", expected: "string", actual: "number" },
+      ]);
+      expect(compareToAllowList(allowed, reworded)).toMatchObject({ shape: [], annotations: [{ path: "description", annotation: true }] });
+    }
+  });
+
+  it("keeps each allow-listed tool's memory apart", () => {
+    const one = spec();
+    const other = { ...spec(), parameters: { type: "object", properties: { screenId: { type: "number" } } } } as BrowserToolSpec;
+    expect(compareToAllowList(one, copy(one.parameters)).shape).toEqual([]);
+    expect(compareToAllowList(other, copy(one.parameters)).shape.length).toBeGreaterThan(0);
+  });
+
+  it("holds a few dozen declarations per tool and no long one: more are compared each time, and still correctly", () => {
+    const allowed = spec();
+    const variant = (n: number, padding = "") => ({ ...copy(allowed.parameters), description: `Variant ${n}${padding}` });
+    for (let n = 0; n < 40; n++) compareToAllowList(allowed, variant(n));
+    expect(compareToAllowList(allowed, variant(5))).toBe(compareToAllowList(allowed, variant(5)));
+    const late = compareToAllowList(allowed, variant(39));
+    expect(late).toMatchObject({ shape: [], annotations: [{ path: "description", actual: "Variant 39" }] });
+    expect(compareToAllowList(allowed, variant(39))).not.toBe(late);
+    const long = spec();
+    const first = compareToAllowList(long, variant(0, "x".repeat(10_000)));
+    expect(compareToAllowList(long, variant(0, "x".repeat(10_000)))).not.toBe(first);
+    expect(compareToAllowList(long, variant(0, "x".repeat(10_000)))).toEqual(first);
+  });
+});
