@@ -100,8 +100,9 @@ function candidate(screen: Screen, matchedOn: ScreenCandidate["matchedOn"], payl
 
 interface QueryTerms {
   phrase: string;
-  /** The query's words without the stop words, as typed and stemmed. */
+  /** The query's words without the stop words, as typed, joined and stemmed. */
   words: string[];
+  joined: string;
   stems: string[];
 }
 
@@ -109,7 +110,7 @@ interface QueryTerms {
 function queryTerms(query: string): QueryTerms | undefined {
   const phrase = normalize(query);
   const words = phrase.split(" ").filter((word) => word && !STOP_WORDS.has(word));
-  return words.length === 0 ? undefined : { phrase, words, stems: words.map(stem) };
+  return words.length === 0 ? undefined : { phrase, words, joined: words.join(" "), stems: words.map(stem) };
 }
 
 interface ScreenTerms {
@@ -139,9 +140,8 @@ function termsOf(screen: Screen): ScreenTerms {
 }
 
 function score(query: QueryTerms, screen: Screen): { score: number; on: ScreenCandidate["matchedOn"] } | undefined {
-  const { phrase, words, stems } = query;
+  const { phrase, words, joined, stems } = query;
   const terms = termsOf(screen);
-  const joined = words.join(" ");
   if (phrase === terms.name || joined === terms.name) return { score: 80, on: "name" };
   for (const synonym of terms.synonyms) {
     if (joined === synonym || phrase.includes(synonym)) return { score: 70 + Math.min(synonym.length, 9), on: "synonym" };

@@ -1,6 +1,6 @@
-import { diffSchemas, splitSchemaDiff, type BrowserToolSpec, type JsonSchema, type SchemaDifference } from "../../protocol/index.ts";
+import { diffSchemas, splitSchemaDiff, type BrowserToolSpec, type JsonSchema } from "../../protocol/index.ts";
 
-type Comparison = { shape: SchemaDifference[]; annotations: SchemaDifference[] };
+type Comparison = ReturnType<typeof splitSchemaDiff>;
 
 /** Declarations remembered per allow-listed tool, and the longest one remembered: a client cannot make it hold much. */
 const REMEMBERED = 32;
