@@ -54,4 +54,38 @@ describe("compareToAllowList", () => {
     expect(compareToAllowList(long, variant(0, "x".repeat(10_000)))).not.toBe(first);
     expect(compareToAllowList(long, variant(0, "x".repeat(10_000)))).toEqual(first);
   });
+
+  it("never lets a value that JSON cannot print (-0, a number past the range) answer for another declaration", () => {
+    // Declarations come through JSON.parse: "-0" stays -0 and prints as 0; "1e400" becomes Infinity and prints as null.
+    const timer = (): BrowserToolSpec => ({
+      name: "startTimer",
+      description: "Start a timer.",
+      kind: "follow-up",
+      parameters: { type: "object", properties: { seconds: { type: "number", minimum: 0 }, note: { default: null } } },
+    });
+    const exact = '{"type":"object","properties":{"seconds":{"type":"number","minimum":0},"note":{"default":null}}}';
+    const minusZero = exact.replace('"minimum":0', '"minimum":-0');
+    const beyond = exact.replace('"default":null', '"default":1e400');
+    const parse = (text: string) => JSON.parse(text) as JsonSchema;
+    for (const odd of [minusZero, beyond]) {
+      const oddFirst = timer();
+      expect(compareToAllowList(oddFirst, parse(odd)).shape).toHaveLength(1);
+      expect(compareToAllowList(oddFirst, parse(exact)).shape).toEqual([]);
+      const exactFirst = timer();
+      expect(compareToAllowList(exactFirst, parse(exact)).shape).toEqual([]);
+      expect(compareToAllowList(exactFirst, parse(odd)).shape).toHaveLength(1);
+    }
+  });
+
+  it("hands out a remembered comparison that no caller can change for the next", () => {
+    const allowed = spec();
+    const changed = copy(allowed.parameters) as { properties: { screenId: { type: string } } };
+    changed.properties.screenId.type = "number";
+    const first = compareToAllowList(allowed, changed as JsonSchema);
+    expect(() => first.shape.push({ path: "x", kind: "added", expected: undefined, actual: 1 } as never)).toThrow(TypeError);
+    expect(() => ((first.shape[0] as { expected: unknown }).expected = "number")).toThrow(TypeError);
+    expect(compareToAllowList(allowed, copy(changed as JsonSchema)).shape).toEqual([
+      { path: "properties.screenId.type", kind: "changed", expected: "string", actual: "number" },
+    ]);
+  });
 });

@@ -2,7 +2,7 @@ import { diffSchemas, splitSchemaDiff, type BrowserToolSpec, type JsonSchema } f
 
 type Comparison = ReturnType<typeof splitSchemaDiff>;
 
-/** Declarations remembered per allow-listed tool, and the longest one remembered: a client cannot make it hold much. */
+/** Declarations remembered per allow-listed tool, and the longest one remembered (in characters of its JSON): a client cannot make it hold much. */
 const REMEMBERED = 32;
 const LONGEST = 8192;
 
@@ -12,17 +12,39 @@ const remembered = new WeakMap<BrowserToolSpec, Map<string, Comparison>>();
  * How a declared tool's parameters differ from its allow-listed schema, in
  * shape and in wording. A frontend declares the same tools with every run, so
  * the comparison of a declaration already seen (the same JSON) is
- * remembered rather than walked again; a few dozen per tool at most.
+ * remembered rather than walked again; a few dozen per tool at most, frozen,
+ * since every later caller gets the same one.
  */
 export function compareToAllowList(spec: BrowserToolSpec, declared: JsonSchema): Comparison {
-  const key = JSON.stringify(declared);
+  const key = faithfulJson(declared);
   let seen = remembered.get(spec);
-  const known = seen?.get(key);
+  const known = key === undefined ? undefined : seen?.get(key);
   if (known) return known;
   const comparison = splitSchemaDiff(diffSchemas(spec.parameters, declared));
-  if (key.length <= LONGEST) {
+  if (key !== undefined && key.length <= LONGEST) {
     if (!seen) remembered.set(spec, (seen = new Map()));
-    if (seen.size < REMEMBERED) seen.set(key, comparison);
+    if (seen.size < REMEMBERED) seen.set(key, freeze(comparison));
   }
   return comparison;
+}
+
+let faithful = true;
+const noteUnprintable = (_key: string, value: unknown) => {
+  // JSON prints -0 as 0 and a parsed 1e400 (Infinity) as null, yet the comparison tells them apart: such a key would answer for another declaration.
+  if (typeof value === "number" && (Object.is(value, -0) || !Number.isFinite(value))) faithful = false;
+  return value;
+};
+
+/** The declaration's JSON, or undefined when the JSON would not tell it apart from another declaration. */
+function faithfulJson(declared: JsonSchema): string | undefined {
+  faithful = true;
+  const json = JSON.stringify(declared, noteUnprintable);
+  return faithful ? json : undefined;
+}
+
+function freeze(comparison: Comparison): Comparison {
+  for (const difference of [...comparison.shape, ...comparison.annotations]) Object.freeze(difference);
+  Object.freeze(comparison.shape);
+  Object.freeze(comparison.annotations);
+  return Object.freeze(comparison);
 }

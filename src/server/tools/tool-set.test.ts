@@ -125,6 +125,23 @@ describe("buildToolSet", () => {
     expect(error.message).toContain(`"${"x".repeat(63)}…"`);
   });
 
+  it("never lets one user's odd declaration decide another's: -0 where the allow-list has 0 is refused, and the exact schema after it is accepted", () => {
+    const timer = defineBrowserTool({
+      name: "startTimer",
+      description: "Starts a timer.",
+      parameters: { type: "object", properties: { seconds: { type: "number", minimum: 0 } }, required: ["seconds"] },
+    });
+    const exact = JSON.stringify(timer.parameters);
+    const declared = (json: string): Tool => ({ name: "startTimer", description: timer.description, parameters: JSON.parse(json) as JsonSchema });
+    for (const policy of ["strict", "drop"] as const) {
+      const agent = defineAgent({ id: "timers", model: createScriptedModel([]), browserTools: [timer], browserToolPolicy: policy });
+      const odd = () => buildToolSet(agent, KIM, [declared(exact.replace('"minimum":0', '"minimum":-0'))]);
+      if (policy === "strict") expect(catchTetherError(odd).code).toBe("tool_schema_mismatch");
+      else expect(odd().tools.has("startTimer")).toBe(false);
+      expect(buildToolSet(agent, LEE, [declared(exact)]).tools.has("startTimer")).toBe(true);
+    }
+  });
+
   it("leaves out allow-listed browser tools the client did not declare", () => {
     const { tools } = buildToolSet(workdeskAgent("strict"), KIM, []);
 
