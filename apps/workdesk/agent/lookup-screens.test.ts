@@ -1,7 +1,7 @@
 import type { WorkdeskUser } from "./users.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { lookupScreens } from "./lookup-screens.ts";
-import { breadcrumb, screenById, screensFor } from "./screens.ts";
+import { breadcrumb, SCREENS, screenById, screensFor, type Screen } from "./screens.ts";
 import { WORKDESK_USERS } from "./users.ts";
 import { createSqliteWorkRequestRepository } from "./sqlite-work-request-repository.ts";
 
@@ -21,6 +21,14 @@ afterAll(() => requests.closeDatabase());
 const ids = async (query: string, who: WorkdeskUser) => (await lookupScreens(query, who, requests)).candidates.map((candidate) => candidate.screenId);
 
 describe("lookupScreens", () => {
+  it("works from screens nobody can change in place, so the words it worked out once stay true of them", () => {
+    const userAdmin = screenById("MNU-9000")!;
+    expect(userAdmin.roles).toEqual(["admin"]);
+    expect(() => (userAdmin.synonyms as string[]).push("home")).toThrow(TypeError);
+    expect(() => ((userAdmin as { roles?: string[] }).roles = undefined)).toThrow(TypeError);
+    expect(() => (SCREENS as Screen[]).push({ ...userAdmin, id: "MNU-9999", roles: undefined })).toThrow(TypeError);
+  });
+
   it.each(["work request list", "requests", "ticket list", "Work Request List", "my requests"])(
     "finds the work request list first when kim asks for %j",
     async (query) => {

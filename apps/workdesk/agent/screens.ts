@@ -16,7 +16,8 @@ export interface Screen {
   shows?: "work-request-list" | "work-request";
 }
 
-export const SCREENS: Screen[] = [
+/** Frozen: what lookup works out from a screen once (its words) stays true of it. */
+export const SCREENS: readonly Screen[] = [
   { id: "MNU-3000", name: "Work management", description: "Menu group for work requests.", synonyms: ["work"] },
   {
     id: "MNU-3100",
@@ -70,6 +71,12 @@ export const SCREENS: Screen[] = [
     synonyms: ["user admin", "administration", "admin", "users", "accounts", "user management", "roles"],
   },
 ];
+for (const screen of SCREENS) {
+  Object.freeze(screen.synonyms);
+  if (screen.roles) Object.freeze(screen.roles);
+  Object.freeze(screen);
+}
+Object.freeze(SCREENS);
 
 export function canSee(user: WorkdeskUser, screen: Screen): boolean {
   return !screen.roles || screen.roles.some((role) => user.roles.includes(role));

@@ -41,14 +41,19 @@ describe("compareToAllowList", () => {
     expect(compareToAllowList(other, copy(one.parameters)).shape.length).toBeGreaterThan(0);
   });
 
-  it("holds a few dozen declarations per tool and no long one: more are compared each time, and still correctly", () => {
+  it("holds a few dozen declarations per tool, the least recently used going first, and no long one; the rest are compared again, and still correctly", () => {
     const allowed = spec();
     const variant = (n: number, padding = "") => ({ ...copy(allowed.parameters), description: `Variant ${n}${padding}` });
-    for (let n = 0; n < 40; n++) compareToAllowList(allowed, variant(n));
-    expect(compareToAllowList(allowed, variant(5))).toBe(compareToAllowList(allowed, variant(5)));
-    const late = compareToAllowList(allowed, variant(39));
-    expect(late).toMatchObject({ shape: [], annotations: [{ path: "description", actual: "Variant 39" }] });
-    expect(compareToAllowList(allowed, variant(39))).not.toBe(late);
+    const firsts: Array<ReturnType<typeof compareToAllowList>> = [];
+    for (let n = 0; n < 40; n++) {
+      firsts.push(compareToAllowList(allowed, variant(n)));
+      expect(compareToAllowList(allowed, variant(0))).toBe(firsts[0]); // declared with every run: never pushed out
+    }
+    expect(compareToAllowList(allowed, variant(39))).toBe(firsts[39]); // recent
+    const forgotten = compareToAllowList(allowed, variant(1)); // pushed out by the later ones
+    expect(forgotten).not.toBe(firsts[1]);
+    expect(forgotten).toEqual(firsts[1]);
+    expect(forgotten).toMatchObject({ shape: [], annotations: [{ path: "description", actual: "Variant 1" }] });
     const long = spec();
     const first = compareToAllowList(long, variant(0, "x".repeat(10_000)));
     expect(compareToAllowList(long, variant(0, "x".repeat(10_000)))).not.toBe(first);

@@ -2,7 +2,7 @@ import { diffSchemas, splitSchemaDiff, type BrowserToolSpec, type JsonSchema } f
 
 type Comparison = ReturnType<typeof splitSchemaDiff>;
 
-/** Declarations remembered per allow-listed tool, and the longest one remembered (in characters of its JSON): a client cannot make it hold much. */
+/** Declarations remembered per allow-listed tool (the least recently used goes first), and the longest one remembered (in characters of its JSON): a client cannot make it hold much. */
 const REMEMBERED = 32;
 const LONGEST = 8192;
 
@@ -19,11 +19,17 @@ export function compareToAllowList(spec: BrowserToolSpec, declared: JsonSchema):
   const key = faithfulJson(declared);
   let seen = remembered.get(spec);
   const known = key === undefined ? undefined : seen?.get(key);
-  if (known) return known;
+  if (known) {
+    // Kept as the most recently used: the declarations a deployed frontend sends stay, whatever else comes and goes.
+    seen!.delete(key!);
+    seen!.set(key!, known);
+    return known;
+  }
   const comparison = splitSchemaDiff(diffSchemas(spec.parameters, declared));
   if (key !== undefined && key.length <= LONGEST) {
     if (!seen) remembered.set(spec, (seen = new Map()));
-    if (seen.size < REMEMBERED) seen.set(key, freeze(comparison));
+    if (seen.size >= REMEMBERED) seen.delete(seen.keys().next().value!);
+    seen.set(key, freeze(comparison));
   }
   return comparison;
 }
