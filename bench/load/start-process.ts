@@ -11,10 +11,11 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
  */
 export const startNodeFlags: string[] = nodeFlagsOf((JSON.parse(readFileSync(`${ROOT}/package.json`, "utf8")) as { scripts: { start: string } }).scripts.start);
 
-function nodeFlagsOf(script: string): string[] {
+/** The Node flags of a start script `node --flag=value … <entry>`, less how it loads its sources (`--import=`, `--conditions=`): the benchmark loads them its own way. */
+export function nodeFlagsOf(script: string): string[] {
   const [command, ...args] = script.trim().split(/\s+/);
   const entry = args.findIndex((arg) => !arg.startsWith("--"));
-  const flags = args.slice(0, entry).filter((arg) => !arg.startsWith("--conditions=") && arg !== "--import=tsx");
+  const flags = args.slice(0, entry).filter((arg) => !arg.startsWith("--conditions=") && !arg.startsWith("--import="));
   if (command !== "node" || entry < 0 || flags.length === 0 || flags.some((flag) => !/^--[a-z-]+=\S+$/.test(flag))) {
     throw new Error(`package.json's start script is not "node --flag=value … --import=tsx <entry>" with Node flags: ${script}`);
   }

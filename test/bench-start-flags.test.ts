@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { nodeFlagsOf, startNodeFlags } from "../bench/load/start-process.ts";
+
+// bench:load and bench:soak start the demo server with npm start's own Node flags; a misread would measure another server.
+describe("the benchmarks' reading of npm start", () => {
+  it("takes npm start's memory flags and nothing of how it loads its sources", () => {
+    expect(startNodeFlags).toEqual(["--min-semi-space-size=32", "--max-semi-space-size=32", "--initial-old-space-size=64"]);
+  });
+
+  it("leaves out every loader and condition, whichever module it names", () => {
+    expect(nodeFlagsOf("node --max-semi-space-size=16 --import=tsx/esm --import=./trace.mjs --conditions=dev app.ts")).toEqual(["--max-semi-space-size=16"]);
+  });
+
+  it.each([
+    ["not node", "tsx --max-semi-space-size=16 app.ts"],
+    ["a flag's value apart from it", "node --max-semi-space-size 16 app.ts"],
+    ["a flag with no value", "node --expose-gc --max-semi-space-size=16 app.ts"],
+    ["no flag of Node's own", "node --import=tsx app.ts"],
+    ["no entry", "node --max-semi-space-size=16"],
+  ])("refuses a start script with %s rather than read it wrongly", (_what, script) => {
+    expect(() => nodeFlagsOf(script)).toThrow(/start script is not/);
+  });
+});
