@@ -9,7 +9,7 @@
  * (fetch, reading each SSE body to its end and counting frames) runs on a
  * worker thread, so it does not share the servers' event loop. Contenders go
  * round-robin, 1 warm-up + BENCH_ROUNDS (default 7) measured rounds, with a
- * full GC before every request; the median events/s counts. The bare writer
+ * young-generation GC before every request; the median events/s counts. The bare writer
  * replays the exact bytes Tether sent in an untimed capture run. After timing,
  * every Tether run's event log is read back from SQLite and counted.
  *
@@ -53,12 +53,19 @@ const TARGET_BARE = 0.5;
 const TARGET_MINIMAL = 0.9;
 
 /**
- * A full collection before every timed request, outside the timing, so no
- * contender pays for the garbage the one before it left behind (Tether's
- * 100k-event runs leave far more than the bare writer's).
+ * A young-generation collection before every timed request, outside the
+ * timing, so no contender pays for the short-lived garbage the one before it
+ * left behind (Tether's 100k-event runs leave far more than the bare
+ * writer's). Not a full one: in Node 20 every web stream and AbortSignal has
+ * a shape of its own, and a full collection throws away all optimized code
+ * that checked the shape of one now dead. Forced before every request, that
+ * was some 150 functions recompiled each round (`--trace-deopt`: "weak
+ * objects"), every round slower by a quarter, a cost no server pays: its full
+ * collections come every few thousand requests, not before each one.
  */
 setFlagsFromString("--expose-gc");
-const collectGarbage = runInNewContext("gc") as () => void;
+const gc = runInNewContext("gc") as (options?: { type: "minor" | "major" }) => void;
+const collectGarbage = () => gc({ type: "minor" });
 
 function positiveInteger(name: string, fallback: number): number {
   const raw = process.env[name];
