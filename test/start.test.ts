@@ -128,4 +128,31 @@ describe("npm start with a current web bundle", () => {
     expect((await fetch(`${url}/tools.manifest.json`)).status).toBe(200);
     expect(bundleFiles()).toEqual(before);
   });
+
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "stops on %s to its whole process group, as a terminal's Ctrl-C or a supervisor sends it, leaving no process of it behind",
+    { timeout: SPAWNS },
+    async (signal) => {
+      const started = npmStart();
+      const url = await urlOf(started);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const group = started.child.pid!;
+      process.kill(-group, signal);
+      const stopped = await Promise.race([started.exited.then(() => true), new Promise((resolve) => setTimeout(resolve, 15_000, false))]);
+      expect(stopped, `npm start was still running 15 s after ${signal}`).toBe(true);
+      // npm, its sh and the server: once npm is gone, none of them may still be running.
+      await expect.poll(() => groupAlive(group), { timeout: 10_000 }).toBe(false);
+      await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+    },
+  );
 });
+
+/** Whether any process of the group still runs (signal 0 checks without sending anything). */
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
