@@ -12,6 +12,9 @@ export interface FollowedRun {
   pending: string[];
 }
 
+/** What `createThreadFollower` returns. */
+export type ThreadFollower = ReturnType<typeof createThreadFollower>;
+
 /**
  * How a page catches up with its thread (after a reload, or when another tab
  * starts a run): it shows the stored thread, then follows each run the thread

@@ -1,0 +1,115 @@
+import { randomUUID } from "@ag-ui/client";
+import type { ResumeEntry } from "@ag-ui/core";
+import { TetherError, isTetherError, type Trigger } from "../protocol/index.ts";
+import type { AgentSessionOptions } from "./agent-session.ts";
+import { dropUnsent } from "./drop-unsent.ts";
+import type { DriftReport } from "./drift.ts";
+import { errorJson, isRetryable } from "./errors.ts";
+import type { InterruptAnswers } from "./interrupt-answers.ts";
+import type { OutcomeReporter } from "./outcome-reporter.ts";
+import { regenerateCut, type RegenerateCut } from "./regenerate-cut.ts";
+import type { SessionRestore } from "./session-restore.ts";
+import type { SessionStore } from "./session-store.ts";
+import type { TetherHttpAgent } from "./tether-agent.ts";
+
+const MOVED_ON = "The conversation moved on in another window, so that answer stays; this is the conversation as it is now.";
+const WAITS_FOR_APPROVAL = "The conversation moved on in another window and now waits for an approval, shown here.";
+
+export interface MessageSender {
+  /** Sends a user message and runs the agent; a message the server does not take waits in `state.unsent`. */
+  send(text: string): Promise<void>;
+  /** Answers the last user message again; if the server does not take the run, the old answer comes back. */
+  regenerate(): Promise<void>;
+  /** Where Regenerate would cut the conversation, or undefined while it cannot. */
+  regenerable(): RegenerateCut | undefined;
+  /** Whether a send or a regenerate is on its way. */
+  sending(): boolean;
+}
+
+export interface MessageSenderOptions {
+  /** The session's agent: its messages are the conversation as this tab shows it. */
+  agent: TetherHttpAgent;
+  store: SessionStore;
+  /** What a send does when the page's tools differ from the server's allow-list. */
+  drift: AgentSessionOptions["drift"];
+  /** The session's drift check, made once and shared with `session.checkDrift()`. */
+  checkDrift(): Promise<DriftReport>;
+  /** Forgets a failed drift check, so the next send checks again. */
+  forgetDrift(): void;
+  /** Runs the agent once; false when the server never started the run. */
+  runOnce(trigger: Trigger, resume?: ResumeEntry[]): Promise<boolean>;
+  /** The answers to open interrupts, which a new message moves on from. */
+  answers: InterruptAnswers;
+  /** Loads the thread again when a send or a regenerate finds that it moved on. */
+  sessionRestore: SessionRestore;
+  /** Whether browser calls are being settled, and the outcomes this page holds for the next run. */
+  reporter: OutcomeReporter;
+}
+
+/** A session's user messages: sending one, and asking for the last answer again. */
+export function createMessageSender(options: MessageSenderOptions): MessageSender {
+  const { agent, store, reporter } = options;
+  const setState = store.set;
+  // Set before the first await of a send, so a second click cannot start another while the first checks drift.
+  let sending = false;
+
+  const send = async (text: string): Promise<void> => {
+    if (store.get().running || sending) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before sending another message.");
+    sending = true;
+    try {
+      try {
+        if (options.drift !== "ignore") await options.checkDrift();
+      } catch (error) {
+        options.forgetDrift();
+        if (isTetherError(error) && options.drift === "throw") {
+          setState({ error: errorJson(error) });
+          throw error;
+        }
+      }
+      dropUnsent(agent, store);
+      const message = { id: randomUUID(), role: "user" as const, content: text };
+      agent.addMessage(message);
+      setState({ messages: [...agent.messages] }); // in the log at once, while it is on its way
+      if (await options.runOnce({ kind: "user-message" }, options.answers.movingOn())) return;
+      const refusal = store.get().error;
+      if (refusal?.code === "interrupt_pending" || refusal?.code === "history_conflict") return await options.sessionRestore.catchUp(message, refusal);
+      const error = refusal ?? { code: "internal", message: "The message was not sent." };
+      setState({ messages: [...agent.messages], unsent: { messageId: message.id, text, error, retryable: isRetryable(error.code) } });
+    } finally {
+      sending = false;
+    }
+  };
+
+  const regenerable = (): RegenerateCut | undefined => {
+    const state = store.get();
+    if (state.running || sending || reporter.settling() || state.interrupts.length > 0 || state.unsent) return undefined;
+    if ([...reporter.heldResults.values()].includes("follow-up")) return undefined;
+    return regenerateCut(agent.messages, new Set(reporter.heldResults.keys()));
+  };
+
+  const regenerate = async (): Promise<void> => {
+    if (store.get().running || sending || reporter.settling())
+      throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before asking for another.");
+    if (store.get().interrupts.length > 0) throw new TetherError("interrupt_pending", "Answer the approval first: the answer waits for it.");
+    const cut = regenerable();
+    if (!cut) throw new TetherError("history_conflict", "There is no answer to give again.");
+    sending = true;
+    const previous = agent.messages;
+    try {
+      agent.setMessages(cut.keep);
+      setState({ messages: [...agent.messages] }); // the old words go at once; the server's snapshot confirms what stays
+      if (await options.runOnce({ kind: "regenerate", messageId: cut.questionId })) return;
+      // Not taken: the answer stands. A thread that moved on elsewhere (or is answering there) is loaded as it now is.
+      agent.setMessages(previous);
+      setState({ messages: [...previous] });
+      const code = store.get().error?.code;
+      if (code !== "history_conflict" && code !== "run_in_progress" && code !== "interrupt_pending") return;
+      await options.sessionRestore.restore();
+      setState({ error: code === "run_in_progress" ? undefined : { code, message: code === "history_conflict" ? MOVED_ON : WAITS_FOR_APPROVAL } });
+    } finally {
+      sending = false;
+    }
+  };
+
+  return { send, regenerate, regenerable, sending: () => sending };
+}

@@ -1,0 +1,94 @@
+import { randomUUID, type HttpAgentFetchFn } from "@ag-ui/client";
+import type { ToolMessage } from "@ag-ui/core";
+import type { BrowserToolKind, Trigger } from "../protocol/index.ts";
+import type { CallJournal } from "./call-journal.ts";
+import type { TetherHttpAgent } from "./tether-agent.ts";
+import type { ToolRunner } from "./tool-runner.ts";
+
+export interface OutcomeReporter {
+  /** Sends the outcomes of a run's browser calls; follow-up tools continue the run at once. */
+  report(parentRunId: string, toolCallIds: string[], options?: { continueRun?: boolean }): Promise<void>;
+  /** Tells the run's record what the page saw; a report that cannot be sent must not break the page. */
+  postReport(runId: string, report: Record<string, unknown>): Promise<unknown>;
+  /** Browser calls being carried out and reported: the answer is not finished, so there is nothing to regenerate yet. */
+  settling(): boolean;
+  /**
+   * Outcomes this page holds for the next run, by message id, with their tool's kind: not the server's yet. A render-only
+   * call is set aside with the words around it; a follow-up's outcome (a screen opened, its run then failed) must reach
+   * the model first, so Regenerate waits for the next message to carry it.
+   */
+  readonly heldResults: ReadonlyMap<string, BrowserToolKind>;
+  /** Forgets the held outcomes: a run's request carried them, or the stored thread replaced them. */
+  clearHeld(): void;
+}
+
+export interface OutcomeReporterOptions {
+  /** Tether's API root; a plain AG-UI server has none, and so no run record to report to. */
+  api: string | undefined;
+  fetch: HttpAgentFetchFn;
+  headers: Record<string, string>;
+  /** The session's agent: the outcomes join its messages as tool messages. */
+  agent: TetherHttpAgent;
+  /** Which calls were reported before a reload, and marks these reported. */
+  journal: CallJournal;
+  /** Settles the calls: their outcomes, waiting for executions in flight. */
+  runner: ToolRunner;
+  /** Starts the continuation run that carries follow-up outcomes to the model. */
+  continueRun(trigger: Trigger): Promise<unknown>;
+}
+
+/**
+ * How a session hands its browser calls' outcomes back: as tool messages on
+ * the conversation, render-only ones also to the run's record at once, and
+ * follow-ups by continuing the run.
+ */
+export function createOutcomeReporter(options: OutcomeReporterOptions): OutcomeReporter {
+  // Called unbound, as the session always called it: a page's own `fetch` may be the window's, which refuses another `this`.
+  const { agent, journal, fetch } = options;
+  const heldResults = new Map<string, BrowserToolKind>();
+  let settling = 0;
+
+  const postReport = (runId: string, report: Record<string, unknown>): Promise<unknown> =>
+    fetch(`${options.api}/runs/${encodeURIComponent(runId)}/reports`, {
+      method: "POST",
+      headers: { ...options.headers, "Content-Type": "application/json" },
+      body: JSON.stringify(report),
+    }).catch(() => {});
+
+  const reportSettled = async (parentRunId: string, toolCallIds: string[], continueRun: boolean): Promise<void> => {
+    const settled = await options.runner.settle(toolCallIds);
+    const messages: ToolMessage[] = settled.map((call) => ({
+      id: randomUUID(),
+      role: "tool",
+      toolCallId: call.toolCallId,
+      content: JSON.stringify(call.outcome),
+    }));
+    // Reported before a reload (a render-only outcome whose message waited for the next run): its message goes again, its report does not.
+    const reportedBefore = new Set(toolCallIds.filter((toolCallId) => journal.get(toolCallId)?.reported));
+    agent.addMessages(messages);
+    journal.markReported(toolCallIds);
+    for (const call of options.api ? settled.filter((call) => call.kind === "render-only" && !reportedBefore.has(call.toolCallId)) : []) {
+      // Render-only outcomes also go to the run record now; their tool message rides with the next run.
+      void postReport(parentRunId, { kind: "tool-outcome", toolCallId: call.toolCallId, toolName: call.toolName, outcome: call.outcome });
+    }
+    const followUps = settled.filter((call) => call.kind === "follow-up").map((call) => call.toolCallId);
+    if (followUps.length === 0 || !continueRun) settled.forEach((call, index) => heldResults.set(messages[index]!.id, call.kind));
+    if (followUps.length > 0 && continueRun)
+      await options.continueRun({ kind: "tool-result", parentRunId, toolCallIds: settled.map((call) => call.toolCallId) });
+  };
+
+  return {
+    async report(parentRunId, toolCallIds, { continueRun = true } = {}) {
+      settling++;
+      try {
+        await reportSettled(parentRunId, toolCallIds, continueRun);
+      } finally {
+        settling--;
+      }
+    },
+    postReport,
+    settling: () => settling > 0,
+    heldResults,
+    clearHeld: () => heldResults.clear(),
+  };
+}
