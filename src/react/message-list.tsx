@@ -53,11 +53,12 @@ export function MessageList({
   const { unseen, follow, onScroll, showLatest } = useFollowLatest(log);
   const lastMessage = messages.at(-1);
   const regenerable = marks?.onRegenerate && !running ? marks.regenerable : undefined;
+  const sentMessageId = lastMessage?.role === "user" ? lastMessage.id : undefined;
   useLayoutEffect(() => {
     // New content is followed only by a reader already at the bottom, or who just sent a message;
     // someone reading further up stays where they are and is told there is more.
-    follow(lastMessage?.role === "user");
-  }, [messages, activities, follow, lastMessage]);
+    follow(sentMessageId);
+  }, [messages, activities, follow, sentMessageId]);
   return (
     <>
       <div ref={log} onScroll={onScroll} className="tether-log" role="log" aria-label="Conversation" aria-live="polite" aria-busy={running}>
@@ -198,6 +199,8 @@ const AT_END_PX = 24;
 function useFollowLatest(log: RefObject<HTMLDivElement | null>) {
   const atEnd = useRef(true);
   const seenLength = useRef(0);
+  /** The sent message the log last went down for: it goes down once per message, not on every change until the answer starts. */
+  const followedSend = useRef<string | undefined>(undefined);
   const [unseen, setUnseen] = useState(false);
   const toEnd = () => {
     const element = log.current;
@@ -205,12 +208,14 @@ function useFollowLatest(log: RefObject<HTMLDivElement | null>) {
     atEnd.current = true;
     setUnseen(false);
   };
-  const follow = (force: boolean) => {
+  const follow = (sentMessageId: string | undefined) => {
     const element = log.current;
     if (!element) return;
     const grew = element.scrollHeight !== seenLength.current;
     seenLength.current = element.scrollHeight;
-    if (force || atEnd.current) toEnd();
+    const justSent = sentMessageId !== undefined && sentMessageId !== followedSend.current;
+    if (justSent) followedSend.current = sentMessageId;
+    if (justSent || atEnd.current) toEnd();
     else if (grew) setUnseen(true);
   };
   const onScroll = () => {

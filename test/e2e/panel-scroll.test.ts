@@ -1,7 +1,9 @@
-import type { Page } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "./suite.ts";
 import { ask, lastReply, openWorkdesk, signIn } from "./workdesk.ts";
+
+const RUN_ROUTE = "**/api/agents/workdesk/run";
 
 // Short enough that a few exchanges overflow the panel's log.
 const VIEWPORT = { width: 1400, height: 640 };
@@ -24,9 +26,15 @@ describe("the conversation's scrolling", () => {
     }
     expect(await page.getByRole("log", { name: "Conversation" }).evaluate((log) => log.scrollHeight > log.clientHeight * 1.5)).toBe(true);
 
-    // Reading further up while the next answer streams in: the reader is not moved.
+    // Reading further up while the next answer streams in: the reader is not moved. The run's request is held
+    // while they scroll up, so the answer's start comes after it every time, as it does for a slow model.
+    let intercepted!: (route: Route) => void;
+    const held = new Promise<Route>((resolve) => (intercepted = resolve));
+    await page.route(RUN_ROUTE, (route) => intercepted(route), { times: 1 });
     await ask(page, "what can you do?");
+    expect(await fromEnd(page)).toBeLessThanOrEqual(2); // sending took the reader to their message
     await page.getByRole("log", { name: "Conversation" }).evaluate((log) => log.scrollTo({ top: 0 }));
+    await (await held).continue();
     await lastReply(page, /./);
     expect(await page.getByRole("log", { name: "Conversation" }).evaluate((log) => log.scrollTop)).toBe(0);
     const latest = page.getByRole("button", { name: "New messages ↓" });
