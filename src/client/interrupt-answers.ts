@@ -25,7 +25,7 @@ export function createInterruptAnswers(agent: TetherHttpAgent): InterruptAnswers
         throw new TetherError("interrupt_unknown", `Nothing is waiting for an answer to ${interruptId}.`);
       answers.set(interruptId, response === "cancel" ? { interruptId, status: "cancelled" } : { interruptId, status: "resolved", payload: response });
       if (open.some((interrupt) => !answers.has(interrupt.id))) return undefined; // the rest are still open
-      const resume = buildResumeArray(open, Object.fromEntries([...answers].map(([id, entry]) => [id, entry])));
+      const resume = buildResumeArray(open, Object.fromEntries(answers));
       return { resume, interruptIds: open.map((interrupt) => interrupt.id) };
     },
     movingOn() {

@@ -1,11 +1,12 @@
 import { randomUUID } from "@ag-ui/client";
-import type { ResumeEntry } from "@ag-ui/core";
+import type { Message, ResumeEntry } from "@ag-ui/core";
 import { TetherError, isTetherError, type Trigger } from "../protocol/index.ts";
 import type { AgentSessionOptions } from "./agent-session.ts";
 import { dropUnsent } from "./drop-unsent.ts";
 import type { DriftReport } from "./drift.ts";
 import { errorJson, isRetryable } from "./errors.ts";
 import type { InterruptAnswers } from "./interrupt-answers.ts";
+import type { StoredThread } from "./load-thread.ts";
 import type { OutcomeReporter } from "./outcome-reporter.ts";
 import { regenerateCut, type RegenerateCut } from "./regenerate-cut.ts";
 import type { SessionRestore } from "./session-restore.ts";
@@ -29,9 +30,12 @@ export interface MessageSender {
 export interface MessageSenderOptions {
   /** The session's agent: its messages are the conversation as this tab shows it. */
   agent: TetherHttpAgent;
+  /** The session's state: read, and changed as the run goes. */
   store: SessionStore;
-  /** What a send does when the page's tools differ from the server's allow-list. */
-  drift: AgentSessionOptions["drift"];
+  /** The session's own options, read when they are needed: what a send does on drift, and which agent the thread must be of. */
+  sessionOptions: Pick<AgentSessionOptions, "drift" | "agentId">;
+  /** Reads the stored thread; undefined when there is none. */
+  load(): Promise<StoredThread | undefined>;
   /** The session's drift check, made once and shared with `session.checkDrift()`. */
   checkDrift(): Promise<DriftReport>;
   /** Forgets a failed drift check, so the next send checks again. */
@@ -41,7 +45,7 @@ export interface MessageSenderOptions {
   /** The answers to open interrupts, which a new message moves on from. */
   answers: InterruptAnswers;
   /** Loads the thread again when a send or a regenerate finds that it moved on. */
-  sessionRestore: SessionRestore;
+  sessionRestore: Pick<SessionRestore, "restore">;
   /** Whether browser calls are being settled, and the outcomes this page holds for the next run. */
   reporter: OutcomeReporter;
 }
@@ -53,15 +57,49 @@ export function createMessageSender(options: MessageSenderOptions): MessageSende
   // Set before the first await of a send, so a second click cannot start another while the first checks drift.
   let sending = false;
 
+  /**
+   * This tab was behind: another window's run asked for an approval it never saw, or changed the conversation (a
+   * regenerated answer). The thread is loaded again, so what happened shows here, and the message waits in words,
+   * not with the server's ids.
+   */
+  const catchUp = async (message: Message, refusal: { code: string; message: string }): Promise<void> => {
+    const seen = agent.messages.filter((known) => known.id !== message.id).map((known) => known.id);
+    // Another agent's thread under this id is not this conversation moved on: nothing of it is loaded here.
+    const { agentId } = options.sessionOptions;
+    const theirs = agentId !== undefined && (await options.load().catch(() => undefined))?.agentId !== agentId;
+    if (!theirs) {
+      await options.sessionRestore.restore();
+      agent.addMessage(message);
+    }
+    // A conflict the thread as it now is does not explain is the server's to word, and sending it again will not help.
+    const changed = !theirs && JSON.stringify(seen) !== JSON.stringify(agent.messages.slice(0, -1).map((known) => known.id));
+    const words =
+      refusal.code === "interrupt_pending"
+        ? `${WAITS_FOR_APPROVAL} Answer it, or send this again to move on without it.`
+        : changed
+          ? "The conversation changed in another window; it is shown here as it is now. Send this again to go on."
+          : refusal.message;
+    setState({
+      messages: [...agent.messages],
+      error: undefined,
+      unsent: {
+        messageId: message.id,
+        text: String(message.content),
+        error: { code: refusal.code, message: words },
+        retryable: refusal.code === "interrupt_pending" || changed,
+      },
+    });
+  };
+
   const send = async (text: string): Promise<void> => {
     if (store.get().running || sending) throw new TetherError("run_in_progress", "Wait for the current answer, or stop it, before sending another message.");
     sending = true;
     try {
       try {
-        if (options.drift !== "ignore") await options.checkDrift();
+        if (options.sessionOptions.drift !== "ignore") await options.checkDrift();
       } catch (error) {
         options.forgetDrift();
-        if (isTetherError(error) && options.drift === "throw") {
+        if (isTetherError(error) && options.sessionOptions.drift === "throw") {
           setState({ error: errorJson(error) });
           throw error;
         }
@@ -72,7 +110,7 @@ export function createMessageSender(options: MessageSenderOptions): MessageSende
       setState({ messages: [...agent.messages] }); // in the log at once, while it is on its way
       if (await options.runOnce({ kind: "user-message" }, options.answers.movingOn())) return;
       const refusal = store.get().error;
-      if (refusal?.code === "interrupt_pending" || refusal?.code === "history_conflict") return await options.sessionRestore.catchUp(message, refusal);
+      if (refusal?.code === "interrupt_pending" || refusal?.code === "history_conflict") return await catchUp(message, refusal);
       const error = refusal ?? { code: "internal", message: "The message was not sent." };
       setState({ messages: [...agent.messages], unsent: { messageId: message.id, text, error, retryable: isRetryable(error.code) } });
     } finally {

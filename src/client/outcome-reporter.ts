@@ -5,6 +5,7 @@ import type { CallJournal } from "./call-journal.ts";
 import type { TetherHttpAgent } from "./tether-agent.ts";
 import type { ToolRunner } from "./tool-runner.ts";
 
+/** Where a session's browser calls end up once carried out: the conversation, the run's record, the next run. */
 export interface OutcomeReporter {
   /** Sends the outcomes of a run's browser calls; follow-up tools continue the run at once. */
   report(parentRunId: string, toolCallIds: string[], options?: { continueRun?: boolean }): Promise<void>;
@@ -25,7 +26,9 @@ export interface OutcomeReporter {
 export interface OutcomeReporterOptions {
   /** Tether's API root; a plain AG-UI server has none, and so no run record to report to. */
   api: string | undefined;
+  /** The page's `fetch` (the session's option), for reports to the run's record. */
   fetch: HttpAgentFetchFn;
+  /** The session's headers (credentials), sent with each report. */
   headers: Record<string, string>;
   /** The session's agent: the outcomes join its messages as tool messages. */
   agent: TetherHttpAgent;
@@ -44,12 +47,12 @@ export interface OutcomeReporterOptions {
  */
 export function createOutcomeReporter(options: OutcomeReporterOptions): OutcomeReporter {
   // Called unbound, as the session always called it: a page's own `fetch` may be the window's, which refuses another `this`.
-  const { agent, journal, fetch } = options;
+  const { agent, journal, fetch: pageFetch } = options;
   const heldResults = new Map<string, BrowserToolKind>();
   let settling = 0;
 
   const postReport = (runId: string, report: Record<string, unknown>): Promise<unknown> =>
-    fetch(`${options.api}/runs/${encodeURIComponent(runId)}/reports`, {
+    pageFetch(`${options.api}/runs/${encodeURIComponent(runId)}/reports`, {
       method: "POST",
       headers: { ...options.headers, "Content-Type": "application/json" },
       body: JSON.stringify(report),

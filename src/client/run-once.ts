@@ -19,6 +19,7 @@ export type RunOnce = (trigger: Trigger, resume?: ResumeEntry[], forwarded?: Rec
 export interface RunOnceOptions {
   /** The session's agent: it streams the run and holds the conversation. */
   agent: TetherHttpAgent;
+  /** The session's state: read, and changed as the run goes. */
   store: SessionStore;
   /** Owns each run this page asks for, so a reload knows whose calls they are. */
   journal: CallJournal;

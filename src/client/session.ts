@@ -64,6 +64,10 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     ...(timing ? { onDispatch: timing.onDispatch } : {}),
   });
 
+  // The parts call each other in a loop (a run's start tells the reporter and the tab channel, a follow-up's outcome
+  // starts the next run), so some are reached through arrows to names made further down: none of them is called
+  // before a run's events arrive, long after this function has returned.
+  //
   // One event path. Every event is read once, by `readEvent`, as it arrives
   // off the wire (TetherHttpAgent's onEvent, called by eventStream before the
   // reference pipeline gets the event): browser tools must act within
@@ -169,11 +173,12 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     restoreCalls: (messages) => runner.restore(messages),
   });
 
-  const sessionRestore = createSessionRestore({ agent, agentId: options.agentId, load: loadThread, follower, journal, reporter, setState });
+  const sessionRestore = createSessionRestore({ follower, journal, reporter, setState });
   const sender = createMessageSender({
     agent,
     store,
-    drift: options.drift,
+    sessionOptions: options,
+    load: loadThread,
     checkDrift,
     forgetDrift: () => (driftChecked = undefined),
     runOnce,
