@@ -17,21 +17,22 @@ const remembered = new WeakMap<BrowserToolSpec, Map<string, Comparison>>();
  */
 export function compareToAllowList(spec: BrowserToolSpec, declared: JsonSchema): Comparison {
   const key = faithfulJson(declared);
+  if (key === undefined || key.length > LONGEST) return compare(spec, declared);
   let seen = remembered.get(spec);
-  const known = key === undefined ? undefined : seen?.get(key);
-  if (known) {
-    // Kept as the most recently used: the declarations a deployed frontend sends stay, whatever else comes and goes.
-    seen!.delete(key!);
-    seen!.set(key!, known);
-    return known;
-  }
-  const comparison = splitSchemaDiff(diffSchemas(spec.parameters, declared));
-  if (key !== undefined && key.length <= LONGEST) {
-    if (!seen) remembered.set(spec, (seen = new Map()));
+  if (!seen) remembered.set(spec, (seen = new Map()));
+  let comparison = seen.get(key);
+  if (comparison) {
+    seen.delete(key); // set again below, as the most recently used: what a deployed frontend sends stays, whatever else comes and goes
+  } else {
+    comparison = freeze(compare(spec, declared));
     if (seen.size >= REMEMBERED) seen.delete(seen.keys().next().value!);
-    seen.set(key, freeze(comparison));
   }
+  seen.set(key, comparison);
   return comparison;
+}
+
+function compare(spec: BrowserToolSpec, declared: JsonSchema): Comparison {
+  return splitSchemaDiff(diffSchemas(spec.parameters, declared));
 }
 
 let faithful = true;
