@@ -217,20 +217,27 @@ async function main() {
   if (process.env.TETHER_REDIS_URL) logger.info("Live events go through Redis (TETHER_REDIS_URL): every instance can serve every run.");
   console.log(`Tether demo running at ${server.url}`);
   // Stops serving, lets running runs end and stores them, then exits; a failure on the way still exits, saying why.
+  // Once: a terminal's Ctrl-C reaches the server twice under npm (from the terminal and from npm passing it on).
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     server
       .close()
       .then(() => demo.close())
       .then(
-        () => process.exit(0),
+        () => {
+          console.log("Tether demo stopped.");
+          process.exit(0);
+        },
         (error: unknown) => {
           console.error("Tether could not stop cleanly:", error);
           process.exit(1);
         },
       );
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -130,22 +130,38 @@ describe("npm start with a current web bundle", () => {
   });
 
   it.each(["SIGINT", "SIGTERM"] as const)(
-    "stops on %s to its whole process group, as a terminal's Ctrl-C or a supervisor sends it, leaving no process of it behind",
+    "stops cleanly on %s to its whole process group, as a terminal's Ctrl-C or a supervisor sends it, leaving no process of it behind",
     { timeout: SPAWNS },
     async (signal) => {
       const started = npmStart();
       const url = await urlOf(started);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       const group = started.child.pid!;
+      // Under npm the server gets a Ctrl-C twice, from the terminal and from npm: the second must not cut the first's stop short.
       process.kill(-group, signal);
-      const stopped = await Promise.race([started.exited.then(() => true), new Promise((resolve) => setTimeout(resolve, 15_000, false))]);
-      expect(stopped, `npm start was still running 15 s after ${signal}`).toBe(true);
-      // npm, its sh and the server: once npm is gone, none of them may still be running.
-      await expect.poll(() => groupAlive(group), { timeout: 10_000 }).toBe(false);
-      await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+      await expectStopped(started, group, url, signal);
     },
   );
+
+  it("stops cleanly on SIGTERM to npm alone, as docker stop or kill <pid> sends it", { timeout: SPAWNS }, async () => {
+    const started = npmStart();
+    const url = await urlOf(started);
+    const group = started.child.pid!;
+    process.kill(group, "SIGTERM");
+    await expectStopped(started, group, url, "SIGTERM to npm");
+  });
 });
+
+/** npm gone within 15 s, the server's stop run to its end (not cut by a signal), and nothing of the group left. */
+async function expectStopped(started: Started, group: number, url: string, what: string) {
+  const stopped = await Promise.race([started.exited.then(() => true), new Promise((resolve) => setTimeout(resolve, 15_000, false))]);
+  expect(stopped, `npm start was still running 15 s after ${what}`).toBe(true);
+  expect(started.stdout).toMatch(/Tether demo stopped\./);
+  expect(started.stderr).not.toMatch(/could not stop cleanly/);
+  // npm and the server: once npm is gone, neither may still be running.
+  await expect.poll(() => groupAlive(group), { timeout: 10_000 }).toBe(false);
+  await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+}
 
 /** Whether any process of the group still runs (signal 0 checks without sending anything). */
 function groupAlive(group: number): boolean {

@@ -4,22 +4,29 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
+/** Flags that say how sources are loaded, not how Node runs them. */
+const LOADING = ["--conditions=", "--import=", "--require=", "--loader=", "--experimental-loader="];
+
 /**
- * Node's own flags in `npm start` (package.json's start script, `node --flag=value … --import=tsx <entry>`: its
- * young and old generation sizes), so a benchmark's server runs as the demo does. `--conditions` and the loader
- * the benchmarks give themselves; a script of another shape is refused rather than read wrongly.
+ * Node's own flags in `npm start` (package.json's start script, `exec node --flag=value … --import=tsx <entry>`: its
+ * young and old generation sizes), so a benchmark's server runs as the demo does. How the script loads its
+ * sources the benchmarks do their own way; a script of another shape is refused rather than read wrongly.
  */
 export const startNodeFlags: string[] = nodeFlagsOf((JSON.parse(readFileSync(`${ROOT}/package.json`, "utf8")) as { scripts: { start: string } }).scripts.start);
 
-/** The Node flags of a start script `node --flag=value … <entry>`, less how it loads its sources (`--import=`, `--conditions=`): the benchmark loads them its own way. */
+/** The Node flags of a start script `[exec] node --flag=value … <entry>`, less how it loads its sources. */
 export function nodeFlagsOf(script: string): string[] {
-  const [command, ...args] = script.trim().split(/\s+/);
+  const words = script.trim().split(/\s+/);
+  const [command, ...args] = words[0] === "exec" ? words.slice(1) : words;
   const entry = args.findIndex((arg) => !arg.startsWith("--"));
-  const flags = args.slice(0, entry).filter((arg) => !arg.startsWith("--conditions=") && !arg.startsWith("--import="));
-  if (command !== "node" || entry < 0 || flags.length === 0 || flags.some((flag) => !/^--[a-z-]+=\S+$/.test(flag))) {
-    throw new Error(`package.json's start script is not "node --flag=value … --import=tsx <entry>" with Node flags: ${script}`);
+  const flags = args.slice(0, entry);
+  const kept = flags.filter((flag) => !LOADING.some((loading) => flag.startsWith(loading)));
+  // A short option (`-r x`) or a flag without its value inline would make the entry, and every flag after it, a guess.
+  const readable = command === "node" && entry >= 0 && !args[entry]!.startsWith("-") && flags.every((flag) => /^--[a-z0-9-]+=\S+$/.test(flag));
+  if (!readable || kept.length === 0) {
+    throw new Error(`package.json's start script is not "exec node --flag=value … --import=tsx <entry>" with Node flags of its own: ${script}`);
   }
-  return flags;
+  return kept;
 }
 
 export interface StartedProcess {
