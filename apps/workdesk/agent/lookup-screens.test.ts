@@ -149,6 +149,29 @@ describe("screensFor", () => {
     expect(screensFor(admin).map((screen) => screen.id)).toEqual(expect.arrayContaining(["MNU-9000"]));
     expect(screensFor(admin).map((screen) => screen.id)).not.toContain("MNU-3200");
   });
+
+  it("keeps a user off everything under a group they may not see, however deep, and off what hangs from no group the menu has", () => {
+    const screen = (id: string, parent?: string, roles?: string[]): Screen => ({
+      id,
+      name: id,
+      description: id,
+      synonyms: [],
+      ...(parent ? { parent } : {}),
+      ...(roles ? { roles } : {}),
+    });
+    const menu = [
+      screen("FINANCE", undefined, ["manager"]),
+      screen("LEDGER", "FINANCE"),
+      screen("LEDGER-ENTRY", "LEDGER"),
+      screen("STRAY", "NOWHERE"),
+      screen("LOOP-A", "LOOP-B"),
+      screen("LOOP-B", "LOOP-A"),
+      screen("HOME"),
+      screen("HOME-CHILD", "HOME"),
+    ];
+    expect(screensFor(kim, menu).map(({ id }) => id)).toEqual(["HOME", "HOME-CHILD"]);
+    expect(screensFor(lee, menu).map(({ id }) => id)).toEqual(["FINANCE", "LEDGER", "LEDGER-ENTRY", "HOME", "HOME-CHILD"]);
+  });
 });
 
 describe("breadcrumb", () => {

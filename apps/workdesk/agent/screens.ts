@@ -82,9 +82,27 @@ export function canSee(user: WorkdeskUser, screen: Screen): boolean {
   return !screen.roles || screen.roles.some((role) => user.roles.includes(role));
 }
 
-/** The screens a user may open, as a tree-ordered list: what the menu shows and the browser checks against. */
-export function screensFor(user: WorkdeskUser): Screen[] {
-  return SCREENS.filter((screen) => canSee(user, screen) && (!screen.parent || canSee(user, screenById(screen.parent)!)));
+const SCREEN_BY_ID = new Map(SCREENS.map((screen) => [screen.id, screen]));
+
+/**
+ * The screens a user may open, as a tree-ordered list: what the menu shows and the browser checks against.
+ * A screen is theirs only if every group above it is: a role kept off a group keeps them off all it holds.
+ */
+export function screensFor(user: WorkdeskUser, screens: readonly Screen[] = SCREENS): Screen[] {
+  const byId = screens === SCREENS ? SCREEN_BY_ID : new Map(screens.map((screen) => [screen.id, screen]));
+  return screens.filter((screen) => opensFor(user, screen, byId));
+}
+
+function opensFor(user: WorkdeskUser, screen: Screen, byId: ReadonlyMap<string, Screen>): boolean {
+  // At most one step per screen: a menu whose parents loop shows nothing of the loop rather than hang.
+  let current: Screen | undefined = screen;
+  for (let steps = 0; current && steps <= byId.size; steps++) {
+    if (!canSee(user, current)) return false;
+    if (!current.parent) return true;
+    // A parent the menu does not have: hidden, not guessed at.
+    current = byId.get(current.parent);
+  }
+  return false;
 }
 
 export function screenById(id: string): Screen | undefined {
