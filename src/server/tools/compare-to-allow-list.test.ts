@@ -93,4 +93,14 @@ describe("compareToAllowList", () => {
       { path: "properties.screenId.type", kind: "changed", expected: "string", actual: "number" },
     ]);
   });
+
+  it("hands out a comparison it does not remember frozen as well, so changing one fails every time, not only now and then", () => {
+    const allowed = spec();
+    const odd = copy(allowed.parameters) as { properties: { screenId: Record<string, unknown> } };
+    odd.properties.screenId.minLength = -0;
+    const comparison = compareToAllowList(allowed, odd as JsonSchema);
+    expect(comparison.shape).toHaveLength(1);
+    expect(() => comparison.shape.push({ path: "x", kind: "added", expected: undefined, actual: 1 } as never)).toThrow(TypeError);
+    expect(() => ((comparison.shape[0] as { expected: unknown }).expected = 1)).toThrow(TypeError);
+  });
 });

@@ -12,12 +12,13 @@ const remembered = new WeakMap<BrowserToolSpec, Map<string, Comparison>>();
  * How a declared tool's parameters differ from its allow-listed schema, in
  * shape and in wording. A frontend declares the same tools with every run, so
  * the comparison of a declaration already seen (the same JSON) is
- * remembered rather than walked again; a few dozen per tool at most, frozen,
- * since every later caller gets the same one.
+ * remembered rather than walked again; a few dozen per tool at most. Every
+ * comparison is frozen, since every later caller gets a remembered one.
  */
 export function compareToAllowList(spec: BrowserToolSpec, declared: JsonSchema): Comparison {
   const key = faithfulJson(declared);
-  if (key === undefined || key.length > LONGEST) return compare(spec, declared);
+  // Frozen too, though nobody else will see it: a caller that would change a comparison fails every time, not only on a remembered one.
+  if (key === undefined || key.length > LONGEST) return freeze(compare(spec, declared));
   let seen = remembered.get(spec);
   if (!seen) remembered.set(spec, (seen = new Map()));
   let comparison = seen.get(key);

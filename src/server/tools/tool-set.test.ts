@@ -126,19 +126,26 @@ describe("buildToolSet", () => {
   });
 
   it("never lets one user's odd declaration decide another's: -0 where the allow-list has 0 is refused, and the exact schema after it is accepted", () => {
-    const timer = defineBrowserTool({
-      name: "startTimer",
-      description: "Starts a timer.",
-      parameters: { type: "object", properties: { seconds: { type: "number", minimum: 0 } }, required: ["seconds"] },
-    });
-    const exact = JSON.stringify(timer.parameters);
-    const declared = (json: string): Tool => ({ name: "startTimer", description: timer.description, parameters: JSON.parse(json) as JsonSchema });
     for (const policy of ["strict", "drop"] as const) {
+      // A tool of its own per policy: what one round remembers cannot answer for the other.
+      const timer = defineBrowserTool({
+        name: "startTimer",
+        description: "Starts a timer.",
+        parameters: { type: "object", properties: { seconds: { type: "number", minimum: 0 } }, required: ["seconds"] },
+      });
+      const exact = JSON.stringify(timer.parameters);
+      const declared = (json: string): Tool => ({ name: "startTimer", description: timer.description, parameters: JSON.parse(json) as JsonSchema });
       const agent = defineAgent({ id: "timers", model: createScriptedModel([]), browserTools: [timer], browserToolPolicy: policy });
       const odd = () => buildToolSet(agent, KIM, [declared(exact.replace('"minimum":0', '"minimum":-0'))]);
       if (policy === "strict") expect(catchTetherError(odd).code).toBe("tool_schema_mismatch");
-      else expect(odd().tools.has("startTimer")).toBe(false);
-      expect(buildToolSet(agent, LEE, [declared(exact)]).tools.has("startTimer")).toBe(true);
+      else {
+        const { tools, log } = odd();
+        expect(tools.has("startTimer")).toBe(false);
+        expect(log).toContainEqual(expect.objectContaining({ code: "tool_dropped", details: { tool: "startTimer", reason: "tool_schema_mismatch" } }));
+      }
+      const { tools, log } = buildToolSet(agent, LEE, [declared(exact)]);
+      expect(tools.has("startTimer")).toBe(true);
+      expect(log).not.toContainEqual(expect.objectContaining({ code: "tool_dropped" }));
     }
   });
 
