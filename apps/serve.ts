@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type MiddlewareHandler } from "hono";
-import { isTetherError } from "@tether-agent/tether/protocol";
+import { TetherError, isTetherError } from "@tether-agent/tether/protocol";
 import {
   consoleLogger,
   createPgRunStore,
@@ -23,6 +23,7 @@ import {
 } from "@tether-agent/tether/server";
 import { listen } from "../src/server/listen.ts";
 import { createDemoIdentity, type DemoIdentity } from "./demo-identity/demo-identity.ts";
+import { stopOnSignals } from "./stop-on-signals.ts";
 import { modelFromEnvironment } from "./model-from-environment.ts";
 import { telemetryFromEnvironment } from "./telemetry-from-environment.ts";
 import { RECIPES_USERS, createRecipesAgent, type RecipesUser } from "./recipes/agent/index.ts";
@@ -216,26 +217,34 @@ async function main() {
     logger.info("Threads and runs are stored in PostgreSQL (TETHER_DATABASE_URL); the apps' own data stays in TETHER_DATA_DIR.");
   if (process.env.TETHER_REDIS_URL) logger.info("Live events go through Redis (TETHER_REDIS_URL): every instance can serve every run.");
   console.log(`Tether demo running at ${server.url}`);
-  // Stops serving, lets running runs end and stores them, then exits; a failure on the way still exits, saying why.
-  // Once: a terminal's Ctrl-C reaches the server twice under npm (from the terminal and from npm passing it on).
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    server
-      .close()
-      .then(() => demo.close())
-      .then(
-        () => {
-          console.log("Tether demo stopped.");
-          process.exit(0);
-        },
-        (error: unknown) => {
-          console.error("Tether could not stop cleanly:", error);
-          process.exit(1);
-        },
-      );
-  };
+  // Ctrl-C (or SIGTERM) once: stop serving, let the runs in progress end and store them, then exit; a failure on the
+  // way still exits, saying why. Again: stop those runs now (stored as stopped). Once more: exit without waiting.
+  const stop = stopOnSignals({
+    graceful() {
+      console.log("Tether demo stopping: runs in progress end first (Ctrl-C again to stop them now).");
+      server
+        .close()
+        .then(() => demo.close())
+        .then(
+          () => {
+            console.log("Tether demo stopped.");
+            process.exit(0);
+          },
+          (error: unknown) => {
+            console.error("Tether could not stop cleanly:", error);
+            process.exit(1);
+          },
+        );
+    },
+    hurry() {
+      const stopped = demo.tether.runner.stopAll(new TetherError("instance_lost", "The server was stopped while this run was in progress."));
+      console.log(`Tether demo: ${stopped} run(s) in progress stopped now (Ctrl-C once more exits without waiting).`);
+    },
+    exit() {
+      console.error("Tether demo: exiting without waiting; runs still in progress are ended as lost at the next start.");
+      process.exit(1);
+    },
+  });
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
 }

@@ -1,5 +1,8 @@
+import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -29,6 +32,7 @@ function npmStart(env: Record<string, string> = {}): Started {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  groups.add(child.pid!);
   const started: Started = { child, stdout: "", stderr: "", exited: new Promise((resolve) => child.on("exit", (code) => resolve(code))) };
   child.stdout!.on("data", (chunk) => (started.stdout += chunk));
   child.stderr!.on("data", (chunk) => (started.stderr += chunk));
@@ -50,13 +54,21 @@ function urlOf(started: Started): Promise<string> {
   });
 }
 
-async function stop(started: Started) {
-  if (!running.has(started)) return;
-  process.kill(-started.child.pid!, "SIGTERM");
-  await started.exited;
-}
+const groups = new Set<number>();
 afterEach(async () => {
-  for (const started of running) await stop(started);
+  // A stop that hangs must not hang the suite, and a server its npm left behind must not outlive it.
+  for (const started of running) {
+    process.kill(-started.child.pid!, "SIGTERM");
+    await Promise.race([started.exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  }
+  for (const group of groups) {
+    try {
+      process.kill(-group, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  groups.clear();
 });
 
 /** Every file of the built bundle with its modification time: a build rewrites them all. */
@@ -149,6 +161,71 @@ describe("npm start with a current web bundle", () => {
     const group = started.child.pid!;
     process.kill(group, "SIGTERM");
     await expectStopped(started, group, url, "SIGTERM to npm");
+  });
+});
+
+describe("npm start stopping while a run waits on a model that never answers", () => {
+  let model: Server | undefined;
+  let asked = false;
+  afterEach(async () => {
+    model?.closeAllConnections();
+    await new Promise((done) => (model ? model.close(done) : done(undefined)));
+  });
+
+  /** An OpenAI-compatible model that starts its answer and never ends it: a stalled provider. */
+  function stalledModel(): Promise<string> {
+    model = createServer((request, response) => {
+      asked = true;
+      request.resume();
+      request.on("end", () => {
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        const chunk = {
+          id: "c",
+          object: "chat.completion.chunk",
+          created: 1,
+          model: "m",
+          choices: [{ index: 0, delta: { role: "assistant", content: "…" }, finish_reason: null }],
+        };
+        response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      });
+    });
+    return new Promise((resolve) => model!.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(model!.address() as AddressInfo).port}/v1`)));
+  }
+
+  it("lets the run go on after one Ctrl-C, stops it on the next and stores it as stopped, then stops", { timeout: SPAWNS }, async () => {
+    const dataDir = mkdtempSync(join(dataDirs, "data-"));
+    const started = npmStart({ TETHER_DATA_DIR: dataDir, TETHER_MODEL: `openai-compatible:m@${await stalledModel()}` });
+    const url = await urlOf(started);
+    const { token } = await (
+      await fetch(`${url}/api/demo/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: "kim" }) })
+    ).json();
+    const run = await fetch(`${url}/api/agents/workdesk/run`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ threadId: "stall-1", runId: "stall-1-r1", messages: [{ id: "u1", role: "user", content: "hello" }], tools: [], context: [] }),
+    });
+    expect(run.status).toBe(200);
+    // Stopping cuts the server's streams (a client comes back to another server); the run goes on until it ends.
+    void run.text().catch(() => {});
+    const group = started.child.pid!;
+    await expect.poll(() => asked, { timeout: 10_000 }).toBe(true);
+
+    process.kill(-group, "SIGINT");
+    await expect.poll(() => started.stdout).toMatch(/runs in progress end first/);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(running.has(started), "one Ctrl-C must not cut a run in progress short").toBe(true);
+
+    process.kill(-group, "SIGINT");
+    await expectStopped(started, group, url, "a second Ctrl-C");
+    expect(started.stdout).toMatch(/1 run\(s\) in progress stopped now/);
+    const db = new Database(join(dataDir, "tether.db"), { readonly: true });
+    try {
+      const stored = db.prepare("SELECT status, error FROM runs WHERE run_id = ?").get("stall-1-r1") as { status: string; error: string };
+      expect(stored.status).toBe("error");
+      expect(JSON.parse(stored.error)).toMatchObject({ code: "instance_lost" });
+    } finally {
+      db.close();
+    }
   });
 });
 
