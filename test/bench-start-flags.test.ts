@@ -22,9 +22,14 @@ describe("the benchmarks' reading of npm start", () => {
     ["a flag with no value", "node --expose-gc --max-semi-space-size=16 app.ts"],
     ["no flag of Node's own", "node --import=tsx app.ts"],
     ["no entry", "node --max-semi-space-size=16"],
+    ["nothing but node", "exec node"],
     // A short option ends the run of --flags early: the flags after it would be lost without a word.
     ["a short option among its flags", "node --max-semi-space-size=32 -r ./preload.cjs --max-old-space-size=64 app.ts"],
     ["a short option's value among its flags", "node --max-semi-space-size=32 -C tether-source --initial-old-space-size=64 app.ts"],
+    // Split on spaces, the script is not read as a shell would: quotes, variables and further commands are refused.
+    ["a quoted value", 'node --title="tether demo" --max-semi-space-size=32 app.ts'],
+    ["a variable", "node --max-semi-space-size=$SIZE app.ts"],
+    ["a second command after it", "node --max-semi-space-size=32 app.ts && echo done"],
   ])("refuses a start script with %s rather than read it wrongly", (_what, script) => {
     expect(() => nodeFlagsOf(script)).toThrow(/start script is not/);
   });

@@ -22,7 +22,13 @@ export function nodeFlagsOf(script: string): string[] {
   const flags = args.slice(0, entry);
   const kept = flags.filter((flag) => !LOADING.some((loading) => flag.startsWith(loading)));
   // A short option (`-r x`) or a flag without its value inline would make the entry, and every flag after it, a guess.
-  const readable = command === "node" && entry >= 0 && !args[entry]!.startsWith("-") && flags.every((flag) => /^--[a-z0-9-]+=\S+$/.test(flag));
+  // Words split on spaces, as no shell does: a quote, a variable or a second command would be read wrongly, so they are refused.
+  const readable =
+    command === "node" &&
+    entry >= 0 &&
+    entry === args.length - 1 &&
+    !args[entry]!.startsWith("-") &&
+    flags.every((flag) => /^--[a-z0-9-]+=[^"'`$;&|<>\\]+$/.test(flag));
   if (!readable || kept.length === 0) {
     throw new Error(`package.json's start script is not "exec node --flag=value … --import=tsx <entry>" with Node flags of its own: ${script}`);
   }
