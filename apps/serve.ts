@@ -23,8 +23,8 @@ import {
 } from "@tether-agent/tether/server";
 import { listen } from "../src/server/listen.ts";
 import { createDemoIdentity, type DemoIdentity } from "./demo-identity/demo-identity.ts";
-import { stopOnSignals } from "./stop-on-signals.ts";
 import { modelFromEnvironment } from "./model-from-environment.ts";
+import { stopOnSignals } from "./stop-on-signals.ts";
 import { telemetryFromEnvironment } from "./telemetry-from-environment.ts";
 import { RECIPES_USERS, createRecipesAgent, type RecipesUser } from "./recipes/agent/index.ts";
 import { recipesApi } from "./recipes/api.ts";
