@@ -162,7 +162,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** One line per difference, e.g. `properties.screenId.type: expected "string", got "number"`. */
-export function formatSchemaDiff(differences: SchemaDifference[]): string {
+export function formatSchemaDiff(differences: readonly SchemaDifference[]): string {
   return differences
     .map((difference) => {
       const show = (value: unknown) => JSON.stringify(value);

@@ -87,7 +87,7 @@ describe("compareToAllowList", () => {
     const changed = copy(allowed.parameters) as { properties: { screenId: { type: string } } };
     changed.properties.screenId.type = "number";
     const first = compareToAllowList(allowed, changed as JsonSchema);
-    expect(() => first.shape.push({ path: "x", kind: "added", expected: undefined, actual: 1 } as never)).toThrow(TypeError);
+    expect(() => (first.shape as unknown[]).push({ path: "x", kind: "added", expected: undefined, actual: 1 } as never)).toThrow(TypeError);
     expect(() => ((first.shape[0] as { expected: unknown }).expected = "number")).toThrow(TypeError);
     expect(compareToAllowList(allowed, copy(changed as JsonSchema)).shape).toEqual([
       { path: "properties.screenId.type", kind: "changed", expected: "string", actual: "number" },
@@ -100,7 +100,7 @@ describe("compareToAllowList", () => {
     odd.properties.screenId.minLength = -0;
     const comparison = compareToAllowList(allowed, odd as JsonSchema);
     expect(comparison.shape).toHaveLength(1);
-    expect(() => comparison.shape.push({ path: "x", kind: "added", expected: undefined, actual: 1 } as never)).toThrow(TypeError);
+    expect(() => (comparison.shape as unknown[]).push({ path: "x", kind: "added", expected: undefined, actual: 1 } as never)).toThrow(TypeError);
     expect(() => ((comparison.shape[0] as { expected: unknown }).expected = 1)).toThrow(TypeError);
   });
 });

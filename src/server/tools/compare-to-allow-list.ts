@@ -1,6 +1,10 @@
-import { diffSchemas, splitSchemaDiff, type BrowserToolSpec, type JsonSchema } from "../../protocol/index.ts";
+import { diffSchemas, splitSchemaDiff, type BrowserToolSpec, type JsonSchema, type SchemaDifference } from "../../protocol/index.ts";
 
-type Comparison = ReturnType<typeof splitSchemaDiff>;
+/** Frozen, and typed so: a remembered comparison is every later caller's. */
+export interface Comparison {
+  readonly shape: readonly Readonly<SchemaDifference>[];
+  readonly annotations: readonly Readonly<SchemaDifference>[];
+}
 
 /** Declarations remembered per allow-listed tool (the least recently used goes first), and the longest one remembered (in characters of its JSON): a client cannot make it hold much. */
 const REMEMBERED = 32;
@@ -32,7 +36,7 @@ export function compareToAllowList(spec: BrowserToolSpec, declared: JsonSchema):
   return comparison;
 }
 
-function compare(spec: BrowserToolSpec, declared: JsonSchema): Comparison {
+function compare(spec: BrowserToolSpec, declared: JsonSchema) {
   return splitSchemaDiff(diffSchemas(spec.parameters, declared));
 }
 
@@ -50,7 +54,7 @@ function faithfulJson(declared: JsonSchema): string | undefined {
   return faithful ? json : undefined;
 }
 
-function freeze(comparison: Comparison): Comparison {
+function freeze(comparison: ReturnType<typeof splitSchemaDiff>): Comparison {
   for (const difference of [...comparison.shape, ...comparison.annotations]) Object.freeze(difference);
   Object.freeze(comparison.shape);
   Object.freeze(comparison.annotations);
