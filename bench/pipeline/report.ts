@@ -1,5 +1,8 @@
 import type { RunResult } from "./client.ts";
 
+/** Tether's events/s against the bare writer's and the minimal server's. */
+export const TARGETS = { bare: 0.5, minimal: 0.9 };
+
 export interface Summary {
   name: string;
   description: string;
