@@ -22,6 +22,8 @@ interface Started {
   stdout: string;
   stderr: string;
   exited: Promise<number | null>;
+  /** Everything printed is read: the output's pipes are closed by all who held them (npm, and the server after it). */
+  closed: Promise<void>;
 }
 const running = new Set<Started>();
 
@@ -33,7 +35,13 @@ function npmStart(env: Record<string, string> = {}): Started {
     stdio: ["ignore", "pipe", "pipe"],
   });
   groups.add(child.pid!);
-  const started: Started = { child, stdout: "", stderr: "", exited: new Promise((resolve) => child.on("exit", (code) => resolve(code))) };
+  const started: Started = {
+    child,
+    stdout: "",
+    stderr: "",
+    exited: new Promise((resolve) => child.on("exit", (code) => resolve(code))),
+    closed: new Promise((resolve) => child.on("close", () => resolve())),
+  };
   child.stdout!.on("data", (chunk) => (started.stdout += chunk));
   child.stderr!.on("data", (chunk) => (started.stderr += chunk));
   running.add(started);
@@ -50,7 +58,10 @@ function urlOf(started: Started): Promise<string> {
     };
     look();
     started.child.stdout!.on("data", look);
-    void started.exited.then((code) => reject(new Error(`npm start exited with ${code}:\n${started.stdout}${started.stderr}`)));
+    void started.exited.then(async (code) => {
+      await started.closed;
+      reject(new Error(`npm start exited with ${code}:\n${started.stdout}${started.stderr}`));
+    });
   });
 }
 
@@ -89,6 +100,7 @@ describe("npm start on a fresh clone, before the web bundle is built", () => {
   ])("refuses to start on %s, saying which setting to fix before building anything", { timeout: SPAWNS }, async (_name, env, message) => {
     const started = npmStart(env);
     expect(await started.exited).toBe(1);
+    await started.closed; // 'exit' can come before the last of what it printed
     expect(started.stderr).toMatch(message);
     expect(started.stdout).not.toMatch(/building/);
     expect(existsSync(WORKDESK_WEB.outDir)).toBe(false);
@@ -233,10 +245,13 @@ describe("npm start stopping while a run waits on a model that never answers", (
 async function expectStopped(started: Started, group: number, url: string, what: string) {
   const stopped = await Promise.race([started.exited.then(() => true), new Promise((resolve) => setTimeout(resolve, 15_000, false))]);
   expect(stopped, `npm start was still running 15 s after ${what}`).toBe(true);
+  // npm and the server: once npm is gone, neither may still be running. npm may exit before the server has
+  // finished its stop, so what the server printed is read once it is gone too.
+  await expect.poll(() => groupAlive(group), { timeout: 10_000 }).toBe(false);
+  const read = await Promise.race([started.closed.then(() => true), new Promise((resolve) => setTimeout(resolve, 5_000, false))]);
+  expect(read, "the output's pipes were still open 5 s after the last process of npm start was gone").toBe(true);
   expect(started.stdout).toMatch(/Tether demo stopped\./);
   expect(started.stderr).not.toMatch(/could not stop cleanly/);
-  // npm and the server: once npm is gone, neither may still be running.
-  await expect.poll(() => groupAlive(group), { timeout: 10_000 }).toBe(false);
   await expect(fetch(`${url}/healthz`)).rejects.toThrow();
 }
 
