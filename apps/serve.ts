@@ -216,7 +216,6 @@ async function main() {
   if (process.env.TETHER_DATABASE_URL)
     logger.info("Threads and runs are stored in PostgreSQL (TETHER_DATABASE_URL); the apps' own data stays in TETHER_DATA_DIR.");
   if (process.env.TETHER_REDIS_URL) logger.info("Live events go through Redis (TETHER_REDIS_URL): every instance can serve every run.");
-  console.log(`Tether demo running at ${server.url}`);
   // Ctrl-C (or SIGTERM) once: stop serving, let the runs in progress end and store them, then exit; a failure on the
   // way still exits, saying why. Again: stop those runs now (stored as stopped). Once more: exit without waiting.
   const stop = stopOnSignals({
@@ -247,6 +246,9 @@ async function main() {
   });
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  // Said only once a stop signal is handled: a supervisor that stops the server as soon as it reads this must find
+  // the handlers in place (without them, Node dies at the signal, stopping nothing cleanly).
+  console.log(`Tether demo running at ${server.url}`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
