@@ -115,20 +115,7 @@ describe("npm start on a fresh clone, before the web bundle is built", () => {
     const page = await fetch(`${url}/work-requests/R-1042`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(`<div id="root">`);
-    const { token } = await (
-      await fetch(`${url}/api/demo/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: "kim" }) })
-    ).json();
-    const run = await fetch(`${url}/api/agents/workdesk/run`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        threadId: "start-1",
-        runId: "start-1-r1",
-        messages: [{ id: "u1", role: "user", content: "find badge reader requests" }],
-        tools: [],
-        context: [],
-      }),
-    });
+    const run = await runAsKim(url, "start-1", "find badge reader requests");
     expect(await run.text()).toContain("Replace broken badge reader at Gate 3");
   });
 });
@@ -208,14 +195,7 @@ describe("npm start stopping while a run waits on a model that never answers", (
     const dataDir = mkdtempSync(join(dataDirs, "data-"));
     const started = npmStart({ TETHER_DATA_DIR: dataDir, TETHER_MODEL: `openai-compatible:m@${await stalledModel()}` });
     const url = await urlOf(started);
-    const { token } = await (
-      await fetch(`${url}/api/demo/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: "kim" }) })
-    ).json();
-    const run = await fetch(`${url}/api/agents/workdesk/run`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-      body: JSON.stringify({ threadId: "stall-1", runId: "stall-1-r1", messages: [{ id: "u1", role: "user", content: "hello" }], tools: [], context: [] }),
-    });
+    const run = await runAsKim(url, "stall-1", "hello");
     expect(run.status).toBe(200);
     // Stopping cuts the server's streams (a client comes back to another server); the run goes on until it ends.
     void run.text().catch(() => {});
@@ -240,6 +220,18 @@ describe("npm start stopping while a run waits on a model that never answers", (
     }
   });
 });
+
+/** Kim signs in and starts run `<threadId>-r1` on the Workdesk agent: the answer's response, its events streaming. */
+async function runAsKim(url: string, threadId: string, content: string): Promise<Response> {
+  const { token } = await (
+    await fetch(`${url}/api/demo/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: "kim" }) })
+  ).json();
+  return fetch(`${url}/api/agents/workdesk/run`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ threadId, runId: `${threadId}-r1`, messages: [{ id: "u1", role: "user", content }], tools: [], context: [] }),
+  });
+}
 
 /** npm gone within 15 s, the server's stop run to its end (not cut by a signal), and nothing of the group left. */
 async function expectStopped(started: Started, group: number, url: string, what: string) {
