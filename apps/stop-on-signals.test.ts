@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { stopOnSignals } from "./stop-on-signals.ts";
 
 function harness() {
@@ -34,4 +34,26 @@ describe("stopOnSignals", () => {
     signal();
     expect(steps).toEqual(["graceful", "hurry", "exit"]);
   });
+
+  it("keeps its own time, not the wall clock's: a clock set back or forward between signals changes nothing", () => {
+    let wall = 1_800_000_000_000;
+    let real = 1_000;
+    vi.spyOn(Date, "now").mockImplementation(() => wall);
+    vi.spyOn(performance, "now").mockImplementation(() => real);
+    const steps: string[] = [];
+    const signal = stopOnSignals({ graceful: () => steps.push("graceful"), hurry: () => steps.push("hurry"), exit: () => steps.push("exit") });
+    signal();
+    wall += 2_000; // set forward while npm passes the same Ctrl-C on
+    real += 1;
+    signal();
+    expect(steps).toEqual(["graceful"]);
+    wall -= 3_600_000; // set back an hour
+    real += 5_000;
+    signal();
+    real += 5_000;
+    signal();
+    expect(steps).toEqual(["graceful", "hurry", "exit"]);
+  });
 });
+
+afterEach(() => vi.restoreAllMocks());

@@ -15,7 +15,8 @@ export interface StopSteps {
  */
 export function stopOnSignals(steps: StopSteps, options: { sameSignalMs?: number; now?: () => number } = {}): () => void {
   const sameSignalMs = options.sameSignalMs ?? 1000;
-  const now = options.now ?? Date.now;
+  // The monotonic clock: a wall clock set back would make every later signal look like a repeat.
+  const now = options.now ?? (() => performance.now());
   const order = [steps.graceful, steps.hurry, steps.exit];
   let received = 0;
   let last = -Infinity;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { acrossLine, readResult } from "../bench/pipeline/across-processes.ts";
 
 // The pipeline's target is judged on the median across processes: a misread ratio would judge another figure.
@@ -19,4 +19,22 @@ describe("the pipeline benchmark across processes", () => {
     expect(acrossLine("tether / bare", [0.52, 0.43, 0.45, 0.44, 0.5], 0.5)).toMatch(/median 0\.450× \(0\.430–0\.520\) over 5 processes .* MISSED$/);
     expect(acrossLine("tether / bare", [0.52, 0.51, 0.45], 0.5)).toMatch(/median 0\.510× .* MET$/);
   });
+
+  it("reads its settings when it runs, not when its helpers are imported", async () => {
+    const saved = process.env.BENCH_PROCESSES;
+    process.env.BENCH_PROCESSES = "not a number";
+    vi.resetModules();
+    try {
+      expect(typeof (await import("../bench/pipeline/across-processes.ts")).readResult).toBe("function");
+    } finally {
+      if (saved === undefined) delete process.env.BENCH_PROCESSES;
+      else process.env.BENCH_PROCESSES = saved;
+    }
+  });
+
+  it("says process, not processes, of one", () => {
+    expect(acrossLine("tether / bare", [0.5], 0.5)).toMatch(/over 1 process .* MET$/);
+  });
 });
+
+afterEach(() => vi.resetModules());

@@ -59,7 +59,7 @@ function urlOf(started: Started): Promise<string> {
     look();
     started.child.stdout!.on("data", look);
     void started.exited.then(async (code) => {
-      await started.closed;
+      await settledWithin(started.closed, 5_000);
       reject(new Error(`npm start exited with ${code}:\n${started.stdout}${started.stderr}`));
     });
   });
@@ -100,7 +100,7 @@ describe("npm start on a fresh clone, before the web bundle is built", () => {
   ])("refuses to start on %s, saying which setting to fix before building anything", { timeout: SPAWNS }, async (_name, env, message) => {
     const started = npmStart(env);
     expect(await started.exited).toBe(1);
-    await started.closed; // 'exit' can come before the last of what it printed
+    await settledWithin(started.closed, 5_000); // 'exit' can come before the last of what it printed
     expect(started.stderr).toMatch(message);
     expect(started.stdout).not.toMatch(/building/);
     expect(existsSync(WORKDESK_WEB.outDir)).toBe(false);
@@ -151,6 +151,7 @@ describe("npm start with a current web bundle", () => {
       // Under npm the server gets a Ctrl-C twice, from the terminal and from npm: the second must not cut the first's stop short.
       process.kill(-group, signal);
       await expectStopped(started, group, url, signal);
+      expect(started.stdout, "one signal, passed on by npm as well, was counted twice").not.toMatch(/stopped now/);
     },
   );
 
@@ -240,11 +241,16 @@ async function expectStopped(started: Started, group: number, url: string, what:
   // npm and the server: once npm is gone, neither may still be running. npm may exit before the server has
   // finished its stop, so what the server printed is read once it is gone too.
   await expect.poll(() => groupAlive(group), { timeout: 10_000 }).toBe(false);
-  const read = await Promise.race([started.closed.then(() => true), new Promise((resolve) => setTimeout(resolve, 5_000, false))]);
+  const read = await settledWithin(started.closed, 5_000);
   expect(read, "the output's pipes were still open 5 s after the last process of npm start was gone").toBe(true);
   expect(started.stdout).toMatch(/Tether demo stopped\./);
   expect(started.stderr).not.toMatch(/could not stop cleanly/);
   await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+}
+
+/** Whether the promise settled within `ms`: a process that kept npm's output open must not hold a test until its timeout, saying nothing. */
+function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, ms, false))]);
 }
 
 /** Whether any process of the group still runs (signal 0 checks without sending anything). */

@@ -28,6 +28,7 @@
  *   npm run bench
  *   BENCH_COST_RUNS=100 BENCH_COST_REF=<commit> npm run bench
  *   BENCH_EVENTS=20000 BENCH_ROUNDS=3 npm run bench
+ *   BENCH_COST=off npm run bench          # the pipeline only
  *   BENCH_YIELD_EVERY=256 npm run bench   # stub parts arrive in bursts of 256, one macrotask each
  */
 import { setFlagsFromString } from "node:v8";
@@ -38,13 +39,15 @@ import type { Contender } from "./contenders/contender.ts";
 import { startMinimal } from "./contenders/minimal.ts";
 import { startTether } from "./contenders/tether.ts";
 import { runCostBench } from "./cost.ts";
-import { ratioLine, summarize, table, TARGETS } from "./report.ts";
+import { positiveInteger, ratioLine, summarize, table, TARGETS } from "./report.ts";
 import { startWorkerClient } from "./worker-client.ts";
 
 const DELTAS = positiveInteger("BENCH_EVENTS", 100_000);
 const ROUNDS = positiveInteger("BENCH_ROUNDS", 7);
 /** 0 (default): the stub's parts are all ready at once. N: every Nth part waits for a macrotask, like network reads. */
 const YIELD_EVERY = process.env.BENCH_YIELD_EVERY === "0" ? 0 : positiveInteger("BENCH_YIELD_EVERY", 0);
+/** BENCH_COST=off: the pipeline only, without the records and telemetry cost comparison (bench:processes uses it). */
+const COST = process.env.BENCH_COST !== "off";
 /** Short tool-calling runs per batch in the records and telemetry cost comparison (see cost.ts). */
 const COST_RUNS = positiveInteger("BENCH_COST_RUNS", 200);
 const WARMUP_ROUNDS = 1;
@@ -65,14 +68,6 @@ const EXPECTED_EVENTS = DELTAS + 4;
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as (options?: { type: "minor" | "major" }) => void;
 const collectGarbage = () => gc({ type: "minor" });
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw.replace(/_/g, ""));
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}".`);
-  return value;
-}
 
 /** Splits a captured SSE body into frames, checking each is `id: <runId>:<seq>` + one data line. */
 function captureFrames(text: string, runId: string): Buffer[] {
@@ -158,13 +153,15 @@ async function main() {
     );
     if (mismatches.length > 0) console.log(`WARNING: unexpected event counts: ${mismatches.join("; ")}`);
 
-    const costMeasured = await runCostBench({
-      client,
-      runs: COST_RUNS,
-      rounds: ROUNDS,
-      collectGarbage,
-      ...(process.env.BENCH_COST_REF ? { ref: process.env.BENCH_COST_REF } : {}),
-    });
+    const costMeasured =
+      !COST ||
+      (await runCostBench({
+        client,
+        runs: COST_RUNS,
+        rounds: ROUNDS,
+        collectGarbage,
+        ...(process.env.BENCH_COST_REF ? { ref: process.env.BENCH_COST_REF } : {}),
+      }));
     console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
     if (!logComplete || mismatches.length > 0 || !costMeasured) process.exitCode = 1;
   } finally {

@@ -1,5 +1,14 @@
 import type { RunResult } from "./client.ts";
 
+/** A whole number of at least 1 from the environment (`100_000` allowed), or `fallback` when unset or empty. */
+export function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw.replace(/_/g, ""));
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}".`);
+  return value;
+}
+
 /** Tether's events/s against the bare writer's and the minimal server's. */
 export const TARGETS = { bare: 0.5, minimal: 0.9 };
 
