@@ -22,22 +22,22 @@ const remembered = new WeakMap<BrowserToolSpec, Map<string, Comparison>>();
 export function compareToAllowList(spec: BrowserToolSpec, declared: JsonSchema): Comparison {
   const key = faithfulJson(declared);
   // Frozen too, though nobody else will see it: a caller that would change a comparison fails every time, not only on a remembered one.
-  if (key === undefined || key.length > LONGEST) return freeze(compare(spec, declared));
+  if (key === undefined || key.length > LONGEST) return compare(spec, declared);
   let seen = remembered.get(spec);
   if (!seen) remembered.set(spec, (seen = new Map()));
   let comparison = seen.get(key);
   if (comparison) {
     seen.delete(key); // set again below, as the most recently used: what a deployed frontend sends stays, whatever else comes and goes
   } else {
-    comparison = freeze(compare(spec, declared));
+    comparison = compare(spec, declared);
     if (seen.size >= REMEMBERED) seen.delete(seen.keys().next().value!);
   }
   seen.set(key, comparison);
   return comparison;
 }
 
-function compare(spec: BrowserToolSpec, declared: JsonSchema) {
-  return splitSchemaDiff(diffSchemas(spec.parameters, declared));
+function compare(spec: BrowserToolSpec, declared: JsonSchema): Comparison {
+  return freeze(splitSchemaDiff(diffSchemas(spec.parameters, declared)));
 }
 
 let faithful = true;
