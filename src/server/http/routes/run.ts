@@ -9,6 +9,9 @@ import type { AuthEnv } from "../middleware/auth.ts";
 import type { Logger } from "../logger.ts";
 import { readRunInput } from "../read-run-input.ts";
 
+/** Why a stream's follow stops: one reason for all, as abort() without one builds a DOMException and its stack each time. */
+const STREAM_CLOSED = new Error("The run's event stream closed.");
+
 /** `POST /agents/:agentId/run`: a standard RunAgentInput in, the run's AG-UI events out (`?compat=ag-ui-0.0` for 0.0.x clients). */
 export function runAgentRoutes(runner: Runner, hub: RunHub, logger: Logger) {
   return new Hono<AuthEnv>().post("/agents/:agentId/run", async (c) => {
@@ -28,7 +31,7 @@ export function runAgentRoutes(runner: Runner, hub: RunHub, logger: Logger) {
     }
     return eventStreamResponse(c, eventsFor(compat, events()), {
       onClose(clientGone) {
-        stop.abort();
+        stop.abort(STREAM_CLOSED);
         if (clientGone && cancelOnDisconnect && !repeat) runner.cancel(runId);
       },
       // The same result again: a client must not act on it as on a new run (another window may already have).
