@@ -109,6 +109,22 @@ describe("createDemoIdentity", () => {
       expect(await identity.authenticate(withBearer(token))).toBeUndefined();
     });
 
+    it("refuses a token altered after it was accepted, and one that has expired since", async () => {
+      const clock = { now: START };
+      const identity = identityAt(clock, { ttlSeconds: 60 });
+      const token = identity.issueToken("kim");
+      expect(await identity.authenticate(withBearer(token))).toEqual(KIM);
+
+      const [, payload] = token.split(".");
+      const claims = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Record<string, unknown>;
+      const asLee = replacePart(token, 1, Buffer.from(JSON.stringify({ ...claims, sub: "lee" })).toString("base64url"));
+      expect(await identity.authenticate(withBearer(asLee))).toBeUndefined();
+      expect(await identity.authenticate(withBearer(`${token}x`))).toBeUndefined();
+      expect(await identity.authenticate(withBearer(token))).toEqual(KIM);
+      clock.now = START + 60_000;
+      expect(await identity.authenticate(withBearer(token))).toBeUndefined();
+    });
+
     it("returns undefined for a token signed with another secret", async () => {
       const clock = { now: START };
       const token = identityAt(clock, { secret: "another-server" }).issueToken("kim");

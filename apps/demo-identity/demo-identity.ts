@@ -43,6 +43,8 @@ export const DEMO_COOKIE = "tether_token";
 const TOKEN_KIND = "v1";
 const LoginSchema = z.object({ user: z.string().min(1).max(64) });
 const PayloadSchema = z.object({ sub: z.string(), iat: z.number(), exp: z.number() });
+/** Signed tokens whose claims are kept; past this many (a few hundred kB) they are all forgotten and checked again. */
+const VERIFIED_TOKENS_KEPT = 1024;
 
 export function createDemoIdentity<User extends TetherUser>(options: {
   users: User[];
@@ -64,10 +66,23 @@ export function createDemoIdentity<User extends TetherUser>(options: {
     return signToken(TOKEN_KIND, { sub: userId, iat: issuedAt, exp: issuedAt + ttl }, secret);
   };
 
+  // A token's signature is checked once, not on each of its requests: the claims it proved are kept
+  // (only a signed token's), and its expiry is checked on every use.
+  const verified = new Map<string, z.infer<typeof PayloadSchema>>();
   const verify = (token: string): User | undefined => {
-    const parsed = PayloadSchema.safeParse(readSignedToken(TOKEN_KIND, token, secret));
-    if (!parsed.success || parsed.data.exp <= now()) return undefined;
-    return directory.get(parsed.data.sub);
+    let claims = verified.get(token);
+    if (!claims) {
+      const parsed = PayloadSchema.safeParse(readSignedToken(TOKEN_KIND, token, secret));
+      if (!parsed.success) return undefined;
+      claims = parsed.data;
+      if (verified.size >= VERIFIED_TOKENS_KEPT) verified.clear();
+      verified.set(token, claims);
+    }
+    if (claims.exp <= now()) {
+      verified.delete(token);
+      return undefined;
+    }
+    return directory.get(claims.sub);
   };
 
   const authenticate: Authenticate<User> = (request) => {
