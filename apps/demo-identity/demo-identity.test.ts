@@ -1,8 +1,14 @@
 import { Hono } from "hono";
-import { describe, expect, it } from "vitest";
-import { errorHandler, silentLogger } from "@tether-agent/tether/server";
+import { describe, expect, it, vi } from "vitest";
+import { errorHandler, readSignedToken, silentLogger } from "@tether-agent/tether/server";
 import { KIM, LEE } from "../../test/fixtures/messages.ts";
 import { DEMO_COOKIE, createDemoIdentity } from "./demo-identity.ts";
+
+// The signature check, watched: a token's is checked once, not on each request.
+vi.mock("@tether-agent/tether/server", async (importOriginal) => {
+  const server = await importOriginal<typeof import("@tether-agent/tether/server")>();
+  return { ...server, readSignedToken: vi.fn(server.readSignedToken) };
+});
 
 const SECRET = "demo-secret-for-tests";
 const START = Date.UTC(2025, 0, 15, 9, 0, 0);
@@ -107,6 +113,16 @@ describe("createDemoIdentity", () => {
       expect(await identity.authenticate(withBearer(token))).toEqual(KIM);
       clock.now = START + 60_000;
       expect(await identity.authenticate(withBearer(token))).toBeUndefined();
+    });
+
+    it("checks a token's signature once, however many requests carry it", async () => {
+      const clock = { now: START };
+      const identity = identityAt(clock);
+      const token = identity.issueToken("kim");
+      vi.mocked(readSignedToken).mockClear();
+      for (let request = 0; request < 5; request++) expect(await identity.authenticate(withBearer(token))).toEqual(KIM);
+      expect(await identity.authenticate(withCookie(`${DEMO_COOKIE}=${token}`))).toEqual(KIM);
+      expect(readSignedToken).toHaveBeenCalledTimes(1);
     });
 
     it("refuses a token altered after it was accepted, and one that has expired since", async () => {

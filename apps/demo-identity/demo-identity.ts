@@ -73,12 +73,11 @@ export function createDemoIdentity<User extends TetherUser>(options: {
     let claims = verified.get(token);
     if (!claims) {
       const parsed = PayloadSchema.safeParse(readSignedToken(TOKEN_KIND, token, secret));
-      if (!parsed.success) return undefined;
+      if (!parsed.success || parsed.data.exp <= now()) return undefined;
       claims = parsed.data;
       if (verified.size >= VERIFIED_TOKENS_KEPT) verified.clear();
       verified.set(token, claims);
-    }
-    if (claims.exp <= now()) {
+    } else if (claims.exp <= now()) {
       verified.delete(token);
       return undefined;
     }

@@ -150,6 +150,43 @@ describe("eventStreamResponse", () => {
     expect(at(5)).toBeGreaterThan(at(4));
   });
 
+  for (const [when, first] of [
+    ["with its first batch", true],
+    ["after a first batch had gone out", false],
+  ] as const) {
+    it(`sends what a turn wrote before the source failed in that turn, ${when}, then cuts the stream`, async () => {
+      const closes: boolean[] = [];
+      server = await listen(
+        streamingApp(async function* () {
+          if (!first) {
+            yield { runId: "r1", events: [text(1, "early")] };
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          yield { runId: "r1", events: [text(2, "before the failure")] };
+          await new Promise((resolve) => process.nextTick(resolve));
+          throw new Error("The store failed.");
+        }, closes),
+        { port: 0, host: "127.0.0.1" },
+      );
+      const outcome = await new Promise<{ status?: number; body: string; ended: boolean }>((resolve) => {
+        const request = httpRequest(`${server!.url}/events`, (response) => {
+          let body = "";
+          let ended = false;
+          response.on("data", (chunk: Buffer) => (body += String(chunk)));
+          response.on("end", () => (ended = true));
+          response.on("error", () => {});
+          response.once("close", () => resolve({ status: response.statusCode, body, ended }));
+        });
+        request.once("error", () => resolve({ body: "", ended: false }));
+        request.end();
+      });
+      expect(outcome.status).toBe(200);
+      expect(outcome.body).toContain("id: r1:2");
+      expect(outcome.ended).toBe(false);
+      expect(closes).toEqual([false]);
+    });
+  }
+
   it("stops following when the client goes away, and says the client went", async () => {
     const closes: boolean[] = [];
     server = await listen(

@@ -85,6 +85,12 @@ export function eventStreamResponse(c: Context, source: AsyncIterable<RunEvents>
 }
 
 /**
+ * Why a stream's follow of the hub stops once the stream closed: one reason for all, as `abort()` without
+ * one builds a DOMException and its stack for every stream.
+ */
+export const STREAM_CLOSED = new Error("The event stream closed.");
+
+/**
  * What middleware set around the handler (CORS, cookies, secure headers; by
  * now in the response Hono holds, marked as already sent), then the stream's own.
  */
@@ -149,7 +155,9 @@ async function writeToNode(
     outgoing.end();
     close(false);
   } catch (error) {
-    // Cut, not ended: the client sees a stream without its end and can reconnect.
+    // Cut, not ended: the client sees a stream without its end and can reconnect. What this turn wrote is still
+    // held (corked here, or by Node until the next tick), and destroy() would drop it: it goes out first.
+    while (outgoing.writableCorked > 0) outgoing.uncork();
     outgoing.destroy(error instanceof Error ? error : new Error(String(error)));
     close(false);
   }

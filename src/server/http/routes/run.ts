@@ -3,14 +3,11 @@ import { readTetherProps, TetherError } from "../../../protocol/index.ts";
 import type { RunHub } from "../../run/hub.ts";
 import type { Runner } from "../../run/runner.ts";
 import { eventsFor, readCompat } from "../compat.ts";
-import { eventStreamResponse } from "../event-stream.ts";
+import { eventStreamResponse, STREAM_CLOSED } from "../event-stream.ts";
 import { clientHungUp } from "../node-request.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
 import type { Logger } from "../logger.ts";
 import { readRunInput } from "../read-run-input.ts";
-
-/** Why a stream's follow stops: one reason for all, as abort() without one builds a DOMException and its stack each time. */
-const STREAM_CLOSED = new Error("The run's event stream closed.");
 
 /** `POST /agents/:agentId/run`: a standard RunAgentInput in, the run's AG-UI events out (`?compat=ag-ui-0.0` for 0.0.x clients). */
 export function runAgentRoutes(runner: Runner, hub: RunHub, logger: Logger) {

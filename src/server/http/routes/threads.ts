@@ -4,7 +4,7 @@ import type { RunHub } from "../../run/hub.ts";
 import { isRunLive } from "../../run/run-liveness.ts";
 import type { RunRecord, RunStore } from "../../store/port.ts";
 import { eventsFor, readCompat } from "../compat.ts";
-import { eventStreamResponse } from "../event-stream.ts";
+import { eventStreamResponse, STREAM_CLOSED } from "../event-stream.ts";
 import { parseLastEventId } from "../last-event-id.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
 import { ownedThread, readableThread, type CanReadAllRecords } from "../owned.ts";
@@ -73,7 +73,7 @@ export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadAll
           for await (const batch of hub.follow(run.runId, index === start ? afterSeq : 0, stop.signal)) yield { runId: run.runId, events: batch };
         }
       }
-      return eventStreamResponse(c, eventsFor(compat, events()), { onClose: () => stop.abort() });
+      return eventStreamResponse(c, eventsFor(compat, events()), { onClose: () => stop.abort(STREAM_CLOSED) });
     });
   return routes;
 
