@@ -111,23 +111,24 @@ describe("eventStreamResponse", () => {
   });
 
   it("writes the batches of one turn of the event loop in one socket write, and a later turn's in another", async () => {
+    // What each socket write carried, whether one chunk (_write) or several at once (_writev).
+    const writes: string[] = [];
+    const sent = (seq: number) => writes.some((write) => write.includes(`id: r1:${seq}`));
     server = await listen(
       streamingApp(async function* () {
         yield { runId: "r1", events: [text(1, "a")] };
-        // Later, three batches a tick apart, as a run's events come from one read of the model's answer.
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        // Once that is out, three batches a tick apart, as a run's events come from one read of the model's answer.
+        await until(() => sent(1));
         yield { runId: "r1", events: [text(2, "b")] };
         await new Promise((resolve) => process.nextTick(resolve));
         yield { runId: "r1", events: [text(3, "c")] };
         await new Promise((resolve) => process.nextTick(resolve));
         yield { runId: "r1", events: [text(4, "d")] };
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await until(() => sent(4));
         yield { runId: "r1", events: [text(5, "e")] };
       }, []),
       { port: 0, host: "127.0.0.1" },
     );
-    // What each socket write carried, whether one chunk (_write) or several at once (_writev).
-    const writes: string[] = [];
     server.server.once("connection", (socket: Socket & SocketWrites) => {
       const { _write, _writev } = socket;
       socket._write = function (chunk, encoding, callback) {
