@@ -1,6 +1,4 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
-import type { Socket } from "node:net";
-import type { Writable } from "node:stream";
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
@@ -28,9 +26,6 @@ function streamingApp(source: () => AsyncIterable<RunEvents>, closes: boolean[])
 function get(url: string): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => httpRequest(url, resolve).once("error", reject).end());
 }
-
-/** The socket's own write methods, which Node's Writable calls. */
-type SocketWrites = Required<Pick<Writable, "_write" | "_writev">>;
 
 const until = async (check: () => boolean) => {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -110,52 +105,11 @@ describe("eventStreamResponse", () => {
     expect(body).toContain("id: r1:1");
   });
 
-  it("writes the batches of one turn of the event loop in one socket write, and a later turn's in another", async () => {
-    // What each socket write carried, whether one chunk (_write) or several at once (_writev).
-    const writes: string[] = [];
-    const sent = (seq: number) => writes.some((write) => write.includes(`id: r1:${seq}`));
-    server = await listen(
-      streamingApp(async function* () {
-        yield { runId: "r1", events: [text(1, "a")] };
-        // Once that is out, three batches a tick apart, as a run's events come from one read of the model's answer.
-        await until(() => sent(1));
-        yield { runId: "r1", events: [text(2, "b")] };
-        await new Promise((resolve) => process.nextTick(resolve));
-        yield { runId: "r1", events: [text(3, "c")] };
-        await new Promise((resolve) => process.nextTick(resolve));
-        yield { runId: "r1", events: [text(4, "d")] };
-        await until(() => sent(4));
-        yield { runId: "r1", events: [text(5, "e")] };
-      }, []),
-      { port: 0, host: "127.0.0.1" },
-    );
-    server.server.once("connection", (socket: Socket & SocketWrites) => {
-      const { _write, _writev } = socket;
-      socket._write = function (chunk, encoding, callback) {
-        writes.push(String(chunk));
-        return _write.call(this, chunk, encoding, callback);
-      };
-      socket._writev = function (chunks, callback) {
-        writes.push(chunks.map(({ chunk }) => String(chunk)).join(""));
-        return _writev!.call(this, chunks, callback);
-      };
-    });
-    const response = await get(`${server.url}/events`);
-    let body = "";
-    for await (const chunk of response) body += chunk;
-    expect(body.match(/id: r1:\d/g)).toEqual(["id: r1:1", "id: r1:2", "id: r1:3", "id: r1:4", "id: r1:5"]);
-    const at = (seq: number) => writes.findIndex((write) => write.includes(`id: r1:${seq}`));
-    expect(at(2)).toBeGreaterThan(at(1));
-    expect(at(3)).toBe(at(2));
-    expect(at(4)).toBe(at(2));
-    expect(at(5)).toBeGreaterThan(at(4));
-  });
-
   for (const [when, first] of [
     ["with its first batch", true],
     ["after a first batch had gone out", false],
   ] as const) {
-    it(`sends what a turn wrote before the source failed in that turn, ${when}, then cuts the stream`, async () => {
+    it(`sends what was written just before the source failed, ${when}, then cuts the stream`, async () => {
       const closes: boolean[] = [];
       server = await listen(
         streamingApp(async function* () {
@@ -164,7 +118,8 @@ describe("eventStreamResponse", () => {
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
           yield { runId: "r1", events: [text(2, "before the failure")] };
-          await new Promise((resolve) => process.nextTick(resolve));
+          // Within the same tick: what was just written is still held by Node's cork.
+          await Promise.resolve();
           throw new Error("The store failed.");
         }, closes),
         { port: 0, host: "127.0.0.1" },

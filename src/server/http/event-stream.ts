@@ -22,7 +22,7 @@ export interface EventStreamOptions {
 /**
  * Streams events as SSE (each frame `id: <runId>:<seq>`, so a client can come
  * back with `Last-Event-ID`) or, when `Accept` asks for it, as AG-UI protobuf.
- * The batches of one turn of the event loop become one write. The source is pulled only as fast as the
+ * Each batch becomes one write. The source is pulled only as fast as the
  * client reads; a client that goes away stops the stream, never the run.
  *
  * Served by `@hono/node-server`, the batches are written straight to Node's
@@ -132,31 +132,18 @@ async function writeToNode(
     await new Promise((resolve) => setImmediate(resolve));
     outgoing.writeHead(200, head());
     if (!ready) outgoing.flushHeaders();
-    // The batches of one turn of the event loop leave in one write: a model's answer read at once comes as
-    // several batches (its tool call, the call's end, the tool's result), and a socket write costs more than a batch.
-    let corked = false;
-    const uncork = () => {
-      corked = false;
-      // end() has sent what was held; the socket may already serve the connection's next response.
-      if (!outgoing.writableEnded) outgoing.uncork();
-    };
     for (;;) {
       const { done, value } = await next;
       if (done) break;
       if (outgoing.destroyed) return gone();
-      if (!corked) {
-        corked = true;
-        outgoing.cork();
-        setImmediate(uncork);
-      }
       if (!outgoing.write(encode(value))) await drained(outgoing);
       next = iterator.next();
     }
     outgoing.end();
     close(false);
   } catch (error) {
-    // Cut, not ended: the client sees a stream without its end and can reconnect. What this turn wrote is still
-    // held (corked here, or by Node until the next tick), and destroy() would drop it: it goes out first.
+    // Cut, not ended: the client sees a stream without its end and can reconnect. What was just written may still be
+    // held (Node corks a response's first write until the next tick), and destroy() would drop it: it goes out first.
     while (outgoing.writableCorked > 0) outgoing.uncork();
     outgoing.destroy(error instanceof Error ? error : new Error(String(error)));
     close(false);
