@@ -143,7 +143,7 @@ async function writeToNode(
     close(false);
   } catch (error) {
     // Cut, not ended: the client sees a stream without its end and can reconnect. What was just written may still be
-    // held (Node corks a response's first write until the next tick), and destroy() would drop it: it goes out first.
+    // held (Node corks a response's socket at each write until the next tick), and destroy() would drop it: it goes out first.
     while (outgoing.writableCorked > 0) outgoing.uncork();
     outgoing.destroy(error instanceof Error ? error : new Error(String(error)));
     close(false);

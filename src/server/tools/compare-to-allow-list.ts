@@ -21,7 +21,6 @@ const remembered = new WeakMap<BrowserToolSpec, Map<string, Comparison>>();
  */
 export function compareToAllowList(spec: BrowserToolSpec, declared: JsonSchema): Comparison {
   const key = faithfulJson(declared);
-  // Frozen too, though nobody else will see it: a caller that would change a comparison fails every time, not only on a remembered one.
   if (key === undefined || key.length > LONGEST) return compare(spec, declared);
   let seen = remembered.get(spec);
   if (!seen) remembered.set(spec, (seen = new Map()));
@@ -36,6 +35,7 @@ export function compareToAllowList(spec: BrowserToolSpec, declared: JsonSchema):
   return comparison;
 }
 
+/** Frozen whether remembered or not: a caller that would change a comparison fails every time, not only on a remembered one. */
 function compare(spec: BrowserToolSpec, declared: JsonSchema): Comparison {
   return freeze(splitSchemaDiff(diffSchemas(spec.parameters, declared)));
 }
