@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createSqliteRunStore } from "../store/sqlite.ts";
 import { UNSTORED_EVENT_LIMIT, type RunStore } from "../store/port.ts";
 import { createRunHub, sequenceEvents, type SequencedEvent } from "./hub.ts";
@@ -25,6 +25,27 @@ function slowPages(store: RunStore) {
   });
   return { store: slow, release };
 }
+
+/** The store, but each page write waits until it is released, one by one; records the size of each. */
+function heldPages(store: RunStore) {
+  const writes: Array<{ size: number; release: () => void; done: Promise<void> }> = [];
+  const held = new Proxy(store, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as (...args: unknown[]) => Promise<void>;
+      if (key !== "appendEvents") return value;
+      return (runId: string, events: SequencedEvent[]) => {
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        const done = gate.then(() => value.call(target, runId, events));
+        writes.push({ size: events.length, release, done });
+        return done;
+      };
+    },
+  });
+  return { store: held, writes };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 async function begin(store: RunStore, runId: string): Promise<SequencedEvent[]> {
   const first = sequenceEvents([started(runId)], 1);
@@ -98,6 +119,43 @@ describe("createRunHub", () => {
     expect(order).toEqual(["delivered 2,3", "next callback"]);
     controller.abort();
     await disk.close();
+  });
+
+  it("keeps one page write on its way at a time: a full batch waits for it and goes next, whole, instead of a small one queued behind it", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] }); // the 100 ms write of a short batch, stepped by hand
+    try {
+      const disk = createSqliteRunStore({ filename: join(folder, "one-write", "tether.db") });
+      const { store, writes } = heldPages(disk);
+      const hub = createRunHub({ store });
+      const channel = hub.open({ runId: "r1", threadId: "t1", stored: await begin(disk, "r1") });
+      const emit = async (count: number) => {
+        for (let index = 0; index < count; index++) channel.emit(delta("x"));
+        await turn();
+      };
+      const release = async (index: number) => {
+        writes[index]!.release();
+        await writes[index]!.done;
+        await turn();
+      };
+
+      await emit(2000); // a full batch: written at once
+      await emit(2000); // full again while the first is on its way: waits for it
+      await emit(100);
+      expect(writes.map((write) => write.size)).toEqual([2000]);
+      await release(0); // the 2,100 that came meanwhile go next, as one write
+      await emit(100);
+      await release(1); // the 100 that came meanwhile are not a full batch: they wait for the timer
+      expect(writes.map((write) => write.size)).toEqual([2000, 2100]);
+
+      await vi.advanceTimersByTimeAsync(100);
+      expect(writes.map((write) => write.size)).toEqual([2000, 2100, 100]);
+      await release(2);
+      expect((await disk.readEvents("r1")).length).toBe(1 + 4200);
+      await channel.end({ type: EventType.RUN_FINISHED, threadId: "t1", runId: "r1" } as BaseEvent, { status: "finished", outcome: { type: "success" } });
+      await disk.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("ends a run that died with events out but not stored past every id a client may hold, saying which were lost", async () => {

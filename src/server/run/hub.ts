@@ -25,6 +25,8 @@ interface LiveRun {
   /** Followers are to be woken once the work that emitted is done. */
   tick: boolean;
   persistTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Page writes queued and not yet settled: while one is, a full batch waits for it instead of queueing a small one behind it. */
+  queuedWrites: number;
   /** Consecutive failed page writes, for the retry pause. */
   failures: number;
   writing: Promise<void>;
@@ -92,18 +94,42 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
 
   /** Writes the events not yet stored as pages; on failure keeps them and tries again later. */
   const persist = (run: LiveRun): Promise<void> => {
+    run.queuedWrites++;
     run.writing = run.writing.then(async () => {
-      if (run.ending) return; // the end's own write takes everything with it
-      const batch = unstored(run).filter((event) => event.seq < run.held);
-      if (batch.length === 0) return;
+      let written = false;
       try {
+        if (run.ending) return; // the end's own write takes everything with it
+        const batch = unstored(run).filter((event) => event.seq < run.held);
+        if (batch.length === 0) return;
         await store.appendEvents(run.runId, batch);
         stored(run, batch.at(-1)!.seq);
+        written = true;
       } catch (error) {
         retryLater(run, error, () => void persist(run));
+      } finally {
+        run.queuedWrites--;
       }
+      // A full batch that came while this write was on its way goes now, as one write.
+      if (written && !closing) persistSoon(run);
     });
     return run.writing;
+  };
+
+  const persistNow = (run: LiveRun) => {
+    clearTimeout(run.persistTimer);
+    run.persistTimer = undefined;
+    void persist(run);
+  };
+
+  /**
+   * Stores the run's new events at once when a batch is full and no write is on its way, or else within
+   * PERSIST_AFTER_MS. One write at a time: a write queued behind another takes only what came in between,
+   * and under a fast stream that was every other commit, each a few hundred events.
+   */
+  const persistSoon = (run: LiveRun) => {
+    if (run.failures > 0 || run.ending || lastSeq(run) === run.persisted) return; // a retry is scheduled, the end takes them, or nothing is new
+    if (lastSeq(run) - run.persisted >= PERSIST_AT_EVENTS && run.queuedWrites === 0) persistNow(run);
+    else run.persistTimer ??= setTimeout(() => persistNow(run), PERSIST_AFTER_MS);
   };
 
   /** Writes the run's end with every event not yet stored; true once the store has it. */
@@ -158,23 +184,17 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
         waiters: new Set(),
         tick: false,
         persistTimer: undefined,
+        queuedWrites: 0,
         failures: 0,
         writing: Promise.resolve(),
         ending: undefined,
       };
       live.set(runId, run);
-      const persistNow = () => {
-        clearTimeout(run.persistTimer);
-        run.persistTimer = undefined;
-        void persist(run);
-      };
       const onTick = () => {
         if (!run.tick) return; // the run ended first, and its end woke the followers
         run.tick = false;
         wake(run);
-        if (run.failures > 0) return; // a retry is already scheduled
-        if (lastSeq(run) - run.persisted >= PERSIST_AT_EVENTS) persistNow();
-        else run.persistTimer ??= setTimeout(persistNow, PERSIST_AFTER_MS);
+        persistSoon(run);
       };
       const push = (event: BaseEvent) => {
         if (run.closed || run.held !== Infinity) throw new Error(`Run ${runId} has ended; no more events can be emitted.`);
