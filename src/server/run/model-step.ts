@@ -7,7 +7,12 @@ import { DEFAULT_RETRY, type RetryPolicy } from "../agent/retry-policy.ts";
 import { openModelStream } from "./open-model-stream.ts";
 import { toTokenUsage } from "./usage.ts";
 
-const YIELD_EVERY = 128;
+/**
+ * Parts read from an already buffered stream before the event loop is let turn. Only a burst hits it (a
+ * provider's parts come a socket read at a time); its events then go out as one write: 512 (some 60 kB of
+ * small tokens) measured a tenth faster than 128 in the pipeline benchmark, and is under a millisecond of work.
+ */
+const YIELD_EVERY = 512;
 
 /** One tool call as the model produced it in a step. */
 export interface StepCall extends ToolCall {
@@ -153,6 +158,11 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
   };
 
   let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
+  const stop = { requested: false };
+  const onAbort = () => {
+    stop.requested = true;
+  };
+  options.signal.addEventListener("abort", onAbort, { once: true });
   try {
     const stream = await openModelStream(
       options.model,
@@ -166,15 +176,7 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
       options.onRetry,
     );
     reader = stream.getReader();
-    for (let parts = 1; ; parts++) {
-      if (options.signal.aborted) throw options.signal.reason;
-      // A stream that is already buffered resolves every read at once; let the event loop turn now
-      // and then so the events go out (and into the store) while the rest is converted.
-      if (parts % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-      const { done, value } = await reader.read();
-      if (done) break;
-      handle(value);
-    }
+    if (options.signal.aborted || !(await readParts(reader, handle, stop))) throw options.signal.reason;
     closeText();
     // A stream that ends without confirming its calls still ends them: the arguments are final.
     for (const call of calls) endCall(call);
@@ -183,6 +185,8 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
     if (options.signal.aborted) result.aborted = true;
     else result.error = toModelError(error);
     closeText();
+  } finally {
+    options.signal.removeEventListener("abort", onAbort);
   }
 
   result.timing.durationMs = Math.round(performance.now() - started);
@@ -205,4 +209,27 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
     };
   }
   return result;
+}
+
+/**
+ * Hands the stream's parts to `handle` until it ends (true) or a stop is
+ * requested (false). A function of its own that touches only the reader and
+ * plain objects: in Node 20 each run's stream and abort signal have a hidden
+ * class of their own, and optimized code that reads one is thrown away when
+ * the next run's comes, so the loop run for every part is kept away from them.
+ */
+async function readParts(
+  reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>,
+  handle: (part: LanguageModelV3StreamPart) => void,
+  stop: { requested: boolean },
+): Promise<boolean> {
+  for (let parts = 1; ; parts++) {
+    if (stop.requested) return false;
+    // A stream that is already buffered resolves every read at once; let the event loop turn now
+    // and then so the events go out (and into the store) while the rest is converted.
+    if (parts % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    const { done, value } = await reader.read();
+    if (done) return true;
+    handle(value);
+  }
 }
