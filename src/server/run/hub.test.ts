@@ -158,6 +158,71 @@ describe("createRunHub", () => {
     }
   });
 
+  it("stores a run's events within PERSIST_AFTER_MS again after a page write failed and its retry went through, those that came during the retry too", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] }); // the 100 ms write and the 50 ms retry, stepped by hand
+    try {
+      const disk = createSqliteRunStore({ filename: join(folder, "retried", "tether.db") });
+      const { store: held, writes } = heldPages(disk);
+      let failures = 1;
+      const store = new Proxy(held, {
+        get(target, key, receiver) {
+          const value = Reflect.get(target, key, receiver) as (...args: unknown[]) => Promise<void>;
+          if (key !== "appendEvents") return value;
+          return (...args: unknown[]) => (failures-- > 0 ? Promise.reject(new Error("store down")) : value.apply(target, args));
+        },
+      });
+      const hub = createRunHub({ store, onPersistError: () => {} });
+      const channel = hub.open({ runId: "r1", threadId: "t1", stored: await begin(disk, "r1") });
+      const emit = async (text: string) => {
+        channel.emit(delta(text));
+        await turn();
+      };
+
+      await emit("a");
+      await vi.advanceTimersByTimeAsync(100); // the write fails
+      await vi.advanceTimersByTimeAsync(50); // its retry is on its way
+      expect(writes.map((write) => write.size)).toEqual([1]);
+      await emit("b"); // while the retry is on its way
+      writes[0]!.release();
+      await writes[0]!.done;
+      await turn();
+      await vi.advanceTimersByTimeAsync(100);
+      expect(writes.map((write) => write.size)).toEqual([1, 1]);
+      writes[1]!.release();
+      await writes[1]!.done;
+
+      await emit("c"); // a quiet stream after the store came back
+      await vi.advanceTimersByTimeAsync(100);
+      expect(writes.map((write) => write.size)).toEqual([1, 1, 1]);
+      writes[2]!.release();
+      await writes[2]!.done;
+      expect((await disk.readEvents("r1")).map((stored) => stored.seq)).toEqual([1, 2, 3, 4]);
+      await channel.end({ type: EventType.RUN_FINISHED, threadId: "t1", runId: "r1" } as BaseEvent, { status: "finished", outcome: { type: "success" } });
+      await disk.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("schedules no page write once the hub is closing, so a closed store is not written to and no timer keeps the process up", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const disk = createSqliteRunStore({ filename: join(folder, "closed", "tether.db") });
+      const { store, writes } = heldPages(disk);
+      const hub = createRunHub({ store });
+      const channel = hub.open({ runId: "r1", threadId: "t1", stored: await begin(disk, "r1") });
+      await hub.close();
+      channel.emit(delta("late"));
+      await turn();
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(writes).toEqual([]);
+      await disk.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("ends a run that died with events out but not stored past every id a client may hold, saying which were lost", async () => {
     const filename = join(folder, "crash", "tether.db");
     const disk = createSqliteRunStore({ filename });

@@ -88,7 +88,13 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
     if (run.failures === 0) options.onPersistError?.(error, run.runId);
     clearTimeout(run.persistTimer);
     if (closing) return;
-    run.persistTimer = setTimeout(write, RETRY_MS[Math.min(run.failures, RETRY_MS.length - 1)]);
+    const pauseMs = RETRY_MS[Math.min(run.failures, RETRY_MS.length - 1)];
+    // Forgotten once it fires, as persistNow's is: a spent handle left here kept persistSoon from arming the next
+    // one, so after a failed write the run's events waited for a full batch or the run's end.
+    run.persistTimer = setTimeout(() => {
+      run.persistTimer = undefined;
+      write();
+    }, pauseMs);
     run.failures++;
   };
 
@@ -110,7 +116,7 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
         run.queuedWrites--;
       }
       // A full batch that came while this write was on its way goes now, as one write.
-      if (written && !closing) persistSoon(run);
+      if (written) persistSoon(run);
     });
     return run.writing;
   };
@@ -127,7 +133,8 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
    * and under a fast stream that was every other commit, each a few hundred events.
    */
   const persistSoon = (run: LiveRun) => {
-    if (run.failures > 0 || run.ending || lastSeq(run) === run.persisted) return; // a retry is scheduled, the end takes them, or nothing is new
+    // Closing (close() writes what is left), a retry scheduled, the end's write taking them, or nothing new.
+    if (closing || run.failures > 0 || run.ending || lastSeq(run) === run.persisted) return;
     if (lastSeq(run) - run.persisted >= PERSIST_AT_EVENTS && run.queuedWrites === 0) persistNow(run);
     else run.persistTimer ??= setTimeout(() => persistNow(run), PERSIST_AFTER_MS);
   };

@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import type { BaseEvent } from "@ag-ui/core";
-import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { APICallError, type LanguageModelV3, type LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { streamModelStep } from "./model-step.ts";
 
@@ -92,6 +92,50 @@ describe("streamModelStep", () => {
     expect(result.message).toBeUndefined();
     expect(events).toEqual([]);
     expect(state.pulls).toBe(0);
+  });
+
+  it("stops at once when the run is aborted during the pause before a refused call is tried again, with no listener left", async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    const model: LanguageModelV3 = {
+      ...modelOf([]).model,
+      async doStream() {
+        calls++;
+        throw new APICallError({ message: "busy", url: "https://model.test", requestBodyValues: {}, statusCode: 503, isRetryable: true });
+      },
+    };
+    const events: BaseEvent[] = [];
+    const started = performance.now();
+    const result = streamModelStep({
+      model,
+      prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+      tools: [],
+      signal: controller.signal,
+      emit: (event) => events.push(event),
+      newMessageId: () => "m1",
+      newToolCallId: () => "c1",
+      usedToolCallIds: new Set(),
+      retry: { maxRetries: 2, initialDelayMs: 10_000, maxDelayMs: 10_000 },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10)); // refused once, pausing
+    controller.abort();
+
+    const { aborted, error, message } = await result;
+    expect({ aborted, error, message, calls }).toEqual({ aborted: true, error: undefined, message: undefined, calls: 1 });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(events).toEqual([]);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+
+    // Refused for good, no abort: the step fails, and leaves no listener on the run's signal either.
+    const running = new AbortController();
+    const refused: LanguageModelV3 = {
+      ...model,
+      async doStream() {
+        throw new APICallError({ message: "bad request", url: "https://model.test", requestBodyValues: {}, statusCode: 400, isRetryable: false });
+      },
+    };
+    expect((await step(refused, running.signal, [])).error).toBeDefined();
+    expect(getEventListeners(running.signal, "abort")).toHaveLength(0);
   });
 
   it("leaves no listener on the run's signal after a step, however it ended", async () => {
