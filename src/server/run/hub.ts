@@ -1,38 +1,12 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { TetherError, toTetherError } from "../../protocol/index.ts";
-import { UNSTORED_EVENT_LIMIT, type RunStore } from "../store/port.ts";
-import type { RunEnding, RunHub } from "./hub-port.ts";
+import type { RunStore } from "../store/port.ts";
+import type { RunHub } from "./hub-port.ts";
+import { lastSeq, openLiveRun, sendable, unstored, type LiveRun } from "./live-run.ts";
 import { sequenceEvent, type SequencedEvent } from "./sequence-events.ts";
 
 export type { RunChannel, RunEnding, RunHub, RunTail } from "./hub-port.ts";
 export { sequenceEvents, type SequencedEvent } from "./sequence-events.ts";
-
-interface LiveRun {
-  runId: string;
-  threadId: string;
-  /** Events with seq `base + 1` onwards; the ones before are stored and every follower has them. */
-  events: SequencedEvent[];
-  base: number;
-  /** Highest seq known to be in the store. */
-  persisted: number;
-  /** The terminal event's seq while its end is being stored: followers stop short of it. */
-  held: number;
-  /** The terminal event is out; nothing more is emitted. */
-  closed: boolean;
-  /** How far each follower has read. */
-  cursors: Set<{ seq: number }>;
-  waiters: Set<() => void>;
-  /** Followers are to be woken once the work that emitted is done. */
-  tick: boolean;
-  persistTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Page writes queued and not yet settled: while one is, a full batch waits for it instead of queueing a small one behind it. */
-  queuedWrites: number;
-  /** Consecutive failed page writes, for the retry pause. */
-  failures: number;
-  writing: Promise<void>;
-  /** How the run ended, while the store has not taken it. */
-  ending: RunEnding | undefined;
-}
 
 /** The most events handed to a follower at once, so a late one never gets a whole run in one write. */
 const MAX_BATCH = 1024;
@@ -53,10 +27,6 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
   const live = new Map<string, LiveRun>();
   /** Set by close: nothing is retried after it, so a closed store is not written to and no timer keeps the process up. */
   let closing = false;
-  const lastSeq = (run: LiveRun) => run.base + run.events.length;
-  /** What followers may have: never past the held terminal event, never too far past the store. */
-  const sendable = (run: LiveRun) => Math.min(lastSeq(run), run.held - 1, run.persisted + UNSTORED_EVENT_LIMIT);
-  const unstored = (run: LiveRun) => run.events.slice(run.persisted - run.base);
 
   const wake = (run: LiveRun) => {
     const waiters = [...run.waiters];
@@ -179,23 +149,7 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
 
   return {
     open({ runId, threadId, stored: first }) {
-      const run: LiveRun = {
-        runId,
-        threadId,
-        events: [...first],
-        base: 0,
-        persisted: first.at(-1)?.seq ?? 0,
-        held: Infinity,
-        closed: false,
-        cursors: new Set(),
-        waiters: new Set(),
-        tick: false,
-        persistTimer: undefined,
-        queuedWrites: 0,
-        failures: 0,
-        writing: Promise.resolve(),
-        ending: undefined,
-      };
+      const run = openLiveRun(runId, threadId, first);
       live.set(runId, run);
       const onTick = () => {
         if (!run.tick) return; // the run ended first, and its end woke the followers
