@@ -2,6 +2,8 @@ import { getEventListeners } from "node:events";
 import type { BaseEvent } from "@ag-ui/core";
 import { APICallError, type LanguageModelV3, type LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
+import { createScriptedModel } from "../../testing/index.ts";
+import type { RetryPolicy } from "../agent/retry-policy.ts";
 import { streamModelStep } from "./model-step.ts";
 
 const token = (delta: string): LanguageModelV3StreamPart => ({ type: "text-delta", id: "t", delta });
@@ -39,7 +41,7 @@ function modelOf(parts: LanguageModelV3StreamPart[], options: { beforePart?: (in
   return { model, state };
 }
 
-function step(model: LanguageModelV3, signal: AbortSignal, events: BaseEvent[]) {
+function step(model: LanguageModelV3, signal: AbortSignal, events: BaseEvent[], retry?: RetryPolicy) {
   let ids = 0;
   return streamModelStep({
     model,
@@ -50,6 +52,7 @@ function step(model: LanguageModelV3, signal: AbortSignal, events: BaseEvent[]) 
     newMessageId: () => `m${++ids}`,
     newToolCallId: () => `c${++ids}`,
     usedToolCallIds: new Set(),
+    ...(retry ? { retry } : {}),
   });
 }
 
@@ -96,63 +99,41 @@ describe("streamModelStep", () => {
 
   it("stops at once when the run is aborted during the pause before a refused call is tried again, with no listener left", async () => {
     const controller = new AbortController();
-    let calls = 0;
-    const model: LanguageModelV3 = {
-      ...modelOf([]).model,
-      async doStream() {
-        calls++;
-        throw new APICallError({ message: "busy", url: "https://model.test", requestBodyValues: {}, statusCode: 503, isRetryable: true });
+    const busy = new APICallError({ message: "busy", url: "https://model.test", requestBodyValues: {}, statusCode: 503, isRetryable: true });
+    const model = createScriptedModel([
+      () => {
+        throw busy;
       },
-    };
+    ]);
     const events: BaseEvent[] = [];
     const started = performance.now();
-    const result = streamModelStep({
-      model,
-      prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
-      tools: [],
-      signal: controller.signal,
-      emit: (event) => events.push(event),
-      newMessageId: () => "m1",
-      newToolCallId: () => "c1",
-      usedToolCallIds: new Set(),
-      retry: { maxRetries: 2, initialDelayMs: 10_000, maxDelayMs: 10_000 },
-    });
+    const result = step(model, controller.signal, events, { maxRetries: 2, initialDelayMs: 10_000, maxDelayMs: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 10)); // refused once, pausing
     controller.abort();
 
     const { aborted, error, message } = await result;
-    expect({ aborted, error, message, calls }).toEqual({ aborted: true, error: undefined, message: undefined, calls: 1 });
+    expect({ aborted, error, message, calls: model.calls.length }).toEqual({ aborted: true, error: undefined, message: undefined, calls: 1 });
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(events).toEqual([]);
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
 
     // Refused for good, no abort: the step fails, and leaves no listener on the run's signal either.
     const running = new AbortController();
-    const refused: LanguageModelV3 = {
-      ...model,
-      async doStream() {
-        throw new APICallError({ message: "bad request", url: "https://model.test", requestBodyValues: {}, statusCode: 400, isRetryable: false });
+    const badRequest = new APICallError({ message: "bad request", url: "https://model.test", requestBodyValues: {}, statusCode: 400, isRetryable: false });
+    const refused = createScriptedModel([
+      () => {
+        throw badRequest;
       },
-    };
+    ]);
     expect((await step(refused, running.signal, [])).error).toBeDefined();
     expect(getEventListeners(running.signal, "abort")).toHaveLength(0);
   });
 
   it("leaves no listener on the run's signal after a step, however it ended", async () => {
     const controller = new AbortController();
-    for (let index = 0; index < 3; index++) {
-      const { model } = modelOf([token("Hi"), { type: "finish", finishReason: { unified: "stop", raw: undefined }, usage: usage() }]);
-      expect((await step(model, controller.signal, [])).message).toMatchObject({ content: "Hi" });
-    }
-    const failing = modelOf([token("Hi"), { type: "error", error: new Error("upstream went away") }]);
-    expect((await step(failing.model, controller.signal, [])).error).toBeDefined();
+    const model = createScriptedModel([{ text: "Hi" }, { text: "Hi" }, { text: "Hi" }, { parts: [token("Hi")], throwAfter: new Error("upstream went away") }]);
+    for (let index = 0; index < 3; index++) expect((await step(model, controller.signal, [])).message).toMatchObject({ content: "Hi" });
+    expect((await step(model, controller.signal, [])).error).toBeDefined();
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 });
-
-function usage() {
-  return {
-    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: 1, text: 1, reasoning: undefined },
-  };
-}
