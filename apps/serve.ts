@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type MiddlewareHandler } from "hono";
 import { TetherError, isTetherError } from "@tether-agent/tether/protocol";
@@ -62,6 +63,8 @@ export interface DemoOptions {
   env?: Record<string, string | undefined>;
   /** Tests stream the playbook without pauses. */
   playbook?: PlaybookModelOptions;
+  /** Both agents on this model rather than TETHER_MODEL's (a benchmark's, answering without a provider). */
+  model?: LanguageModelV3;
   /** Tests let approvals lapse quickly. */
   approvalTimeoutMs?: number;
   ids?: IdSource;
@@ -71,7 +74,7 @@ export interface DemoOptions {
 
 export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   const env = options.env ?? process.env;
-  const model = await modelFromEnvironment(env);
+  const model = options.model ?? (await modelFromEnvironment(env));
   // Origins besides the server's own whose pages may post with the sign-in cookie (a proxy that rewrites Host, say).
   const trustedOrigins = (env.TETHER_TRUSTED_ORIGINS ?? "")
     .split(",")
