@@ -11,10 +11,24 @@ const lookedUp: LanguageModelV3Prompt = [
 ];
 
 async function partsOf(model: ReturnType<typeof replayModel>, prompt: LanguageModelV3Prompt): Promise<LanguageModelV3StreamPart[]> {
-  const { stream } = await model.doStream({ prompt } as LanguageModelV3CallOptions);
-  const parts: LanguageModelV3StreamPart[] = [];
-  for await (const part of stream as unknown as AsyncIterable<LanguageModelV3StreamPart>) parts.push(part);
-  return parts;
+  return (await turnsOf(model, prompt)).flat();
+}
+
+/** The replayed parts, grouped by the turn of the event loop each arrived in. */
+async function turnsOf(model: ReturnType<typeof replayModel>, prompt: LanguageModelV3Prompt): Promise<LanguageModelV3StreamPart[][]> {
+  let turn = 0;
+  let ticker = setImmediate(function tick() {
+    turn++;
+    ticker = setImmediate(tick);
+  });
+  try {
+    const { stream } = await model.doStream({ prompt } as LanguageModelV3CallOptions);
+    const turns = new Map<number, LanguageModelV3StreamPart[]>();
+    for await (const part of stream as unknown as AsyncIterable<LanguageModelV3StreamPart>) turns.set(turn, [...(turns.get(turn) ?? []), part]);
+    return [...turns.values()];
+  } finally {
+    clearImmediate(ticker);
+  }
 }
 
 describe("bench/story's replay model", () => {
@@ -38,6 +52,44 @@ describe("bench/story's replay model", () => {
         .join(""),
     ).toBe("Opening it.");
     expect(afterLookupAgain).toEqual(afterLookup);
+  });
+
+  it("replays parts that arrived in separate turns of the event loop in separate turns, and parts that came together together", async () => {
+    const spread = replayModel(createScriptedModel([{ text: "one two three four" }], { chunkDelayMs: 2 }));
+    const recorded = await turnsOf(spread, ask);
+    const replayed = await turnsOf(spread, ask);
+    expect(recorded.length).toBeGreaterThan(3);
+    expect(replayed.map((turn) => turn.length)).toEqual(recorded.map((turn) => turn.length));
+
+    const together = replayModel(
+      createScriptedModel([
+        {
+          parts: [
+            { type: "text-start", id: "t" },
+            { type: "text-delta", id: "t", delta: "Hi" },
+            { type: "text-end", id: "t" },
+          ],
+        },
+      ]),
+    );
+    await turnsOf(together, ask);
+    expect((await turnsOf(together, ask)).map((turn) => turn.length)).toEqual([3]);
+  });
+
+  it("lets calls of one kind that come before the first answer share its one call to the model", async () => {
+    const scripted = createScriptedModel([{ text: "Here." }], { chunkDelayMs: 2 });
+    const model = replayModel(scripted);
+    const answers = await Promise.all([partsOf(model, ask), partsOf(model, ask), partsOf(model, ask)]);
+    expect(scripted.calls).toHaveLength(1);
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+  });
+
+  it("freezes what replays share, so no replay can change another's answer", async () => {
+    const model = replayModel(createScriptedModel([{ text: "Here." }]));
+    await partsOf(model, ask);
+    const finish = (await partsOf(model, ask)).find((part) => part.type === "finish")!;
+    expect(Object.isFrozen(finish.usage)).toBe(true);
   });
 
   it("does not remember a call that failed: the next call of its kind asks the model again", async () => {

@@ -1,19 +1,20 @@
 /**
- * Where a story's CPU goes: Tether's own work against the model provider's.
+ * Where a story's CPU goes: the model provider's path against the rest of the server's work.
  * The two-turn Workdesk story (three model calls, two runs, the browser's
  * outcome in between) at BENCH_CONCURRENCY (32) concurrent stories against
  * two demo servers run as `npm start` runs it (its Node flags, SQLite, demo
  * sign-in), side by side, in alternating rounds of BENCH_STORIES (1000):
  *   - both agents on `openai:gpt-4o-mini` through the AI SDK's OpenAI
- *     provider, answered by aimock on the Chat Completions wire (the story's
- *     fixtures, seven-character chunks, no delay): what the peer harness
- *     measures;
+ *     provider, answered by aimock on the Chat Completions wire (the
+ *     project's story fixtures, test/providers/story-fixtures.ts, no delay),
+ *     the kind of work the peer harness measures;
  *   - the same model's answers replayed from memory after the first call of
- *     each kind (`replay-model.ts`): the same parts reach the runtime, with
- *     no HTTP request and no stream to parse.
- * CPU per story is each server process's, from /proc; the difference is what
- * the provider path costs, the rest is Tether's. The client (plain HTTP,
- * `story-client.ts`) and aimock run in this process.
+ *     each kind (`replay-model.ts`): the same parts reach the runtime, in the
+ *     same turns of the event loop, with no HTTP request and no stream to parse.
+ * CPU per story is each server process's, from /proc (median of the rounds);
+ * the difference is what the provider path costs, the rest is everything
+ * else the server does. The client (plain HTTP, `story-client.ts`) and
+ * aimock run in this process.
  *
  *   npm run bench:story
  *   BENCH_STORIES=300 BENCH_ROUNDS=2 npm run bench:story
@@ -101,7 +102,11 @@ try {
     for (const [index, { server }] of contenders.entries()) rounds[index]!.push(await measure(server));
   }
 
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = sorted.length / 2;
+    return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
+  };
   const rows = contenders.map(({ name }, index) => {
     const of = (key: keyof Round) => median(rounds[index]!.map((round) => round[key]));
     return { name, storiesPerSecond: of("storiesPerSecond"), p50Ms: of("p50Ms"), p99Ms: of("p99Ms"), cpuMs: of("cpuMs") };
@@ -118,7 +123,9 @@ try {
   console.log(
     `The provider path (HTTP to the model, the AI SDK's stream parsing): ${provider.toFixed(2)} ms a story, ${((100 * provider) / wire.cpuMs).toFixed(0)}% of it.`,
   );
-  console.log(`Tether's own work: ${replay.cpuMs.toFixed(2)} ms a story, ${((100 * replay.cpuMs) / wire.cpuMs).toFixed(0)}%.`);
+  console.log(
+    `The rest (Tether's code, Node's HTTP server, the store, the garbage collector): ${replay.cpuMs.toFixed(2)} ms a story, ${((100 * replay.cpuMs) / wire.cpuMs).toFixed(0)}%.`,
+  );
 } finally {
   await Promise.all(servers.map((server) => server.stop()));
   await mock.stop();

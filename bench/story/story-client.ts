@@ -9,8 +9,8 @@ const TOOLS = [toAgUiTool(navigateToScreen)];
 const OPENED = "Work request list is open now.";
 
 /**
- * The two-turn Workdesk story on Node's own HTTP client: the same requests
- * as the reference AG-UI client's (bench/instances/story-client.ts) for a
+ * The two-turn Workdesk story on Node's own HTTP client: requests equivalent
+ * to the reference AG-UI client's (bench/instances/story-client.ts) for a
  * fraction of its CPU, so that one client process can keep a server busy.
  * Each run's SSE body is read whole and folded into the thread's messages
  * as `@ag-ui/client` folds its events.
@@ -60,7 +60,7 @@ export function createStoryClient(url: string, token: string, concurrency: numbe
 function fold(messages: Message[], events: unknown[]): void {
   const assistant = (id: string) => {
     let message = messages.find((candidate) => candidate.id === id);
-    if (!message) messages.push((message = { id, role: "assistant", content: "" }));
+    if (!message) messages.push((message = { id, role: "assistant" }));
     return message as Extract<Message, { role: "assistant" }>;
   };
   const calls = new Map<string, ToolCall>();
@@ -70,7 +70,10 @@ function fold(messages: Message[], events: unknown[]): void {
         assistant(event.messageId!);
         break;
       case "TEXT_MESSAGE_CONTENT":
-        assistant(event.messageId!).content += event.delta!;
+        {
+          const message = assistant(event.messageId!);
+          message.content = (message.content ?? "") + event.delta!;
+        }
         break;
       case "TOOL_CALL_START": {
         const call: ToolCall = { id: event.toolCallId!, type: "function", function: { name: event.toolCallName!, arguments: "" } };
