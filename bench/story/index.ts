@@ -27,6 +27,7 @@ import { tokenFor } from "../../test/helpers/server-process.ts";
 import { PROVIDER_WIRES } from "../../test/providers/provider-wires.ts";
 import { addStoryFixtures } from "../../test/providers/story-fixtures.ts";
 import { processCpuMs } from "../instances/proc-cpu.ts";
+import { percentiles } from "../load/percentiles.ts";
 import { startNodeFlags, startProcess, type StartedProcess } from "../load/start-process.ts";
 import { createStoryClient } from "./story-client.ts";
 
@@ -81,21 +82,25 @@ try {
     let next = 0;
     const started = performance.now();
     const player = async () => {
-      while (next++ < count) durations.push(await playStory().catch((error: Error) => Promise.reject(new Error(`${server.name}: ${error.message}`))));
+      while (next++ < count) {
+        try {
+          durations.push(await playStory());
+        } catch (error) {
+          throw new Error(`${server.name}: ${(error as Error).message}`);
+        }
+      }
     };
     await Promise.all(Array.from({ length: concurrency }, player));
     const seconds = (performance.now() - started) / 1000;
-    durations.sort((a, b) => a - b);
-    const at = (fraction: number) => durations[Math.min(durations.length - 1, Math.floor(durations.length * fraction))]!;
-    return { storiesPerSecond: durations.length / seconds, p50Ms: at(0.5), p99Ms: at(0.99) };
+    const { p50, p99 } = percentiles(durations);
+    return { storiesPerSecond: durations.length / seconds, p50Ms: p50, p99Ms: p99 };
   };
   for (const { server } of contenders) await play(server, WARM_UP, 8);
 
   const measure = async (server: StartedProcess): Promise<Round> => {
     const before = processCpuMs(server.pid);
     const result = await play(server, STORIES, CONCURRENCY);
-    const cpuMs = (processCpuMs(server.pid) - before) / STORIES;
-    return { storiesPerSecond: result.storiesPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, cpuMs };
+    return { ...result, cpuMs: (processCpuMs(server.pid) - before) / STORIES };
   };
   const rounds = contenders.map(() => [] as Round[]);
   for (let round = 0; round < ROUNDS; round++) {
