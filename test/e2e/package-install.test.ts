@@ -44,8 +44,9 @@ describe("the packed package, installed into new apps", () => {
       const manifest = join(work, app, "package.json");
       writeFileSync(manifest, readFileSync(manifest, "utf8").replace('"TARBALL"', JSON.stringify(`file:${tarball}`)));
     }
-    // One after the other: both may compile better-sqlite3, and the machine has two cores.
-    for (const app of ["server", "web"]) await npm(join(work, app), ["install", "--no-audit", "--no-fund", "--prefer-offline"]);
+    // One after the other: both may compile better-sqlite3, and the machine has two cores. No --prefer-offline:
+    // resolving afresh from a cache, a package published since could ask for a version the cached lists lack.
+    for (const app of ["server", "web"]) await npm(join(work, app), ["install", "--no-audit", "--no-fund"]);
 
     mock.addFixture({ match: { toolResultContains: '"succeeded"' }, response: { content: "The orders page is showing." } });
     mock.addFixture({
