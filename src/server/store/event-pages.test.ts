@@ -80,9 +80,9 @@ describe("event pages as the SQLite store writes them", () => {
       expect((await store.getLastEvent("r1"))?.seq).toBe(303);
       await store.close();
       const raw = new Database(filename, { readonly: true });
-      const bodies = (raw.prepare("SELECT body FROM event_pages WHERE run_id = 'r1' ORDER BY first_seq").all() as Array<{ body: Buffer }>).map(
-        (row) => row.body,
-      );
+      const bodies = (
+        raw.prepare("SELECT body FROM event_pages JOIN runs USING (run_key) WHERE run_id = 'r1' ORDER BY first_seq").all() as Array<{ body: Buffer }>
+      ).map((row) => row.body);
       raw.close();
       expect(bodies.map((body) => body[0] === 0x01)).toEqual([true, false, true]);
       // What an older Tether does with every page: inflate it.

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { EventType } from "@ag-ui/core";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { assistantMessage, userMessage } from "../../../test/fixtures/messages.ts";
+import { assistantMessage, toolCall, userMessage } from "../../../test/fixtures/messages.ts";
+import { encodePage } from "./event-pages.ts";
 import { createSqliteRunStore } from "./sqlite.ts";
 import { SCHEMA } from "./sqlite-schema.ts";
 import { prepareStatements } from "./sqlite-statements.ts";
@@ -13,48 +15,206 @@ afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
+const databaseFile = () => {
+  const folder = mkdtempSync(join(tmpdir(), "tether-schema-"));
+  folders.push(folder);
+  return join(folder, "tether.db");
+};
+
+/** The tables as Tether made them while every table keyed its rows by the clients' text ids, before messages could be set aside. */
+const TEXT_KEYED_SCHEMA = `
+CREATE TABLE IF NOT EXISTS threads (
+  thread_id TEXT PRIMARY KEY,
+  agent_id TEXT NOT NULL,
+  owner_id TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS messages (
+  thread_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  message_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (thread_id, position),
+  UNIQUE (thread_id, message_id)
+);
+CREATE TABLE IF NOT EXISTS runs (
+  run_id TEXT PRIMARY KEY,
+  thread_id TEXT NOT NULL,
+  agent_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  parent_run_id TEXT,
+  trigger TEXT,
+  status TEXT NOT NULL,
+  outcome TEXT,
+  error TEXT,
+  usage TEXT,
+  input TEXT NOT NULL,
+  log TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  finished_at TEXT,
+  ordinal INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_thread ON runs (thread_id, ordinal);
+CREATE INDEX IF NOT EXISTS runs_running ON runs (status) WHERE status = 'running';
+CREATE TABLE IF NOT EXISTS event_pages (
+  run_id TEXT NOT NULL,
+  first_seq INTEGER NOT NULL,
+  last_seq INTEGER NOT NULL,
+  body BLOB NOT NULL,
+  PRIMARY KEY (run_id, first_seq)
+);
+CREATE TABLE IF NOT EXISTS pending_tool_calls (
+  thread_id TEXT NOT NULL,
+  tool_call_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  arguments TEXT NOT NULL,
+  PRIMARY KEY (thread_id, tool_call_id)
+);
+CREATE TABLE IF NOT EXISTS interrupts (
+  interrupt_id TEXT PRIMARY KEY,
+  thread_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  body TEXT NOT NULL,
+  status TEXT NOT NULL,
+  answer TEXT,
+  resolved_by_run_id TEXT
+);
+CREATE INDEX IF NOT EXISTS interrupts_pending ON interrupts (thread_id) WHERE status = 'pending';
+CREATE TABLE IF NOT EXISTS reports (
+  run_id TEXT NOT NULL,
+  received_at TEXT NOT NULL,
+  body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reports_by_run ON reports (run_id);
+CREATE TABLE IF NOT EXISTS run_facts (
+  run_id TEXT NOT NULL,
+  body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS run_facts_by_run ON run_facts (run_id);
+`;
+
+const question = userMessage("m1", "open the list");
+const navigate = assistantMessage("m2", undefined, [toolCall("call_1", "navigate", { screen: "requests" })]);
+const events = [
+  { seq: 1, event: { type: EventType.RUN_STARTED, threadId: "thread_b", runId: "run_1" } },
+  { seq: 2, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m2", delta: "Opening" } },
+];
+
+/** A text-keyed file with two threads, the later one stored first, and a run with messages, events, a pending call and facts. */
+function writeTextKeyedFile(filename: string) {
+  const old = new Database(filename);
+  old.exec(TEXT_KEYED_SCHEMA);
+  old.prepare("INSERT INTO threads VALUES ('thread_b', 'workdesk', 'kim', '2026-01-02', '2026-01-02')").run();
+  old.prepare("INSERT INTO threads VALUES ('thread_a', 'workdesk', 'lee', '2026-01-01', '2026-01-01')").run();
+  const run = old.prepare(
+    "INSERT INTO runs (run_id, thread_id, agent_id, user_id, status, input, log, created_at, ordinal) VALUES (?, ?, 'workdesk', ?, 'finished', '{}', '[]', ?, ?)",
+  );
+  run.run("run_0", "thread_a", "lee", "2026-01-01", 1);
+  run.run("run_1", "thread_b", "kim", "2026-01-02", 1);
+  old.prepare("INSERT INTO messages VALUES ('thread_b', 0, 'm1', 'run_1', ?)").run(JSON.stringify(question));
+  old.prepare("INSERT INTO messages VALUES ('thread_b', 1, 'm2', 'run_1', ?)").run(JSON.stringify(navigate));
+  old.prepare("INSERT INTO event_pages VALUES ('run_1', 1, 2, ?)").run(encodePage(events));
+  old.prepare("INSERT INTO pending_tool_calls VALUES ('thread_b', 'call_1', 'navigate', 'run_1', '{}')").run();
+  old.prepare("INSERT INTO run_facts VALUES ('run_1', ?)").run(JSON.stringify({ kind: "trace", traceId: "t1", spanId: "s1" }));
+  old.prepare("INSERT INTO run_facts VALUES ('run_1', ?)").run(JSON.stringify({ kind: "tools", tools: [] }));
+  return old;
+}
+
 describe("the SQLite schema", () => {
   it("finds a thread's running run among the thread's own runs, not among every running run of the server (each run's start asks)", () => {
     const db = new Database(":memory:");
     db.exec(SCHEMA);
     const plan = db.prepare(`EXPLAIN QUERY PLAN ${prepareStatements(db).getActiveRun.source}`).all("thread_1") as Array<{ detail: string }>;
-    expect(plan.map((step) => step.detail)).toEqual(["SEARCH runs USING INDEX runs_by_thread (thread_id=?)"]);
+    expect(plan.map((step) => step.detail)).toContain("SEARCH runs USING INDEX runs_by_thread (thread_key=?)");
     db.close();
   });
 
-  it("brings a database made before messages could be set aside up to date, keeping what it holds", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "tether-schema-"));
-    folders.push(folder);
-    const filename = join(folder, "tether.db");
-    const old = new Database(filename);
-    old.exec(SCHEMA.replace(/\s*-- The run that regenerated[^\n]*\n\s*superseded_by TEXT,/, ""));
-    expect((old.pragma("table_info(messages)") as Array<{ name: string }>).map((column) => column.name)).not.toContain("superseded_by");
-    old.prepare("INSERT INTO threads VALUES ('thread_1', 'workdesk', 'kim', 'then', 'then')").run();
-    old
-      .prepare(
-        "INSERT INTO runs (run_id, thread_id, agent_id, user_id, status, input, log, created_at, ordinal) VALUES ('run_1', 'thread_1', 'workdesk', 'kim', 'finished', '{}', '[]', 'then', 1)",
-      )
-      .run();
-    const question = userMessage("m1", "open the list");
-    const answer = assistantMessage("m2", "Opened.");
-    old.prepare("INSERT INTO messages VALUES ('thread_1', 0, 'm1', 'run_1', ?)").run(JSON.stringify(question));
-    old.prepare("INSERT INTO messages VALUES ('thread_1', 1, 'm2', 'run_1', ?)").run(JSON.stringify(answer));
-    old.close();
+  it("keys a run's rows by integers in the order threads and runs were stored, whatever the clients' ids", async () => {
+    const filename = databaseFile();
+    const store = createSqliteRunStore({ filename });
+    for (const [threadId, runId] of [
+      ["thread_z", "run_z"],
+      ["thread_a", "run_a"],
+      ["thread_m", "run_m"],
+    ] as const) {
+      await store.beginRun({
+        thread: { threadId, agentId: "workdesk", ownerId: "kim" },
+        run: { runId, userId: "kim", input: {}, log: [] },
+        events,
+        messages: [question],
+        resolvedToolCallIds: [],
+        facts: [{ kind: "tools", tools: [] }],
+      });
+    }
+    await store.close();
+    const db = new Database(filename, { readonly: true });
+    const keys = (sql: string) => (db.prepare(sql).all() as Array<{ key: number }>).map((row) => row.key);
+    expect(keys("SELECT thread_key AS key FROM messages ORDER BY rowid")).toEqual([1, 2, 3]);
+    expect(keys("SELECT run_key AS key FROM event_pages ORDER BY rowid")).toEqual([1, 2, 3]);
+    expect(keys("SELECT run_key AS key FROM run_facts ORDER BY rowid")).toEqual([1, 2, 3]);
+    expect(db.prepare("SELECT run_id, thread_key FROM runs ORDER BY run_key").all()).toEqual([
+      { run_id: "run_z", thread_key: 1 },
+      { run_id: "run_a", thread_key: 2 },
+      { run_id: "run_m", thread_key: 3 },
+    ]);
+    db.close();
+  });
+
+  it("brings a file whose tables were keyed by text ids, made before messages could be set aside, up to date, keeping what it holds", async () => {
+    const filename = databaseFile();
+    writeTextKeyedFile(filename).close();
 
     const store = createSqliteRunStore({ filename });
     try {
-      expect(await store.getMessages("thread_1")).toEqual([question, answer]);
+      expect(await store.getMessages("thread_b")).toEqual([question, navigate]);
+      expect(await store.readEvents("run_1")).toEqual(events);
+      expect(await store.getPendingToolCalls("thread_b")).toEqual([{ toolCallId: "call_1", toolName: "navigate", runId: "run_1", arguments: "{}" }]);
+      expect(await store.listFacts("run_1")).toEqual([
+        { kind: "trace", traceId: "t1", spanId: "s1" },
+        { kind: "tools", tools: [] },
+      ]);
+      expect((await store.getThread("thread_a"))?.ownerId).toBe("lee");
+      expect((await store.listRuns("thread_a")).map((run) => run.runId)).toEqual(["run_0"]);
+
       await store.beginRun({
-        thread: { threadId: "thread_1", agentId: "workdesk", ownerId: "kim" },
+        thread: { threadId: "thread_b", agentId: "workdesk", ownerId: "kim" },
         run: { runId: "run_2", userId: "kim", input: {}, log: [] },
         events: [],
         messages: [],
-        resolvedToolCallIds: [],
+        resolvedToolCallIds: ["call_1"],
         supersede: { afterMessageId: "m1", count: 1 },
       });
-      expect(await store.getMessages("thread_1")).toEqual([question]);
+      expect(await store.getMessages("thread_b")).toEqual([question]);
+      expect(await store.getPendingToolCalls("thread_b")).toEqual([]);
+      expect((await store.listRuns("thread_b")).map((run) => run.runId)).toEqual(["run_1", "run_2"]);
     } finally {
       await store.close();
     }
+    const db = new Database(filename, { readonly: true });
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((row) => row.name);
+    expect(tables).toEqual(["event_pages", "interrupts", "messages", "pending_tool_calls", "reports", "run_facts", "runs", "threads"]);
+    expect(db.prepare("SELECT thread_id, thread_key FROM threads ORDER BY thread_key").all()).toEqual([
+      { thread_id: "thread_a", thread_key: 1 },
+      { thread_id: "thread_b", thread_key: 2 },
+    ]);
+    db.close();
+  });
+
+  it("refuses, with the file left as it was, a text-keyed file holding a row whose run is not stored", () => {
+    const filename = databaseFile();
+    const old = writeTextKeyedFile(filename);
+    old.prepare("INSERT INTO event_pages VALUES ('run_gone', 1, 1, ?)").run(encodePage(events.slice(0, 1)));
+    old.close();
+
+    expect(() => createSqliteRunStore({ filename })).toThrow(
+      expect.objectContaining({ code: "store_unavailable", message: expect.stringMatching(/1 row\(s\) of event_pages belong to no stored thread or run/) }),
+    );
+    const db = new Database(filename, { readonly: true });
+    expect((db.pragma("table_info(threads)") as Array<{ name: string }>).map((column) => column.name)).not.toContain("thread_key");
+    expect(db.prepare("SELECT COUNT(*) AS pages FROM event_pages").get()).toEqual({ pages: 2 });
+    db.close();
   });
 });

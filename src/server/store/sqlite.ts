@@ -102,7 +102,6 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     else statements.insertThread.run(thread.threadId, thread.agentId, thread.ownerId, at, at);
     statements.insertRun.run(
       run.runId,
-      thread.threadId,
       thread.agentId,
       run.userId,
       run.parentRunId ?? null,
@@ -110,7 +109,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       JSON.stringify(run.input),
       JSON.stringify(run.log),
       at,
-      statements.nextOrdinal.get(thread.threadId)!.next,
+      thread.threadId,
     );
     insertEvents(run.runId, begin.events);
     insertFacts(run.runId, begin.facts);
