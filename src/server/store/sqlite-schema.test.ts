@@ -128,7 +128,11 @@ describe("the SQLite schema", () => {
     const db = new Database(":memory:");
     db.exec(SCHEMA);
     const plan = db.prepare(`EXPLAIN QUERY PLAN ${prepareStatements(db).getActiveRun.source}`).all("thread_1") as Array<{ detail: string }>;
-    expect(plan.map((step) => step.detail)).toContain("SEARCH runs USING INDEX runs_by_thread (thread_key=?)");
+    expect(plan.map((step) => step.detail)).toEqual([
+      "SEARCH runs USING INDEX runs_by_thread (thread_key=?)",
+      "SCALAR SUBQUERY 1",
+      "SEARCH threads USING COVERING INDEX sqlite_autoindex_threads_1 (thread_id=?)",
+    ]);
     db.close();
   });
 
