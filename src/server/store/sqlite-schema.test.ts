@@ -103,7 +103,7 @@ const events = [
   { seq: 2, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m2", delta: "Opening" } },
 ];
 
-/** A text-keyed file with two threads, the later one stored first, and a run with messages, events, a pending call and facts. */
+/** A text-keyed file with two threads (keys go in the order rows were written, not by name), and a run with messages, events, a pending call and facts. */
 function writeTextKeyedFile(filename: string) {
   const old = new Database(filename);
   old.exec(TEXT_KEYED_SCHEMA);
@@ -199,10 +199,10 @@ describe("the SQLite schema", () => {
     }
     const db = new Database(filename, { readonly: true });
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((row) => row.name);
-    expect(tables).toEqual(["event_pages", "interrupts", "messages", "pending_tool_calls", "reports", "run_facts", "runs", "threads"]);
+    expect(tables).toEqual(["event_pages", "interrupts", "messages", "pending_tool_calls", "reports", "run_facts", "runs", "sqlite_sequence", "threads"]);
     expect(db.prepare("SELECT thread_id, thread_key FROM threads ORDER BY thread_key").all()).toEqual([
-      { thread_id: "thread_a", thread_key: 1 },
-      { thread_id: "thread_b", thread_key: 2 },
+      { thread_id: "thread_b", thread_key: 1 },
+      { thread_id: "thread_a", thread_key: 2 },
     ]);
     db.close();
   });
@@ -214,11 +214,91 @@ describe("the SQLite schema", () => {
     old.close();
 
     expect(() => createSqliteRunStore({ filename })).toThrow(
-      expect.objectContaining({ code: "store_unavailable", message: expect.stringMatching(/1 row\(s\) of event_pages belong to no stored thread or run/) }),
+      expect.objectContaining({
+        code: "store_unavailable",
+        message: expect.stringMatching(
+          /1 row\(s\) of event_pages belong to no stored run \(SELECT rowid, \* FROM event_pages WHERE run_id NOT IN \(SELECT run_id FROM runs\) finds them\)/,
+        ),
+      }),
     );
     const db = new Database(filename, { readonly: true });
     expect((db.pragma("table_info(threads)") as Array<{ name: string }>).map((column) => column.name)).not.toContain("thread_key");
     expect(db.prepare("SELECT COUNT(*) AS pages FROM event_pages").get()).toEqual({ pages: 2 });
     db.close();
+  });
+
+  it("never hands a key out twice: rows left behind by a thread and run deleted by hand stay out of the next user's thread", async () => {
+    const filename = databaseFile();
+    const start = (threadId: string, ownerId: string, runId: string) => ({
+      thread: { threadId, agentId: "workdesk", ownerId },
+      run: { runId, userId: ownerId, input: {}, log: [] },
+      events,
+      messages: [userMessage(`m_${runId}`, `${ownerId}'s question`)],
+      resolvedToolCallIds: [],
+      facts: [{ kind: "tools" as const, tools: [] }],
+    });
+    let store = createSqliteRunStore({ filename });
+    await store.beginRun(start("thread_kim", "kim", "run_kim"));
+    await store.close();
+    const operator = new Database(filename);
+    operator.exec("DELETE FROM runs WHERE thread_id = 'thread_kim'; DELETE FROM threads WHERE thread_id = 'thread_kim';");
+    operator.close();
+
+    store = createSqliteRunStore({ filename });
+    try {
+      await store.beginRun(start("thread_lee", "lee", "run_lee"));
+      expect(await store.getMessages("thread_lee")).toEqual([userMessage("m_run_lee", "lee's question")]);
+      expect(await store.readEvents("run_lee")).toEqual(events);
+      expect(await store.listFacts("run_lee")).toEqual([{ kind: "tools", tools: [] }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("refuses, with the file left as it was, to rebuild tables that someone else's view, trigger, index or table is built on", () => {
+    const filename = databaseFile();
+    const old = writeTextKeyedFile(filename);
+    old.exec(`CREATE VIEW thread_owners AS SELECT thread_id, owner_id FROM threads;
+      CREATE TABLE audit (what TEXT);
+      CREATE TRIGGER audit_threads AFTER INSERT ON threads BEGIN INSERT INTO audit VALUES (new.thread_id); END;
+      CREATE TABLE app_notes (thread_id TEXT REFERENCES threads (thread_id), note TEXT);
+      CREATE INDEX runs_by_user ON runs (user_id);
+      CREATE TABLE workdesk_requests (id TEXT PRIMARY KEY, status TEXT);`);
+    old.close();
+
+    expect(() => createSqliteRunStore({ filename })).toThrow(
+      expect.objectContaining({
+        code: "store_unavailable",
+        message: expect.stringContaining("view thread_owners, trigger audit_threads, table app_notes, index runs_by_user are built on them"),
+      }),
+    );
+    const db = new Database(filename, { readonly: true });
+    expect((db.pragma("table_info(threads)") as Array<{ name: string }>).map((column) => column.name)).not.toContain("thread_key");
+    expect(db.prepare("SELECT * FROM thread_owners").all()).toEqual([
+      { thread_id: "thread_b", owner_id: "kim" },
+      { thread_id: "thread_a", owner_id: "lee" },
+    ]);
+    db.close();
+  });
+
+  it("waits for another connection's write before rebuilding, and refuses, with the file left as it was, when it does not end", () => {
+    const filename = databaseFile();
+    writeTextKeyedFile(filename).close();
+    const shell = new Database(filename);
+    shell.pragma("journal_mode = WAL");
+    shell.exec("BEGIN IMMEDIATE; INSERT INTO reports VALUES ('run_1', 'now', '{}')");
+    try {
+      const startedAt = Date.now();
+      expect(() => createSqliteRunStore({ filename })).toThrow(
+        expect.objectContaining({ code: "store_unavailable", message: expect.stringMatching(/another connection kept it locked for 5 s/) }),
+      );
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(4900);
+    } finally {
+      shell.exec("ROLLBACK");
+    }
+    expect((shell.pragma("table_info(threads)") as Array<{ name: string }>).map((column) => column.name)).not.toContain("thread_key");
+    shell.close();
+    const store = createSqliteRunStore({ filename });
+    return store.close();
   });
 });

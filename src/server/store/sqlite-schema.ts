@@ -7,9 +7,10 @@ export const SCHEMA = `
 -- (UUIDs), but every other table keys its rows by the integer the thread or run
 -- got when it was stored. Keys in creation order put a story's writes at the
 -- end of each index instead of on a random page of it, and a commit writes a
--- third of the pages it did.
+-- third of the pages it did. AUTOINCREMENT: a key is never handed out twice, so
+-- rows left behind by a thread or run deleted by hand never join a new one.
 CREATE TABLE IF NOT EXISTS threads (
-  thread_key INTEGER PRIMARY KEY,
+  thread_key INTEGER PRIMARY KEY AUTOINCREMENT,
   thread_id TEXT NOT NULL UNIQUE,
   agent_id TEXT NOT NULL,
   owner_id TEXT NOT NULL,
@@ -28,7 +29,7 @@ CREATE TABLE IF NOT EXISTS messages (
   UNIQUE (thread_key, message_id)
 );
 CREATE TABLE IF NOT EXISTS runs (
-  run_key INTEGER PRIMARY KEY,
+  run_key INTEGER PRIMARY KEY AUTOINCREMENT,
   run_id TEXT NOT NULL UNIQUE,
   thread_key INTEGER NOT NULL,
   thread_id TEXT NOT NULL,
