@@ -6,9 +6,10 @@ export const SCHEMA = `
 -- Threads and runs are found by the ids clients give them, which are random
 -- (UUIDs), but every other table keys its rows by the integer the thread or run
 -- got when it was stored. Keys in creation order put a story's writes at the
--- end of each index instead of on a random page of it, and a commit writes a
--- third of the pages it did. AUTOINCREMENT: a key is never handed out twice, so
--- rows left behind by a thread or run deleted by hand never join a new one.
+-- end of each index instead of on a random page of it: the peer harness's
+-- story writes 40 log pages where it wrote 99. AUTOINCREMENT: a key is never
+-- handed out twice, so rows left behind by a thread or run deleted by hand
+-- never join a new one.
 CREATE TABLE IF NOT EXISTS threads (
   thread_key INTEGER PRIMARY KEY AUTOINCREMENT,
   thread_id TEXT NOT NULL UNIQUE,
