@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { assistantMessage, toolCall, userMessage } from "../../../test/fixtures/messages.ts";
 import { encodePage } from "./event-pages.ts";
 import { createSqliteRunStore } from "./sqlite.ts";
-import { SCHEMA } from "./sqlite-schema.ts";
+import { SCHEMA, applySchema } from "./sqlite-schema.ts";
 import { prepareStatements } from "./sqlite-statements.ts";
 
 const folders: string[] = [];
@@ -169,7 +169,12 @@ describe("the SQLite schema", () => {
 
   it("brings a file whose tables were keyed by text ids, made before messages could be set aside, up to date, keeping what it holds", async () => {
     const filename = databaseFile();
-    writeTextKeyedFile(filename).close();
+    const old = writeTextKeyedFile(filename);
+    // An app's own objects in the same file, which only look like Tether's.
+    old.exec(`CREATE TABLE workdesk_requests (id TEXT PRIMARY KEY, status TEXT);
+      CREATE VIEW request_counts AS SELECT count(*) AS runs FROM workdesk_requests;
+      CREATE TRIGGER request_closed AFTER UPDATE ON workdesk_requests BEGIN SELECT 'status messages'; END;`);
+    old.close();
 
     const store = createSqliteRunStore({ filename });
     try {
@@ -199,7 +204,19 @@ describe("the SQLite schema", () => {
     }
     const db = new Database(filename, { readonly: true });
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((row) => row.name);
-    expect(tables).toEqual(["event_pages", "interrupts", "messages", "pending_tool_calls", "reports", "run_facts", "runs", "sqlite_sequence", "threads"]);
+    expect(db.prepare("SELECT * FROM request_counts").get()).toEqual({ runs: 0 });
+    expect(tables).toEqual([
+      "event_pages",
+      "interrupts",
+      "messages",
+      "pending_tool_calls",
+      "reports",
+      "run_facts",
+      "runs",
+      "sqlite_sequence",
+      "threads",
+      "workdesk_requests",
+    ]);
     expect(db.prepare("SELECT thread_id, thread_key FROM threads ORDER BY thread_key").all()).toEqual([
       { thread_id: "thread_b", thread_key: 1 },
       { thread_id: "thread_a", thread_key: 2 },
@@ -263,13 +280,16 @@ describe("the SQLite schema", () => {
       CREATE TRIGGER audit_threads AFTER INSERT ON threads BEGIN INSERT INTO audit VALUES (new.thread_id); END;
       CREATE TABLE app_notes (thread_id TEXT REFERENCES threads (thread_id), note TEXT);
       CREATE INDEX runs_by_user ON runs (user_id);
+      CREATE VIRTUAL TABLE message_search USING fts5 (body, content = 'messages');
       CREATE TABLE workdesk_requests (id TEXT PRIMARY KEY, status TEXT);`);
     old.close();
 
     expect(() => createSqliteRunStore({ filename })).toThrow(
       expect.objectContaining({
         code: "store_unavailable",
-        message: expect.stringContaining("view thread_owners, trigger audit_threads, table app_notes, index runs_by_user are built on them"),
+        message: expect.stringContaining(
+          "view thread_owners, trigger audit_threads, table app_notes, index runs_by_user, table message_search are built on them",
+        ),
       }),
     );
     const db = new Database(filename, { readonly: true });
@@ -300,5 +320,33 @@ describe("the SQLite schema", () => {
     shell.close();
     const store = createSqliteRunStore({ filename });
     return store.close();
+  });
+
+  it("refuses, with the file left as it was, to rebuild a table someone added a column to, whose data the rebuild would lose", () => {
+    const filename = databaseFile();
+    const old = writeTextKeyedFile(filename);
+    old.exec("ALTER TABLE runs ADD COLUMN note TEXT; UPDATE runs SET note = 'keep me'");
+    old.close();
+
+    expect(() => createSqliteRunStore({ filename })).toThrow(
+      expect.objectContaining({ code: "store_unavailable", message: expect.stringContaining("runs.note is not a column Tether made") }),
+    );
+    const db = new Database(filename, { readonly: true });
+    expect(db.prepare("SELECT DISTINCT note FROM runs").all()).toEqual([{ note: "keep me" }]);
+    db.close();
+  });
+
+  it("leaves the connection never waiting for a lock, after a rebuild and after a refusal (a wait would block the event loop)", () => {
+    for (const extra of ["", "ALTER TABLE runs ADD COLUMN note TEXT"]) {
+      const filename = databaseFile();
+      const old = writeTextKeyedFile(filename);
+      old.exec(extra);
+      old.close();
+      const db = new Database(filename);
+      if (extra) expect(() => applySchema(db)).toThrow(expect.objectContaining({ code: "store_unavailable" }));
+      else applySchema(db);
+      expect(db.pragma("busy_timeout", { simple: true })).toBe(0);
+      db.close();
+    }
   });
 });
