@@ -30,7 +30,7 @@ import { telemetryFromEnvironment } from "./telemetry-from-environment.ts";
 import { RECIPES_USERS, createRecipesAgent, type RecipesUser } from "./recipes/agent/index.ts";
 import { recipesApi } from "./recipes/api.ts";
 import { createSqliteKitchen } from "./recipes/kitchen/sqlite-kitchen.ts";
-import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent, type WorkdeskUser } from "./workdesk/agent/index.ts";
+import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent, workdeskRecordReaders, type WorkdeskUser } from "./workdesk/agent/index.ts";
 import { workdeskApi } from "./workdesk/api.ts";
 import { RECIPES_WEB, RUNS_WEB, WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";
 import { ensureWebBundles } from "./web-bundle/ensure-web-bundles.ts";
@@ -122,8 +122,8 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
       // "" rather than undefined: the demo reads its own environment, not the process's.
       redisUrl: options.redisUrl ?? env.TETHER_REDIS_URL ?? "",
       trustedOrigins,
-      // The Workdesk's admins read every Workdesk run's record (the viewer at /runs/), not the Recipes users'; everyone else only their own.
-      canReadAllRecords: (user, agentId) => agentId === "workdesk" && "roles" in user && user.roles.includes("admin"),
+      // The Workdesk's admins read the Workdesk runs' records of their own organisation (the viewer at /runs/); everyone else only their own.
+      canReadRecord: workdeskRecordReaders(WORKDESK_USERS),
       // Signs the Recipes agent's stateless approvals: with TETHER_SECRET set, an order asked before a restart can still be approved after it.
       ...(options.secret || env.TETHER_SECRET ? { secret: options.secret ?? env.TETHER_SECRET } : {}),
       ...(options.logger ? { logger: options.logger } : {}),

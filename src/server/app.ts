@@ -9,6 +9,7 @@ import type { ApiOptions } from "./http/api-options.ts";
 import { errorHandler, notFoundHandler } from "./http/errors.ts";
 import { consoleLogger, type Logger } from "./http/logger.ts";
 import { auth, type AuthEnv } from "./http/middleware/auth.ts";
+import type { CanReadRecord, RecordScope } from "./http/owned.ts";
 import { bodyLimit } from "./http/middleware/body-limit.ts";
 import { requireJson } from "./http/middleware/require-json.ts";
 import { sameOrigin } from "./http/middleware/same-origin.ts";
@@ -70,9 +71,23 @@ export interface TetherAppOptions<User extends TetherUser = TetherUser> extends 
   ids?: IdSource;
   logger?: Logger;
   /**
-   * Who may read every run's record and thread chain (`GET /runs/:runId/record`,
-   * `GET /threads/:threadId/runs`) of an agent, not only their own: an app's
-   * admins, for its own agents. Default: nobody.
+   * Who may read the run records and thread chain (`GET /runs/:runId/record`,
+   * `GET /threads/:threadId/runs`) of a thread they do not own, given its
+   * owner and agent: an app's admins, within their own scope (the app maps
+   * `ownerId` to its organisation, team, tenant). A reader it refuses gets
+   * the answer any other user's thread gets (403 `forbidden`). Default: nobody.
+   *
+   * @example
+   * canReadRecord: (reader, { ownerId, agentId }) =>
+   *   agentId === "workdesk" && reader.roles.includes("admin") && organisationOf(ownerId) === reader.organisation
+   */
+  canReadRecord?: (reader: User, record: RecordScope) => boolean | Promise<boolean>;
+  /**
+   * @deprecated Use `canReadRecord`: this one cannot see whose record it is,
+   * so whoever it allows reads every user's records of the agent, across
+   * organisations. Still honoured, as `canReadRecord: (reader, { agentId }) =>
+   * canReadAllRecords(reader, agentId)`, with a warning at start; giving both
+   * is `config_invalid`.
    */
   canReadAllRecords?: (user: User, agentId: string) => boolean;
   /**
@@ -126,6 +141,7 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
     if (agents.has(agent.id)) throw new TetherError("config_invalid", `Two agents are named "${agent.id}".`);
     agents.set(agent.id, agent);
   }
+  const canReadRecord = recordReaders(options, logger);
   const store = options.store ?? (await defaultStore(options));
   const recovered = await store.recoverInterruptedRuns();
   if (recovered > 0) logger.warn(`${recovered} run(s) were left running by a process that stopped; they now end with RUN_ERROR instance_lost.`);
@@ -180,15 +196,14 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
   );
   api.route("/", runAgentRoutes(runner, hub, logger));
   api.route("/", capabilityRoutes(agents));
-  const canReadAllRecords = options.canReadAllRecords as ((user: TetherUser, agentId: string) => boolean) | undefined;
   const records = { store, isLive: (runId: string) => isRunLive(hub, runId), generatedUi: (agentId: string) => Boolean(agents.get(agentId)?.generatedUi) };
-  api.route("/", threadRoutes(store, hub, { ...(canReadAllRecords ? { canReadAllRecords } : {}) }));
+  api.route("/", threadRoutes(store, hub, { ...(canReadRecord ? { canReadRecord } : {}) }));
   api.route(
     "/",
     runRoutes(store, runner, hub, records, {
       ...(options.reportLimits ? { reportLimits: options.reportLimits } : {}),
       ...(options.recordPage ? { recordPage: options.recordPage } : {}),
-      ...(canReadAllRecords ? { canReadAllRecords } : {}),
+      ...(canReadRecord ? { canReadRecord } : {}),
     }),
   );
 
@@ -222,6 +237,19 @@ const RANDOM_SECRET_WARNING =
 
 const INSTANCE_LOST_MESSAGE =
   "This server lost its hold on the database while the run was in progress; the run was stopped so that no other server finishes it twice. Start it again.";
+
+/** Who may read others' records: `canReadRecord`, or the deprecated `canReadAllRecords` in its terms. */
+function recordReaders<User extends TetherUser>(options: TetherAppOptions<User>, logger: Logger): CanReadRecord | undefined {
+  const { canReadRecord, canReadAllRecords } = options;
+  if (canReadRecord && canReadAllRecords) throw new TetherError("config_invalid", "Give canReadRecord or the deprecated canReadAllRecords, not both.");
+  if (canReadAllRecords) {
+    logger.warn(
+      "canReadAllRecords is deprecated: whoever it allows reads every user's records of the agent. Use canReadRecord, which is told whose record it is.",
+    );
+    return ((reader: User, record: RecordScope) => canReadAllRecords(reader, record.agentId)) as CanReadRecord;
+  }
+  return canReadRecord as CanReadRecord | undefined;
+}
 
 /** The store when none is given: PostgreSQL when a database URL is set (several instances), else SQLite in the data folder (one process). */
 async function defaultStore(options: Pick<TetherAppOptions, "databaseUrl" | "databaseSchema" | "dataDir">): Promise<RunStore> {

@@ -14,6 +14,7 @@ export { readSignedToken, signToken } from "./auth/signed-token.ts";
 export type { Authenticate, TetherUser } from "./auth/user.ts";
 export { errorHandler, notFoundHandler } from "./http/errors.ts";
 export { readJsonBody } from "./http/read-json-body.ts";
+export type { CanReadRecord, RecordScope } from "./http/owned.ts";
 export { auth, type AuthEnv } from "./http/middleware/auth.ts";
 export { isJsonContentType, requireJson } from "./http/middleware/require-json.ts";
 export { sameOrigin, type SameOriginOptions } from "./http/middleware/same-origin.ts";

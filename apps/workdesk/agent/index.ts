@@ -48,6 +48,7 @@ export function createWorkdeskAgent(options: WorkdeskAgentOptions): Agent {
 }
 
 export { WORKDESK_USERS, isWorkdeskUser, type WorkdeskUser } from "./users.ts";
+export { workdeskRecordReaders } from "./record-readers.ts";
 export { SCREENS, breadcrumb, screenById, screensFor, type Screen } from "./screens.ts";
 export type { CloseWorkRequestResult, WorkRequestQuery, WorkRequestRepository } from "./work-request-repository.ts";
 export {

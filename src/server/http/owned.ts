@@ -21,27 +21,39 @@ export async function ownedRun(store: RunStore, runId: string, user: TetherUser)
   return run;
 }
 
-/**
- * Who may read a run's record besides its owner: an app's admins, for the
- * runs of that app's agent (one server may serve several apps, whose admins
- * are not each other's). None by default.
- */
-export type CanReadAllRecords = (user: TetherUser, agentId: string) => boolean;
+/** The record a reader asks for, as the app sees it when deciding: whose thread it is, and which agent ran it. */
+export interface RecordScope {
+  threadId: string;
+  /** The user who owns the thread: the app maps this to its own notion of scope (an organisation, a team). */
+  ownerId: string;
+  agentId: string;
+}
 
-/** The thread, if it exists and the user owns it or may read every record of its agent: 404 or 403 otherwise, as `ownedThread`. */
-export async function readableThread(store: RunStore, threadId: string, user: TetherUser, canReadAll?: CanReadAllRecords): Promise<ThreadRecord> {
+/**
+ * Whether a reader may read a record of a thread they do not own (an app's
+ * admins, for the records of their own organisation and agent). Asked only
+ * for someone else's thread; a refusal is answered as for any other user's
+ * thread. None by default.
+ */
+export type CanReadRecord<User extends TetherUser = TetherUser> = (reader: User, record: RecordScope) => boolean | Promise<boolean>;
+
+/** The thread, if it exists and the user owns it or `canRead` lets them read it: 404 or 403 otherwise, as `ownedThread`. */
+export async function readableThread(store: RunStore, threadId: string, user: TetherUser, canRead?: CanReadRecord): Promise<ThreadRecord> {
   if (!isValidId(threadId)) throw new TetherError("invalid_id", "That thread id is not a valid id.");
   const thread = await store.getThread(threadId);
   if (!thread) throw new TetherError("thread_not_found", `There is no thread ${threadId}.`);
-  if (thread.ownerId !== user.id && !canReadAll?.(user, thread.agentId)) throw beginRunRefusals.threadOfAnotherUser();
+  if (thread.ownerId === user.id) return thread;
+  const scope: RecordScope = { threadId: thread.threadId, ownerId: thread.ownerId, agentId: thread.agentId };
+  // Only `true` opens it: an app's hook that returns anything else (undefined, a truthy object) refuses.
+  if ((await canRead?.(user, scope)) !== true) throw beginRunRefusals.threadOfAnotherUser();
   return thread;
 }
 
-/** The run, if it exists and the user owns its thread or may read every record of its agent: 404 or 403 otherwise, as `ownedRun`. */
-export async function readableRun(store: RunStore, runId: string, user: TetherUser, canReadAll?: CanReadAllRecords): Promise<RunRecord> {
+/** The run, if it exists and the user owns its thread or `canRead` lets them read it: 404 or 403 otherwise, as `ownedRun`. */
+export async function readableRun(store: RunStore, runId: string, user: TetherUser, canRead?: CanReadRecord): Promise<RunRecord> {
   if (!isValidId(runId)) throw new TetherError("invalid_id", "That run id is not a valid id.");
   const run = await store.getRun(runId);
   if (!run) throw new TetherError("run_not_found", `There is no run ${runId}.`);
-  await readableThread(store, run.threadId, user, canReadAll);
+  await readableThread(store, run.threadId, user, canRead);
   return run;
 }

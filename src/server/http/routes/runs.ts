@@ -6,7 +6,7 @@ import type { Runner } from "../../run/runner.ts";
 import type { RunStore } from "../../store/port.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
 import { bodyLimit } from "../middleware/body-limit.ts";
-import { ownedRun, readableRun, type CanReadAllRecords } from "../owned.ts";
+import { ownedRun, readableRun, type CanReadRecord } from "../owned.ts";
 import { readJsonBody } from "../read-json-body.ts";
 import { DEFAULT_RECORD_PAGE_LIMITS, readRecordQuery, type RecordPageLimits } from "../record-page.ts";
 import { assembleRecord } from "../../record/assemble-record.ts";
@@ -23,8 +23,8 @@ const ReportSchema = z.discriminatedUnion("kind", [
 export interface RunRouteOptions {
   reportLimits?: Partial<ReportLimits>;
   recordPage?: Partial<RecordPageLimits>;
-  /** Who may read every run's record, not only their own. */
-  canReadAllRecords?: CanReadAllRecords;
+  /** Who may read a record of another user's thread (see `TetherAppOptions.canReadRecord`). */
+  canReadRecord?: CanReadRecord;
 }
 
 /** `POST /runs/:runId/cancel`, `GET /runs/:runId/record` (its events in pages) and `POST /runs/:runId/reports` (within limits). */
@@ -63,9 +63,9 @@ export function runRoutes(store: RunStore, runner: Runner, hub: RunHub, records:
         const now = await store.getRun(run.runId);
         throw new TetherError("run_not_active", `Run ${run.runId} is not running (status ${now?.status ?? run.status}).`);
       })
-      /** The run's record (`RunRecordDocument`), for its owner or whoever may read every record; `?afterSeq=&limit=` pages its events. */
+      /** The run's record (`RunRecordDocument`), for its owner or whoever `canReadRecord` lets read it; `?afterSeq=&limit=` pages its events. */
       .get("/runs/:runId/record", async (c) => {
-        const run = await readableRun(store, c.req.param("runId"), c.var.user, options.canReadAllRecords);
+        const run = await readableRun(store, c.req.param("runId"), c.var.user, options.canReadRecord);
         return c.json(
           await assembleRecord(
             records,

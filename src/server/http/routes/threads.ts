@@ -7,14 +7,14 @@ import { eventsFor, readCompat } from "../compat.ts";
 import { eventStreamResponse, STREAM_CLOSED } from "../event-stream.ts";
 import { parseLastEventId } from "../last-event-id.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
-import { ownedThread, readableThread, type CanReadAllRecords } from "../owned.ts";
+import { ownedThread, readableThread, type CanReadRecord } from "../owned.ts";
 import { threadRunChain } from "../../record/thread-run-chain.ts";
 
-export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadAllRecords?: CanReadAllRecords } = {}) {
+export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadRecord?: CanReadRecord } = {}) {
   const routes = new Hono<AuthEnv>()
     /** The thread's chain of runs (`ThreadRunChain`): what started each, and the links between them. */
     .get("/threads/:threadId/runs", async (c) => {
-      const thread = await readableThread(store, c.req.param("threadId"), c.var.user, options.canReadAllRecords);
+      const thread = await readableThread(store, c.req.param("threadId"), c.var.user, options.canReadRecord);
       return c.json(await threadRunChain({ store, isLive: (runId) => isRunLive(hub, runId) }, thread));
     })
     .get("/threads/:threadId", async (c) => {
