@@ -2,7 +2,8 @@
  * The demo server: the Tether runtime with the demo agents, the demo sign-in
  * and the apps' pages, on the embedded defaults (SQLite in TETHER_DATA_DIR,
  * the offline playbook model unless TETHER_MODEL names a real one), or with
- * threads and runs on PostgreSQL when TETHER_DATABASE_URL is set.
+ * threads and runs, and the apps' own data, on PostgreSQL when
+ * TETHER_DATABASE_URL is set.
  */
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -23,14 +24,14 @@ import {
   type TetherApp,
 } from "@tether-agent/tether/server";
 import { listen } from "../src/server/listen.ts";
+import { openDemoData } from "./demo-data.ts";
 import { createDemoIdentity, type DemoIdentity } from "./demo-identity/demo-identity.ts";
 import { modelFromEnvironment } from "./model-from-environment.ts";
 import { stopOnSignals } from "./stop-on-signals.ts";
 import { telemetryFromEnvironment } from "./telemetry-from-environment.ts";
 import { RECIPES_USERS, createRecipesAgent, type RecipesUser } from "./recipes/agent/index.ts";
 import { recipesApi } from "./recipes/api.ts";
-import { createSqliteKitchen } from "./recipes/kitchen/sqlite-kitchen.ts";
-import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent, workdeskRecordReaders, type WorkdeskUser } from "./workdesk/agent/index.ts";
+import { WORKDESK_USERS, createWorkdeskAgent, workdeskRecordReaders, type WorkdeskUser } from "./workdesk/agent/index.ts";
 import { workdeskApi } from "./workdesk/api.ts";
 import { RECIPES_WEB, RUNS_WEB, WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";
 import { ensureWebBundles } from "./web-bundle/ensure-web-bundles.ts";
@@ -46,15 +47,17 @@ export interface Demo {
   describe(): string[];
   /** Where the demo sends its spans, when OTEL_EXPORTER_OTLP_ENDPOINT turned telemetry on. */
   telemetryUrl?: string;
+  /** Where the apps' own data (work requests, the kitchen) lives, for the start-up log. */
+  dataWhere: string;
   /** Closes the Tether app (waiting for running runs), then the apps' own data. */
   close(): Promise<void>;
 }
 
 export interface DemoOptions {
   dataDir?: string;
-  /** Threads and runs on PostgreSQL rather than in the data folder. Default: `TETHER_DATABASE_URL`. */
+  /** Threads and runs, and the apps' own data, on PostgreSQL rather than in the data folder. Default: `TETHER_DATABASE_URL`. */
   databaseUrl?: string;
-  /** Their schema there. Default: `TETHER_DATABASE_SCHEMA` or `tether`. */
+  /** Their schema there (the apps' data goes to `<schema>_demo`). Default: `TETHER_DATABASE_SCHEMA` or `tether`. */
   databaseSchema?: string;
   /** Live events through Redis, so instances serve each other's runs. Default: `TETHER_REDIS_URL`; unset, in-process only. */
   redisUrl?: string;
@@ -89,21 +92,21 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   // ":memory:" keeps everything in memory, gone at exit, rather than in a folder of that name.
   const filename = dataDir === ":memory:" ? ":memory:" : join(dataDir, "tether.db");
   const databaseUrl = options.databaseUrl ?? env.TETHER_DATABASE_URL;
+  const databaseSchema = options.databaseSchema ?? (env.TETHER_DATABASE_SCHEMA || "tether");
   // The store first: on SQLite it makes this the only process on the folder before anything else touches it.
-  const store = databaseUrl
-    ? await createPgRunStore({ connectionString: databaseUrl, schema: options.databaseSchema ?? (env.TETHER_DATABASE_SCHEMA || "tether") })
-    : createSqliteRunStore({ filename });
-  // On SQLite, the same file as the threads: a thread that says R-1042 was closed and the record that says so survive, or go, together.
-  // With PostgreSQL the apps' own data stays in the data folder; only Tether's threads and runs move.
-  const requests = await createSqliteWorkRequestRepository({ filename }).catch(async (error: unknown) => {
-    await store.close();
-    throw error;
-  });
-  let kitchen: ReturnType<typeof createSqliteKitchen> | undefined;
+  const store = databaseUrl ? await createPgRunStore({ connectionString: databaseUrl, schema: databaseSchema }) : createSqliteRunStore({ filename });
+  // Beside the threads (the same SQLite file, or the same PostgreSQL database): a thread that says R-1042 was closed
+  // and the record that says so survive, or go, together, and every instance sees the same requests and orders.
+  const data = await openDemoData({ filename, ...(databaseUrl ? { databaseUrl } : {}), databaseSchema, logger: options.logger ?? consoleLogger }).catch(
+    async (error: unknown) => {
+      await store.close();
+      throw error;
+    },
+  );
+  const { requests, kitchen } = data;
   // Only when the environment asks for it: otherwise the runtime does no span work at all.
   const telemetry = options.telemetry ? undefined : telemetryFromEnvironment(env);
   try {
-    kitchen = createSqliteKitchen({ filename });
     const agents = [
       createWorkdeskAgent({
         requests,
@@ -149,12 +152,12 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
           (agent) => `${agent.id}: ${agent.model.provider === "tether.playbook" ? "offline playbook model" : agent.model.provider} (${agent.model.modelId})`,
         ),
       ...(telemetry ? { telemetryUrl: telemetry.url } : {}),
+      dataWhere: data.where,
       async close() {
         try {
           await tether.close();
         } finally {
-          requests.closeDatabase();
-          kitchen?.closeDatabase();
+          await data.close();
           // Last: the runs that just ended have their spans queued; shutting down sends them.
           await telemetry?.shutdown();
         }
@@ -163,8 +166,7 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   } catch (error) {
     // A demo that failed to start leaves no handle open on its data folder.
     await telemetry?.shutdown();
-    requests.closeDatabase();
-    kitchen?.closeDatabase();
+    await data.close();
     await store.close();
     throw error;
   }
@@ -217,7 +219,7 @@ async function main() {
   for (const line of demo.describe()) logger.info(`agent ${line}`);
   if (demo.telemetryUrl) logger.info(`OpenTelemetry spans go to ${demo.telemetryUrl}`);
   if (process.env.TETHER_DATABASE_URL)
-    logger.info("Threads and runs are stored in PostgreSQL (TETHER_DATABASE_URL); the apps' own data stays in TETHER_DATA_DIR.");
+    logger.info(`Threads and runs are stored in PostgreSQL (TETHER_DATABASE_URL); the apps' own data too, in ${demo.dataWhere}.`);
   if (process.env.TETHER_REDIS_URL) logger.info("Live events go through Redis (TETHER_REDIS_URL): every instance can serve every run.");
   // Ctrl-C (or SIGTERM) once: stop serving, let the runs in progress end and store them, then exit; a failure on the
   // way still exits, saying why. Again: stop those runs now (stored as stopped). Once more: exit without waiting.

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { TetherError } from "@tether-agent/tether/protocol";
 import { readJsonBody, requireJson, sameOrigin, type AuthEnv, type TetherUser } from "@tether-agent/tether/server";
 import { DIETS, RECIPES, isRecipesUser, searchRecipes, type Recipe, type RecipesUser } from "./agent/index.ts";
-import type { Kitchen } from "./kitchen/sqlite-kitchen.ts";
+import type { Kitchen } from "./kitchen/kitchen.ts";
 
 const recipeId = z.string().regex(/^r-\d{3}$/, "a recipe id such as r-204");
 const SaveSchema = z.object({ recipeId });

@@ -34,6 +34,7 @@ export { createMemoryRunStore } from "./store/memory.ts";
 export { createSqliteRunStore } from "./store/sqlite.ts";
 export type { SqliteRunStoreOptions } from "./store/sqlite-run-store-options.ts";
 export { createPgRunStore, type PgRunStoreOptions } from "./store/pg.ts";
+export { toPgStoreError } from "./store/pg-errors.ts";
 export type { PgliteLike } from "./store/pg-runner.ts";
 export { openSqliteDatabase } from "./store/sqlite-database.ts";
 export { sqliteAttempt, toStoreError, type SqliteAttemptOptions } from "./store/sqlite-attempt.ts";

@@ -46,7 +46,9 @@ export function serverSchemas(url: string) {
       if (made.length === 0) return;
       const pool = new pg.Pool({ connectionString: url, max: 1 });
       try {
-        for (const schema of made.splice(0)) await pool.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(schema)} CASCADE`);
+        // With it the demo's own data schema, which a demo on this schema makes beside it (apps/demo-data.ts).
+        for (const schema of made.splice(0).flatMap((made) => [made, `${made}_demo`]))
+          await pool.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(schema)} CASCADE`);
       } finally {
         await pool.end();
       }

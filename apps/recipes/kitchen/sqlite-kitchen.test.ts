@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { RECIPES } from "../agent/index.ts";
-import { createSqliteKitchen, type Kitchen } from "./sqlite-kitchen.ts";
+import { createSqliteKitchen, type SqliteKitchen } from "./sqlite-kitchen.ts";
 
 const eggFriedRice = RECIPES.find((recipe) => recipe.id === "r-204")!;
-const open: Kitchen[] = [];
+const open: SqliteKitchen[] = [];
 const kitchen = (filename = ":memory:") => {
   const created = createSqliteKitchen({ filename });
   open.push(created);

@@ -1,40 +1,9 @@
-import { TetherError } from "@tether-agent/tether/protocol";
 import { openSqliteDatabase, sqliteAttempt } from "@tether-agent/tether/server";
 import type { Ingredient, Recipe } from "../agent/index.ts";
+import { orderNumber, otherOrderRefused, scaleIngredients, type GroceryOrder, type Kitchen } from "./kitchen.ts";
 
-/** A recipe someone saved. */
-export interface CookbookEntry {
-  recipeId: string;
-  title: string;
-  savedAt: string;
-}
-
-/** A (demo) grocery order: the recipe's ingredients scaled to the servings ordered. */
-export interface GroceryOrder {
-  orderId: string;
-  recipeId: string;
-  title: string;
-  servings: number;
-  items: Ingredient[];
-  placedAt: string;
-}
-
-/**
- * The Recipes app's own data: each user's cookbook and grocery orders. The
- * agent never touches it; the browser's tools go through the app's API.
- */
-export interface Kitchen {
-  cookbook(userId: string): Promise<CookbookEntry[]>;
-  /** Saves once; saving again changes nothing and says so. */
-  save(userId: string, recipe: Recipe, now?: Date): Promise<{ entry: CookbookEntry; alreadySaved: boolean }>;
-  remove(userId: string, recipeId: string): Promise<boolean>;
-  orders(userId: string): Promise<GroceryOrder[]>;
-  /**
-   * Places an order once per `requestId` (the tool call that asked for it): a
-   * retried request gets the first order back, `repeated`, and nothing new; the
-   * same id with another recipe or servings is refused (`invalid_input`).
-   */
-  placeOrder(userId: string, order: { recipe: Recipe; servings: number; requestId: string }, now?: Date): Promise<{ order: GroceryOrder; repeated: boolean }>;
+/** The kitchen in a SQLite file, whose handle it holds. */
+export interface SqliteKitchen extends Kitchen {
   closeDatabase(): void;
 }
 
@@ -73,7 +42,7 @@ interface OrderRow {
  * statement goes through `sqliteAttempt`, so a locked database waits without
  * blocking and storage trouble is `store_unavailable`.
  */
-export function createSqliteKitchen(options: { filename: string; waitMs?: number }): Kitchen {
+export function createSqliteKitchen(options: { filename: string; waitMs?: number }): SqliteKitchen {
   const db = openSqliteDatabase(options.filename);
   const attempt = <T>(what: string, operation: () => T) =>
     sqliteAttempt(operation, { what, ...(options.waitMs !== undefined ? { waitMs: options.waitMs } : {}) });
@@ -109,14 +78,10 @@ export function createSqliteKitchen(options: { filename: string; waitMs?: number
     // Looked up first: an insert that conflicts would still use up an order number.
     const placed = statements.order.get(userId, requestId);
     if (placed && (placed.recipe_id !== recipe.id || placed.servings !== servings)) {
-      // Never answer a different order with this one: the caller would report an order that was not placed.
-      throw new TetherError(
-        "invalid_input",
-        `Request ${requestId} already placed order ${toOrder(placed).orderId} (${placed.title}, ${placed.servings} servings); a different order needs its own request id.`,
-      );
+      throw otherOrderRefused(requestId, toOrder(placed));
     }
     if (placed) return { order: toOrder(placed), repeated: true };
-    statements.place.run(userId, requestId, recipe.id, recipe.title, servings, JSON.stringify(scale(recipe, servings)), at);
+    statements.place.run(userId, requestId, recipe.id, recipe.title, servings, JSON.stringify(scaleIngredients(recipe, servings)), at);
     return { order: toOrder(statements.order.get(userId, requestId)!), repeated: false };
   });
   return {
@@ -131,24 +96,9 @@ export function createSqliteKitchen(options: { filename: string; waitMs?: number
   };
 }
 
-/** The recipe's ingredients for `servings`, rounded to what a shop sells (whole eggs, 5 g steps). */
-function scale(recipe: Recipe, servings: number): Ingredient[] {
-  const factor = servings / recipe.servings;
-  return recipe.ingredients.map((ingredient) => {
-    const exact = ingredient.quantity * factor;
-    const quantity =
-      ingredient.unit === ""
-        ? Math.ceil(exact)
-        : ingredient.unit === "g" || ingredient.unit === "ml"
-          ? Math.ceil(exact / 5) * 5
-          : Math.round(exact * 4) / 4 || 0.25;
-    return { ...ingredient, quantity };
-  });
-}
-
 function toOrder(row: OrderRow): GroceryOrder {
   return {
-    orderId: `O-${String(row.seq).padStart(5, "0")}`,
+    orderId: orderNumber(row.seq),
     recipeId: row.recipe_id,
     title: row.title,
     servings: row.servings,

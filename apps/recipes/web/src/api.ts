@@ -1,7 +1,7 @@
 import { errorFromResponse } from "@tether-agent/tether/client";
 import type { Recipe } from "../../agent/recipe.ts";
 import type { RecipeSearchResult } from "../../agent/search-recipes.ts";
-import type { CookbookEntry, GroceryOrder } from "../../kitchen/sqlite-kitchen.ts";
+import type { CookbookEntry, GroceryOrder } from "../../kitchen/kitchen.ts";
 import type { RecipesUser } from "../../agent/users.ts";
 
 /** The Recipes API and the demo sign-in, as this page calls them; errors come back as TetherError (code and message). */
