@@ -56,7 +56,13 @@ export async function listenForNotifications(options: {
     next.on("error", onLost);
     next.on("end", () => onLost());
     next.on("notification", (message) => {
-      if (message.channel === channel && message.payload !== undefined) handlers.onNotification(message.payload);
+      if (message.channel !== channel || message.payload === undefined) return;
+      try {
+        handlers.onNotification(message.payload);
+      } catch (error) {
+        // Thrown from a driver's event, it would end the process.
+        options.onError?.(error);
+      }
     });
     try {
       await next.connect();

@@ -115,6 +115,48 @@ describe.skipIf(!("url" in server))("createPgWorkRequestRepository", () => {
       await admin.end();
     }
   });
+
+  it("goes on when its pool's connections are killed: a read may fail as store_unavailable, never the process, and the next ones work", async () => {
+    const schema = schemas.make("wr_pool");
+    const requests = await instance(schema);
+    await Promise.all([requests.list("ORG-01"), requests.get("ORG-01", "R-1042"), requests.list("ORG-02")]);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // This schema's pool connections only: their last statement names it.
+      const killed = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tether-demo' AND position($1 in query) > 0",
+        [`"${schema}"`],
+      );
+      expect(killed.rowCount).toBeGreaterThan(0);
+      const first = await requests.get("ORG-01", "R-1042").catch((error: unknown) => error);
+      if (first instanceof Error) expect(first).toMatchObject({ code: "store_unavailable" });
+      await vi.waitFor(async () => expect(await requests.get("ORG-01", "R-1042")).toMatchObject({ status: "open" }), { timeout: 10_000, interval: 50 });
+      expect(await requests.close("ORG-01", "R-1042", "fixed")).toMatchObject({ outcome: "closed" });
+    } finally {
+      await admin.end();
+    }
+  });
+
+  it("takes in nothing from a notification that is not a close's row", async () => {
+    const schema = schemas.make("wr_forged");
+    const requests = await instance(schema);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const channel = listenStatement(schema).slice('LISTEN "'.length, -1);
+      for (const payload of ["not json", "null", JSON.stringify({ id: "R-1042", status: "closed" }), JSON.stringify({ id: "R-1042", org_scope: "ORG-01" })]) {
+        await admin.query("SELECT pg_notify($1, $2)", [channel, payload]);
+      }
+      // A real close after them, through another instance: once it is seen, the ones before it were too.
+      const other = await instance(schema);
+      await other.close("ORG-01", "R-1005", "fixed");
+      await vi.waitFor(() => expect(requests.getSync("ORG-01", "R-1005")?.status).toBe("closed"), { timeout: 10_000, interval: 20 });
+      expect(requests.getSync("ORG-01", "R-1042")).toMatchObject({ status: "open", title: "Replace broken badge reader at Gate 3" });
+    } finally {
+      await admin.end();
+    }
+  });
 });
 
 /** The LISTEN statement a schema's repositories run, as pg_stat_activity shows it: the channel names the schema. */

@@ -80,7 +80,11 @@ export async function createPgWorkRequestRepository(options: PgWorkRequestReposi
   };
   // Listening first, then reading: a close between the two is not missed.
   await database.listen(channel, {
-    onNotification: (payload) => remember(toWorkRequest(JSON.parse(payload) as RequestRow)),
+    onNotification: (payload) => {
+      // Anyone who may use the database can notify on the channel: only a close's row is taken in.
+      const row = parseRow(payload);
+      if (row?.status === "closed") remember(toWorkRequest(row));
+    },
     onResubscribed: () =>
       readAll().catch((error: unknown) => {
         options.onError?.(error);
@@ -156,6 +160,17 @@ async function seedIfEmpty(query: PgDemoQuery, table: string, seed: WorkRequest[
   ]);
   const rows = seed.map((_request, row) => `(${columns.map((_column, column) => `$${row * columns.length + column + 1}`).join(", ")})`);
   await query(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${rows.join(", ")}`, values);
+}
+
+/** A notification's row, or undefined when it is not one. */
+function parseRow(payload: string): RequestRow | undefined {
+  try {
+    const row = JSON.parse(payload) as Partial<RequestRow> | null;
+    const texts = [row?.id, row?.org_scope, row?.title, row?.status, row?.priority, row?.requester, row?.created_at, row?.updated_at];
+    return texts.every((text) => typeof text === "string") ? (row as RequestRow) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function toWorkRequest(row: RequestRow): WorkRequest {
