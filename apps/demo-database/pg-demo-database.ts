@@ -70,10 +70,11 @@ export async function openPgDemoDatabase(options: PgDemoDatabaseOptions): Promis
     async setUp(what, work) {
       let client: pg.PoolClient | undefined;
       let broken: Error | undefined;
+      const onError = (error: Error) => (broken = error);
       try {
         client = await pool.connect();
         // A connection lost while checked out would otherwise raise an unhandled 'error' and end the process.
-        client.on("error", (error) => (broken = error));
+        client.on("error", onError);
         const checkedOut = client;
         const query: PgDemoQuery = async <Row>(text: string, values?: unknown[]) => (await checkedOut.query(text, values)).rows as Row[];
         await query("BEGIN");
@@ -90,6 +91,7 @@ export async function openPgDemoDatabase(options: PgDemoDatabaseOptions): Promis
         throw fail(error, what);
       } finally {
         // A connection that broke, or could not roll back, is not given back to the pool.
+        client?.off("error", onError);
         client?.release(broken);
       }
     },
