@@ -3,8 +3,7 @@ import { openPgDemoDatabase } from "./demo-database/pg-demo-database.ts";
 import type { Kitchen } from "./recipes/kitchen/kitchen.ts";
 import { createPgKitchen } from "./recipes/kitchen/pg-kitchen.ts";
 import { createSqliteKitchen } from "./recipes/kitchen/sqlite-kitchen.ts";
-import { createPgWorkRequestRepository } from "./workdesk/agent/pg-work-request-repository.ts";
-import { createSqliteWorkRequestRepository, type WorkRequestRepository } from "./workdesk/agent/index.ts";
+import { createPgWorkRequestRepository, createSqliteWorkRequestRepository, type WorkRequestRepository } from "./workdesk/agent/index.ts";
 
 /** The demo apps' own data: the Workdesk's work requests and the Recipes kitchen. */
 export interface DemoData {

@@ -56,6 +56,7 @@ export {
   type SqliteWorkRequestRepository,
   type SqliteWorkRequestRepositoryOptions,
 } from "./sqlite-work-request-repository.ts";
+export { createPgWorkRequestRepository, type PgWorkRequestRepositoryOptions } from "./pg-work-request-repository.ts";
 export { seedWorkRequests, type WorkRequest, type WorkRequestStatus } from "./work-requests.ts";
 export { navigateToScreen, type NavigateToScreenArgs } from "./navigate-to-screen.ts";
 export { NAVIGATION_REASONS, NAVIGATION_STAGES, type NavigationOutcome, type NavigationReason, type NavigationStage } from "./navigation-outcome.ts";
