@@ -1,3 +1,4 @@
+import { TetherError } from "@tether-agent/tether/protocol";
 import type { Logger } from "@tether-agent/tether/server";
 import { openPgDemoDatabase } from "./demo-database/pg-demo-database.ts";
 import type { Kitchen } from "./recipes/kitchen/kitchen.ts";
@@ -25,6 +26,13 @@ export interface DemoData {
 export async function openDemoData(options: { filename: string; databaseUrl?: string; databaseSchema: string; logger: Logger }): Promise<DemoData> {
   if (options.databaseUrl) {
     const schema = `${options.databaseSchema}_demo`;
+    // PostgreSQL would cut a longer name to 63 bytes, silently, and a cut one could be Tether's own schema.
+    if (Buffer.byteLength(schema) > 63) {
+      throw new TetherError(
+        "config_invalid",
+        `The demo keeps its own data in the schema "${schema}", longer than PostgreSQL's 63 bytes: give TETHER_DATABASE_SCHEMA a name of at most 58 bytes.`,
+      );
+    }
     const database = await openPgDemoDatabase({
       connectionString: options.databaseUrl,
       schema,

@@ -56,6 +56,18 @@ describe.skipIf(!("url" in server))("the demo apps' own data on PostgreSQL, acro
     return (await response.json()) as { order: { orderId: string }; repeated: boolean };
   };
 
+  it("refuses a Tether schema too long to have its demo schema beside it, as config_invalid, rather than letting PostgreSQL cut the name", async () => {
+    const long = `${schema}_${"x".repeat(60)}`.slice(0, 60);
+    try {
+      const error = await startDemoServer({ databaseUrl: url, databaseSchema: long, dataDir: ":memory:" }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "config_invalid", message: expect.stringContaining("at most 58 bytes") });
+    } finally {
+      const database = new pg.Client({ connectionString: url });
+      await database.connect();
+      await database.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(long)} CASCADE`).finally(() => database.end());
+    }
+  });
+
   it("starts two instances at once and seeds the work requests once, in the database", async () => {
     await startBoth();
     const database = new pg.Client({ connectionString: url });
