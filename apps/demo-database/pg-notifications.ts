@@ -44,8 +44,10 @@ export async function listenForNotifications(options: {
     const onLost = (error?: unknown) => {
       if (lost) return;
       lost = true;
-      if (client === next) client = undefined;
       void next.end().catch(() => undefined);
+      // Lost while still connecting: the failed connect says so, and its caller tries again (one retry at a time).
+      if (client !== next) return;
+      client = undefined;
       if (closed) return;
       if (error) options.onError?.(error);
       retry = setTimeout(() => void reconnect(), delay);
