@@ -71,9 +71,11 @@ export interface RunHub {
   settleThread(threadId: string): Promise<void>;
   /**
    * Asks whichever instance on the hub's bus executes the run to cancel it;
-   * true once that instance says it did (the run then ends as `cancelled`
-   * there), false when none did in time. Absent on the in-process hub, where
-   * `Runner.cancel` is all there is.
+   * true once that instance says it did, or once the request is recorded
+   * where it looks for them (the store, while the bus is down or that
+   * instance did not answer in time): the run then ends as `cancelled`
+   * there. False when the run was not running. Absent on the in-process hub,
+   * where `Runner.cancel` is all there is.
    */
   requestCancel?(runId: string): Promise<boolean>;
   /** Sets what stops a run of this process when another instance asks (`requestCancel`); it answers whether the run was running here. */

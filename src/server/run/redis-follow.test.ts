@@ -3,17 +3,14 @@ import type { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { createMemoryRunStore } from "../store/memory.ts";
 import type { RunStore } from "../store/port.ts";
-import { followRemote, type BlockingConnections } from "./redis-follow.ts";
+import { createRemoteFollowers } from "./redis-follow.ts";
+import { watchRedisHealth } from "./redis-health.ts";
+import type { ReadConnections } from "./redis-read-connections.ts";
+import { encodeEntry } from "./redis-stream.ts";
 import { sequenceEvents, type SequencedEvent } from "./sequence-events.ts";
 
 const delta = (text: string): BaseEvent => ({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: text }) as BaseEvent;
 const finished: BaseEvent = { type: EventType.RUN_FINISHED, threadId: "t1", runId: "r1" } as BaseEvent;
-
-/** Connections to a Redis that is down: every read fails, as ioredis fails it once its retries are spent. */
-const redisDown: BlockingConnections = {
-  borrow: () => ({ xread: () => Promise.reject(new Error("Reached the max retries per request limit")), disconnect() {} }) as unknown as Redis,
-  release() {},
-};
 
 async function runningRun(store: RunStore): Promise<void> {
   await store.beginRun({
@@ -26,57 +23,234 @@ async function runningRun(store: RunStore): Promise<void> {
   await store.appendEvents("r1", sequenceEvents([delta("a"), delta("b")], 2));
 }
 
-/** A Redis that answers but whose stream stays silent: the run's instance cannot publish to it (its own link to Redis is down). */
-const silentStream: BlockingConnections = {
-  borrow: () => ({ xread: () => new Promise((resolve) => setTimeout(() => resolve(null), 20)), disconnect() {} }) as unknown as Redis,
-  release() {},
-};
+type Entry = [id: string, fields: string[]];
 
-describe("followRemote", () => {
+/**
+ * One run's Redis stream in memory, as XREAD BLOCK and XRANGE read it, and the
+ * connections a hub borrows for it, counted. `down` makes every call fail, as
+ * ioredis fails it once its command timeout or retries are spent.
+ */
+function fakeRedis(options: { max?: number } = {}) {
+  const entries: Entry[] = [];
+  const waiting = new Set<() => void>();
+  const counts = { borrowed: 0, open: 0, maxOpen: 0, reads: 0 };
+  let down = false;
+  const failIfDown = () => (down ? Promise.reject(new Error("Command timed out")) : undefined);
+  const after = (id: string) => entries.filter(([entry]) => Number.parseInt(entry, 10) > Number.parseInt(id, 10));
+  const connection = () =>
+    ({
+      async xread(...args: (string | number)[]) {
+        counts.reads++;
+        await failIfDown();
+        const id = String(args.at(-1));
+        const block = Number(args[args.indexOf("BLOCK") + 1]);
+        if (after(id).length === 0) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(done, block);
+            function done() {
+              clearTimeout(timer);
+              waiting.delete(done);
+              resolve();
+            }
+            waiting.add(done);
+          });
+          await failIfDown();
+        }
+        const found = after(id);
+        return found.length === 0 ? null : [["key", found]];
+      },
+      disconnect() {},
+      status: "ready",
+    }) as unknown as Redis;
+  const connections: ReadConnections = {
+    borrow() {
+      if (counts.open >= (options.max ?? Infinity)) return undefined;
+      counts.borrowed++;
+      counts.open++;
+      counts.maxOpen = Math.max(counts.maxOpen, counts.open);
+      return connection();
+    },
+    release() {
+      counts.open--;
+    },
+    close() {},
+  };
+  const main = {
+    async xrange(_key: string, start: string, end: string) {
+      await failIfDown();
+      return entries.filter(([id]) => Number.parseInt(id, 10) >= Number.parseInt(start, 10) && Number.parseInt(id, 10) <= Number.parseInt(end, 10));
+    },
+    async ping() {
+      await failIfDown();
+      return "PONG";
+    },
+  } as unknown as Redis;
+  return {
+    connections,
+    main,
+    counts,
+    /** What the executing instance publishes. */
+    publish(events: SequencedEvent[]) {
+      for (const event of events) entries.push([`${event.seq}-0`, ["e", encodeEntry(event)]]);
+      for (const wake of [...waiting]) wake();
+    },
+    /** Trims the stream's oldest entries, as MAXLEN does. */
+    trim(keep: number) {
+      entries.splice(0, Math.max(0, entries.length - keep));
+    },
+    setDown(value: boolean) {
+      down = value;
+      for (const wake of [...waiting]) wake();
+    },
+  };
+}
+
+function followersOn(store: RunStore, redis: ReturnType<typeof fakeRedis>) {
+  const health = watchRedisHealth({ probe: () => redis.main.ping(), probeMs: 20 });
+  return createRemoteFollowers({ store, redis: redis.main, connections: redis.connections, health, keyOf: (runId) => `tether:run:${runId}` });
+}
+
+function collect(source: AsyncIterable<SequencedEvent[]>) {
+  const seen: SequencedEvent[] = [];
+  const done = (async () => {
+    for await (const batch of source) seen.push(...batch);
+    return seen;
+  })();
+  return { seen, done, seqs: () => seen.map((event) => event.seq) };
+}
+
+const range = (from: number, through: number) => Array.from({ length: through - from + 1 }, (_, index) => from + index);
+
+describe("createRemoteFollowers", () => {
   it("gets a run's events from the store while its stream stays silent and the run goes on, not only once it ended", async () => {
     const store = createMemoryRunStore();
     await runningRun(store);
-    const seen: SequencedEvent[] = [];
-    const controller = new AbortController();
-    const following = (async () => {
-      const source = followRemote({ store, connections: silentStream, key: "tether:run:r1", runId: "r1", afterSeq: 0, signal: controller.signal });
-      for await (const batch of source) seen.push(...batch);
-    })();
-    await expect.poll(() => seen.map((event) => event.seq)).toEqual([1, 2, 3]);
+    const redis = fakeRedis();
+    const following = collect(followersOn(store, redis).follow("r1", 0));
+    await expect.poll(following.seqs, { timeout: 10_000 }).toEqual([1, 2, 3]);
     await store.appendEvents("r1", sequenceEvents([delta("c")], 4));
-    await expect.poll(() => seen.map((event) => event.seq)).toEqual([1, 2, 3, 4]);
+    await expect.poll(following.seqs, { timeout: 10_000 }).toEqual([1, 2, 3, 4]);
     await store.finishRun({ runId: "r1", status: "finished", events: sequenceEvents([finished], 5) });
-    await following;
-    expect(seen.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect((await following.done).map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it("follows a run of another instance from the store alone while Redis is down, to its end, missing and repeating nothing", async () => {
     const store = createMemoryRunStore();
     await runningRun(store);
-    const seen: SequencedEvent[] = [];
-    const following = (async () => {
-      for await (const batch of followRemote({ store, connections: redisDown, key: "tether:run:r1", runId: "r1", afterSeq: 1 })) seen.push(...batch);
-    })();
-
-    await expect.poll(() => seen.map((event) => event.seq)).toEqual([2, 3]);
+    const redis = fakeRedis();
+    redis.setDown(true);
+    const following = collect(followersOn(store, redis).follow("r1", 1));
+    await expect.poll(following.seqs).toEqual([2, 3]);
     await store.appendEvents("r1", sequenceEvents([delta("c")], 4));
     await store.finishRun({ runId: "r1", status: "finished", events: sequenceEvents([finished], 5) });
-    await following;
-    expect(seen.map((event) => event.seq)).toEqual([2, 3, 4, 5]);
-    expect(seen.at(-1)!.event.type).toBe(EventType.RUN_FINISHED);
+    expect((await following.done).map((event) => event.seq)).toEqual([2, 3, 4, 5]);
   });
 
-  it("stops following from the store when its client goes away", async () => {
+  it("goes back to the stream once Redis answers again", async () => {
     const store = createMemoryRunStore();
     await runningRun(store);
-    const controller = new AbortController();
-    const seen: SequencedEvent[] = [];
-    const following = (async () => {
-      const source = followRemote({ store, connections: redisDown, key: "tether:run:r1", runId: "r1", afterSeq: 0, signal: controller.signal });
-      for await (const batch of source) seen.push(...batch);
-    })();
-    await expect.poll(() => seen.length).toBe(3);
-    controller.abort();
-    await following;
+    const redis = fakeRedis();
+    redis.setDown(true);
+    const following = collect(followersOn(store, redis).follow("r1", 0));
+    await expect.poll(following.seqs).toEqual([1, 2, 3]);
+    const readsWhileDown = redis.counts.reads;
+    redis.setDown(false);
+    // Published but not stored: only the stream can give it.
+    redis.publish(sequenceEvents([delta("c")], 4));
+    await expect.poll(following.seqs, { timeout: 10_000 }).toEqual([1, 2, 3, 4]);
+    expect(redis.counts.reads).toBeGreaterThan(readsWhileDown);
+    await store.appendEvents("r1", sequenceEvents([delta("c")], 4));
+    await store.finishRun({ runId: "r1", status: "finished", events: sequenceEvents([finished], 5) });
+    redis.publish(sequenceEvents([finished], 5));
+    expect((await following.done).map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("reads a run once for all its followers here, each from its own cursor, late ones getting what they missed from the stream", async () => {
+    const store = createMemoryRunStore();
+    await runningRun(store);
+    const redis = fakeRedis();
+    redis.publish(sequenceEvents([delta("a"), delta("b")], 2));
+    const followers = followersOn(store, redis);
+    const early = Array.from({ length: 50 }, () => collect(followers.follow("r1", 1)));
+    await expect.poll(() => early.every((follower) => follower.seen.length === 2)).toBe(true);
+    // Published only (not stored yet), as a live run's newest events are.
+    redis.publish(
+      sequenceEvents(
+        range(4, 40).map((index) => delta(`${index}`)),
+        4,
+      ),
+    );
+    await expect.poll(() => early.every((follower) => follower.seen.length === 39)).toBe(true);
+    // A reconnect holding event 10, and one holding event 40, join the running reader.
+    const late = collect(followers.follow("r1", 10));
+    const current = collect(followers.follow("r1", 40));
+    redis.publish(sequenceEvents([delta("last")], 41));
+    await store.appendEvents("r1", sequenceEvents([...range(4, 40).map((index) => delta(`${index}`)), delta("last")], 4));
+    await store.finishRun({ runId: "r1", status: "finished", events: sequenceEvents([finished], 42) });
+    redis.publish(sequenceEvents([finished], 42));
+
+    for (const follower of early) expect((await follower.done).map((event) => event.seq)).toEqual(range(2, 42));
+    expect((await late.done).map((event) => event.seq)).toEqual(range(11, 42));
+    expect((await current.done).map((event) => event.seq)).toEqual([41, 42]);
+    expect(redis.counts.borrowed).toBe(1);
+    expect(followers.readers).toBe(0);
+  });
+
+  it("gives a late follower what the stream no longer has (trimmed) from the store", async () => {
+    const store = createMemoryRunStore();
+    await runningRun(store);
+    const redis = fakeRedis();
+    const followers = followersOn(store, redis);
+    const first = collect(followers.follow("r1", 0));
+    await store.appendEvents(
+      "r1",
+      sequenceEvents(
+        range(4, 30).map((index) => delta(`${index}`)),
+        4,
+      ),
+    );
+    redis.publish(
+      sequenceEvents(
+        range(4, 30).map((index) => delta(`${index}`)),
+        4,
+      ),
+    );
+    await expect.poll(() => first.seen.length).toBe(30);
+    redis.trim(5);
+    const late = collect(followers.follow("r1", 3));
+    await store.finishRun({ runId: "r1", status: "finished", events: sequenceEvents([finished], 31) });
+    redis.publish(sequenceEvents([finished], 31));
+    expect((await late.done).map((event) => event.seq)).toEqual(range(4, 31));
+    expect((await first.done).map((event) => event.seq)).toEqual(range(1, 31));
+  });
+
+  it("serves followers from the store when every read connection is in use (the cap), and opens none past it", async () => {
+    const store = createMemoryRunStore();
+    await runningRun(store);
+    const redis = fakeRedis({ max: 0 });
+    const following = collect(followersOn(store, redis).follow("r1", 0));
+    await expect.poll(following.seqs).toEqual([1, 2, 3]);
+    await store.finishRun({ runId: "r1", status: "finished", events: sequenceEvents([finished], 4) });
+    expect((await following.done).map((event) => event.seq)).toEqual([1, 2, 3, 4]);
+    expect(redis.counts.borrowed).toBe(0);
+  });
+
+  it("stops the run's reader and gives its connection back when the last follower goes away", async () => {
+    const store = createMemoryRunStore();
+    await runningRun(store);
+    const redis = fakeRedis();
+    const followers = followersOn(store, redis);
+    const controllers = [new AbortController(), new AbortController()];
+    const following = controllers.map((controller) => collect(followers.follow("r1", 0, controller.signal)));
+    redis.publish(sequenceEvents([delta("a"), delta("b")], 2));
+    await expect.poll(() => following.every((follower) => follower.seen.length === 3)).toBe(true);
+    controllers[0]!.abort();
+    await following[0]!.done;
+    expect(followers.readers).toBe(1);
+    controllers[1]!.abort();
+    await following[1]!.done;
+    // A read under way ends within its BLOCK; then the reader stops.
+    await expect.poll(() => followers.readers, { timeout: 10_000 }).toBe(0);
+    expect(redis.counts.open).toBe(0);
   });
 });

@@ -1,118 +1,168 @@
 import type { Redis } from "ioredis";
 import type { RunStore } from "../store/port.ts";
+import type { RedisHealth } from "./redis-health.ts";
+import type { ReadConnections } from "./redis-read-connections.ts";
+import { MAX_BATCH, POLL_MS, startRunReader, type ReaderSubscriber, type RunReader } from "./redis-run-reader.ts";
 import { decodeEntries, entryId, isTerminal } from "./redis-stream.ts";
 import type { SequencedEvent } from "./sequence-events.ts";
+import { isRunning, storedAfter } from "./stored-run-events.ts";
 
-/** The most events read from the stream at once. */
-const MAX_BATCH = 1024;
-/** How long one XREAD waits for news before the store is asked for what the stream did not say (the run's end, say). */
-const BLOCK_MS = 2000;
-
-/** How often a follower asks the store for news while Redis is down. */
-const POLL_MS = 500;
-
-/** Connections for blocking reads: XREAD BLOCK holds its connection, so each follower borrows one. */
-export interface BlockingConnections {
-  borrow(): Redis;
-  /** Gives a connection back for the next follower; a closed one is dropped. */
-  release(connection: Redis): void;
+/** Followers of runs that execute on other instances, on this one. */
+export interface RemoteFollowers {
+  /** The run's events with `seq > afterSeq`, in batches, through its terminal event. */
+  follow(runId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<SequencedEvent[]>;
+  /** How many runs are read now (one reader each, whatever their number of followers). */
+  readonly readers: number;
+  /** Stops every reader; their followers' streams end. */
+  close(): void;
 }
 
-/**
- * Follows a run that executes on another instance: the store's part first
- * when the run already ended, else the run's Redis stream from `afterSeq` on.
- * Entry ids are event numbers, so the switch from one to the other neither
- * skips nor repeats an event. When the stream starts past the cursor (trimmed,
- * which only happens to stored entries), the store fills the gap. Ends with
- * the terminal event; or, when the stream falls silent and the store says the
- * run has ended (its instance died and another ended it, or the stream
- * expired), with the rest from the store. While Redis is down, it follows
- * the store alone (pollStore).
- */
-export async function* followRemote(options: {
+export interface RemoteFollowerOptions {
   store: RunStore;
-  connections: BlockingConnections;
-  key: string;
-  runId: string;
-  afterSeq: number;
-  signal?: AbortSignal | undefined;
-}): AsyncIterable<SequencedEvent[]> {
-  const { store, runId, signal } = options;
-  const cursor = { seq: Math.max(0, options.afterSeq) };
-  if (!(await isRunning(store, runId))) {
-    yield* fromStore(store, runId, cursor);
-    return;
-  }
-  const connection = options.connections.borrow();
-  // A read blocked in Redis ends only when its connection does: a client that goes away closes it.
-  const stop = () => connection.disconnect();
-  signal?.addEventListener("abort", stop);
-  try {
-    while (!signal?.aborted) {
-      let reply: [key: string, entries: [id: string, fields: string[]][]][] | null;
-      try {
-        reply = (await connection.xread("COUNT", MAX_BATCH, "BLOCK", BLOCK_MS, "STREAMS", options.key, entryId(cursor.seq))) as typeof reply;
-      } catch {
-        if (signal?.aborted) return;
-        // Redis is down (its client gave up on the read): the store has every event a few milliseconds later.
-        connection.disconnect(); // not left reconnecting for as long as the run goes on
-        yield* pollStore(store, runId, cursor, signal);
-        return;
-      }
-      if (!reply) {
-        // A silent stream: the run's end stored by another (its instance died), or an instance that cannot reach Redis
-        // while this one can. The store has what was sent either way; a run still going goes on from the stream after it.
-        const running = await isRunning(store, runId);
-        if ((yield* fromStore(store, runId, cursor)) || !running) return;
-        continue;
-      }
-      const events = decodeEntries(reply[0]![1]);
-      if (events[0]!.seq > cursor.seq + 1) yield* fromStore(store, runId, cursor, events[0]!.seq - 1);
-      const fresh = events.filter((event) => event.seq > cursor.seq);
-      if (fresh.length === 0) continue;
-      cursor.seq = fresh.at(-1)!.seq;
-      yield fresh;
-      if (isTerminal(fresh.at(-1)!.event)) return;
-    }
-  } finally {
-    signal?.removeEventListener("abort", stop);
-    options.connections.release(connection);
-  }
+  /** The instance's main connection, for the non-blocking reads of a late follower's gap (XRANGE). */
+  redis: Redis;
+  connections: ReadConnections;
+  health: RedisHealth;
+  /** The run's stream key. */
+  keyOf: (runId: string) => string;
 }
 
 /**
- * The run from the store alone, asked every POLL_MS until it has ended:
- * slower than the stream, and nothing missed or repeated (the store keeps
- * every event, its end included, and the cursor moves with what was sent).
+ * Serves runs that execute on another instance: a run that ended from the
+ * store; a running one from one shared reader per run (redis-run-reader.ts),
+ * whose batches every follower of the run on this instance gets, each from
+ * its own cursor. A follower that joins after the reader has gone past its
+ * cursor, or that fell too far behind, first reads what it missed from the
+ * stream (XRANGE) or, where the stream has it no more or Redis is down, the
+ * store; entry ids are event numbers, so nothing is skipped or repeated. The
+ * reader stops when its last follower has gone.
  */
-async function* pollStore(store: RunStore, runId: string, cursor: { seq: number }, signal: AbortSignal | undefined): AsyncIterable<SequencedEvent[]> {
-  while (!signal?.aborted) {
-    // Asked before reading: a run that had ended by then has all its events in the store.
-    const running = await isRunning(store, runId);
-    if ((yield* fromStore(store, runId, cursor)) || !running) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, POLL_MS);
-      function done() {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", done);
-        resolve();
-      }
-      signal?.addEventListener("abort", done);
+export function createRemoteFollowers(options: RemoteFollowerOptions): RemoteFollowers {
+  const { store, redis, health } = options;
+  const readers = new Map<string, RunReader>();
+  let closing = false;
+
+  const readerFor = (runId: string, afterSeq: number): RunReader => {
+    const running = readers.get(runId);
+    if (running) return running;
+    const reader = startRunReader({
+      store,
+      connections: options.connections,
+      health,
+      key: options.keyOf(runId),
+      runId,
+      afterSeq,
+      closing: () => closing,
+      onEnd: () => {
+        if (readers.get(runId) === reader) readers.delete(runId);
+      },
     });
+    readers.set(runId, reader);
+    return reader;
+  };
+
+  /** Events after `cursor` through `until` that the reader handed on before this follower had them. */
+  const missed = async (runId: string, cursor: number, until: number, signal: AbortSignal | undefined): Promise<SequencedEvent[]> => {
+    let fromStream: SequencedEvent[] = [];
+    if (!health.down) {
+      try {
+        fromStream = decodeEntries((await redis.xrange(options.keyOf(runId), entryId(cursor + 1), entryId(until))) as [id: string, fields: string[]][]);
+      } catch (failure) {
+        health.failed(failure);
+      }
+    }
+    const firstInStream = fromStream[0]?.seq ?? until + 1;
+    // Trimmed from the stream (so stored), or Redis is down: the store has it, or will within moments.
+    const stored = firstInStream > cursor + 1 ? await storedUpTo(runId, cursor, firstInStream - 1, signal) : [];
+    return [...stored, ...fromStream];
+  };
+
+  /**
+   * Stored events after `cursor` through `until`, waiting while the run goes on and the store has not caught up
+   * (it lags the stream by a page or two). Short of `until` only when the run ended without them: they were lost
+   * with their instance, and every follower skips them.
+   */
+  const storedUpTo = async (runId: string, cursor: number, until: number, signal: AbortSignal | undefined) => {
+    for (;;) {
+      const running = await isRunning(store, runId);
+      const stored = await storedAfter(store, runId, cursor, until);
+      const last = stored.at(-1);
+      if (!running || signal?.aborted || closing || (last && (last.seq >= until || isTerminal(last.event)))) return stored;
+      await pause(POLL_MS, signal);
+    }
+  };
+
+  async function* follow(runId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<SequencedEvent[]> {
+    let cursor = Math.max(0, afterSeq);
+    if (!(await isRunning(store, runId))) {
+      yield* inBatches(await storedAfter(store, runId, cursor));
+      return;
+    }
+    const reader = readerFor(runId, cursor);
+    const subscriber = reader.join();
+    const wake = () => subscriber.wake?.();
+    signal?.addEventListener("abort", wake);
+    try {
+      while (!signal?.aborted) {
+        if (cursor < subscriber.from) {
+          const until = subscriber.from;
+          for (const batch of inBatches(await missed(runId, cursor, until, signal))) {
+            cursor = batch.at(-1)!.seq;
+            yield batch;
+            if (isTerminal(batch.at(-1)!.event)) return;
+          }
+          cursor = Math.max(cursor, until);
+          continue;
+        }
+        const batch = subscriber.queue.shift();
+        if (batch) {
+          subscriber.queuedEvents -= batch.length;
+          const fresh = batch.filter((event) => event.seq > cursor);
+          if (fresh.length === 0) continue;
+          cursor = fresh.at(-1)!.seq;
+          yield fresh;
+          if (isTerminal(fresh.at(-1)!.event)) return;
+          continue;
+        }
+        if (reader.ended) {
+          if (reader.error !== undefined) throw reader.error;
+          return;
+        }
+        await news(subscriber);
+      }
+    } finally {
+      signal?.removeEventListener("abort", wake);
+      reader.leave(subscriber);
+    }
   }
+
+  return {
+    follow,
+    get readers() {
+      return readers.size;
+    },
+    close() {
+      closing = true;
+    },
+  };
 }
 
-async function isRunning(store: RunStore, runId: string): Promise<boolean> {
-  return (await store.getRun(runId))?.status === "running";
+function news(subscriber: ReaderSubscriber): Promise<void> {
+  return new Promise<void>((resolve) => (subscriber.wake = resolve)).finally(() => (subscriber.wake = undefined));
 }
 
-/** Stored events after the cursor (up to `until`), in batches; moves the cursor along. Returns whether the run's end was among them. */
-async function* fromStore(store: RunStore, runId: string, cursor: { seq: number }, until = Infinity): AsyncGenerator<SequencedEvent[], boolean> {
-  const stored = (await store.readEvents(runId, cursor.seq)).filter((event) => event.seq <= until);
-  for (let index = 0; index < stored.length; index += MAX_BATCH) {
-    const batch = stored.slice(index, index + MAX_BATCH);
-    cursor.seq = batch.at(-1)!.seq;
-    yield batch;
-  }
-  return stored.length > 0 && isTerminal(stored.at(-1)!.event);
+function* inBatches(events: SequencedEvent[]): Iterable<SequencedEvent[]> {
+  for (let index = 0; index < events.length; index += MAX_BATCH) yield events.slice(index, index + MAX_BATCH);
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done);
+  });
 }

@@ -2,10 +2,14 @@ import { Redis } from "ioredis";
 import { TetherError } from "../../protocol/index.ts";
 import type { RunStore } from "../store/port.ts";
 import type { RunHub } from "./hub-port.ts";
-import { followRemote, type BlockingConnections } from "./redis-follow.ts";
 import { listenForCancels } from "./redis-cancel.ts";
+import { createRemoteFollowers } from "./redis-follow.ts";
+import { watchRedisHealth } from "./redis-health.ts";
 import { publishRun } from "./redis-publish.ts";
+import { createReadConnections } from "./redis-read-connections.ts";
+import { BLOCK_MS } from "./redis-run-reader.ts";
 import { DEFAULT_REDIS_PREFIX, decodeEntries, isTerminal, streamKey } from "./redis-stream.ts";
+import { watchStoredCancels, type StoredCancelWatcher } from "./stored-cancels.ts";
 
 export interface RedisHubOptions {
   /** The in-process hub: it runs this instance's runs and serves their followers here. */
@@ -18,10 +22,26 @@ export interface RedisHubOptions {
   prefix?: string;
   /** Told once per outage when a run's events cannot be published; they are tried again. */
   onPublishError?: (error: unknown, runId: string) => void;
+  /**
+   * Told once per outage when a Redis call fails or outlives its timeout (Redis down or stalled): until Redis
+   * answers again, followers of other instances' runs read the store, reconnects take its word, and cancels are
+   * recorded there.
+   */
+  onRedisDown?: (error: unknown) => void;
+  /** Told when Redis answers again after an outage. */
+  onRedisUp?: () => void;
+  /** How long a Redis call may take before Redis is taken for down. Default 1000 ms; a blocking read gets its BLOCK on top. */
+  commandTimeoutMs?: number;
+  /** The most connections this instance opens for reading other instances' runs (one per run, shared by its followers). Default 32. */
+  maxReadConnections?: number;
 }
 
-/** Idle blocking connections kept for the next follower; more are closed when given back. */
+/** Idle read connections kept for the next run followed here; more are closed when given back. */
 const IDLE_CONNECTIONS = 16;
+const DEFAULT_COMMAND_TIMEOUT_MS = 1000;
+const DEFAULT_MAX_READ_CONNECTIONS = 32;
+/** TCP keepalive on every connection: a Redis host that vanished from the network is noticed (commands time out sooner). */
+const KEEPALIVE_MS = 10_000;
 /** How long close waits for runs' last events to reach Redis. */
 const CLOSE_WAIT_MS = 2000;
 
@@ -40,7 +60,16 @@ const CLOSE_WAIT_MS = 2000;
 export async function createRedisHub(options: RedisHubOptions): Promise<RunHub> {
   const { local, store } = options;
   const prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
-  const redis = new Redis(options.url, { lazyConnect: true, connectTimeout: 5000, maxRetriesPerRequest: 3 });
+  const commandTimeout = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  const redis = new Redis(options.url, {
+    lazyConnect: true,
+    connectTimeout: 5000,
+    maxRetriesPerRequest: 3,
+    // Nothing waits on Redis for ever: a stalled server (SIGSTOP, swapping, a silent network) fails each call in time.
+    commandTimeout,
+    keepAlive: KEEPALIVE_MS,
+    connectionName: "tether",
+  });
   // Lost connections are retried by the client; without a listener an error event would crash the process.
   redis.on("error", () => undefined);
   try {
@@ -53,28 +82,24 @@ export async function createRedisHub(options: RedisHubOptions): Promise<RunHub> 
     });
   }
 
-  const idle: Redis[] = [];
-  const busy = new Set<Redis>();
-  const connections: BlockingConnections = {
-    borrow() {
-      let connection = idle.pop();
-      if (!connection) {
-        connection = redis.duplicate();
-        connection.on("error", () => undefined);
-      }
-      busy.add(connection);
-      return connection;
-    },
-    release(connection) {
-      busy.delete(connection);
-      if (connection.status === "ready" && idle.length < IDLE_CONNECTIONS && !closed) idle.push(connection);
-      else connection.disconnect();
-    },
-  };
-  const cancels = await listenForCancels({ redis, connections, prefix });
+  const health = watchRedisHealth({
+    probe: () => redis.ping(),
+    ...(options.onRedisDown ? { onDown: options.onRedisDown } : {}),
+    ...(options.onRedisUp ? { onUp: options.onRedisUp } : {}),
+  });
+  const connections = createReadConnections(redis, {
+    max: options.maxReadConnections ?? DEFAULT_MAX_READ_CONNECTIONS,
+    idle: IDLE_CONNECTIONS,
+    commandTimeoutMs: BLOCK_MS + commandTimeout,
+  });
+  const remote = createRemoteFollowers({ store, redis, connections, health, keyOf: (runId) => streamKey(prefix, runId) });
+  const cancels = await listenForCancels({ redis, health, prefix });
   const publishers = new Set<Promise<void>>();
+  /** Runs this instance executes whose events are still on their way to Redis. */
+  const executing = new Set<string>();
+  let storedCancels: StoredCancelWatcher | undefined;
+  let serveCancel: (runId: string) => boolean = () => false;
   const stopPublishing = new AbortController();
-  let closed = false;
 
   return {
     open(run) {
@@ -85,11 +110,18 @@ export async function createRedisHub(options: RedisHubOptions): Promise<RunHub> 
         runId: run.runId,
         key: streamKey(prefix, run.runId),
         signal: stopPublishing.signal,
-        onError: (error) => options.onPublishError?.(error, run.runId),
+        onError: (error) => {
+          health.failed(error);
+          options.onPublishError?.(error, run.runId);
+        },
       })
         .catch((error: unknown) => options.onPublishError?.(error, run.runId))
-        .finally(() => publishers.delete(publishing));
+        .finally(() => {
+          publishers.delete(publishing);
+          executing.delete(run.runId);
+        });
       publishers.add(publishing);
+      executing.add(run.runId);
       return channel;
     },
     isLive: local.isLive,
@@ -98,11 +130,14 @@ export async function createRedisHub(options: RedisHubOptions): Promise<RunHub> 
     async tail(runId) {
       const here = await local.tail(runId);
       if (here) return here;
+      // Redis down or stalled: the store's word is all there is (followers poll it meanwhile), at once, not after a timeout.
+      if (health.down) return undefined;
       let last: [string, string[]] | undefined;
       try {
         [last] = (await redis.xrevrange(streamKey(prefix, runId), "+", "-", "COUNT", 1)) as [string, string[]][];
-      } catch {
-        return undefined; // Redis is down: the store's word is all there is (followers poll it meanwhile)
+      } catch (error) {
+        health.failed(error);
+        return undefined;
       }
       if (!last) return undefined;
       const [event] = decodeEntries([last]);
@@ -114,13 +149,26 @@ export async function createRedisHub(options: RedisHubOptions): Promise<RunHub> 
     follow(runId, afterSeq, signal) {
       // This instance's own runs (and those it still holds) are followed in memory.
       if (local.lastSeq(runId) !== undefined) return local.follow(runId, afterSeq, signal);
-      return followRemote({ store, connections, key: streamKey(prefix, runId), runId, afterSeq, signal });
+      return remote.follow(runId, afterSeq, signal);
     },
     settleThread: local.settleThread,
-    requestCancel: cancels.request,
-    serveCancels: cancels.serve,
+    /**
+     * Through Redis while it answers; else, or when the executing instance did not acknowledge in time, recorded in
+     * the store, where that instance looks for cancels of its runs every second (stored-cancels.ts).
+     */
+    async requestCancel(runId) {
+      if (await cancels.request(runId)) return true;
+      return (await store.recordCancelRequest?.(runId)) ?? false;
+    },
+    serveCancels(cancel) {
+      cancels.serve(cancel);
+      serveCancel = cancel;
+      const list = store.listCancelRequests?.bind(store);
+      if (list && !storedCancels) storedCancels = watchStoredCancels({ list, cancel: (runId) => serveCancel(runId), busy: () => executing.size > 0 });
+    },
     async close() {
-      closed = true;
+      remote.close();
+      await storedCancels?.stop();
       await cancels.close();
       await local.close();
       // Runs have ended (the app drains them first): their last events are on their way to Redis.
@@ -128,7 +176,8 @@ export async function createRedisHub(options: RedisHubOptions): Promise<RunHub> 
       await Promise.race([Promise.all(publishers), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
       clearTimeout(timer);
       stopPublishing.abort();
-      for (const connection of [...idle.splice(0), ...busy]) connection.disconnect();
+      health.close();
+      connections.close();
       await redis.quit().catch(() => redis.disconnect());
     },
   };

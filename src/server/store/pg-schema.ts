@@ -98,6 +98,11 @@ CREATE INDEX run_facts_by_run ON ${s}.run_facts (run_id, id);
     name: "messages set aside by a regenerated answer",
     sql: (s) => `ALTER TABLE ${s}.messages ADD COLUMN superseded_by text;`,
   },
+  {
+    version: 3,
+    name: "cancel requests recorded for the instance that executes the run",
+    sql: (s) => `ALTER TABLE ${s}.runs ADD COLUMN cancel_requested_at timestamptz;`,
+  },
 ];
 
 /** Advisory lock class of the migrations (the second key is the schema's hash): one migrating instance per schema at a time. */

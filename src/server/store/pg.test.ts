@@ -114,6 +114,7 @@ for (const backend of backends) {
       opened.splice(opened.indexOf(first), 1);
       const quoted = quoteIdentifier(schema);
       await backend.scalar(`ALTER TABLE ${quoted}.messages DROP COLUMN superseded_by`);
+      await backend.scalar(`ALTER TABLE ${quoted}.runs DROP COLUMN cancel_requested_at`);
       await backend.scalar(`DELETE FROM ${quoted}.schema_migrations WHERE version > 1`);
 
       const upgraded = await open(schema);
@@ -171,7 +172,10 @@ for (const backend of backends) {
       opened.splice(opened.indexOf(store), 1);
       await backend.scalar(`INSERT INTO ${quoteIdentifier(schema)}.schema_migrations (version, name) VALUES (999, 'from the future') RETURNING version`);
 
-      await expect(open(schema)).rejects.toMatchObject({ code: "store_unavailable", message: expect.stringMatching(/version 999.*\(2\)/) });
+      await expect(open(schema)).rejects.toMatchObject({
+        code: "store_unavailable",
+        message: expect.stringMatching(new RegExp(`version 999.*\\(${PG_MIGRATIONS.at(-1)!.version}\\)`)),
+      });
     });
 
     if (!backend.separateSessions) {

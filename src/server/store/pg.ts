@@ -13,6 +13,7 @@ import { cannotOpenPg, openPgRunner } from "./pg-open.ts";
 import type { PgRunStoreOptions } from "./pg-run-store-options.ts";
 import type { PgQueries } from "./pg-runner.ts";
 import { migratePgSchema } from "./pg-schema.ts";
+import { pgCancelRequests } from "./pg-cancel-requests.ts";
 import { pgStatements } from "./pg-statements.ts";
 import { pgWrites } from "./pg-writes.ts";
 import type { LostRunEnding, PendingToolCall, RunLogEntry, RunStore, StoredEvent } from "./port.ts";
@@ -292,6 +293,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     recoverInterruptedRuns: async () => (await endRunsOf(instanceId)) + (await endRunsOfLostInstances()),
     // One process on an embedded PGlite: nothing else can die holding its runs.
     ...(options.pglite ? {} : { endRunsOfLostInstances, onOwnershipLost: (listener: (error: unknown) => void) => lock.onLost(listener) }),
+    ...pgCancelRequests({ runner, schema, instanceId, now }),
     async close() {
       await lock.release();
       await runner.end();

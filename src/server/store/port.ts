@@ -129,6 +129,17 @@ export interface RunStore {
    * other instance can end this one's runs.
    */
   onOwnershipLost?(listener: (error: unknown) => void): void;
+  /**
+   * On a store that several live instances share: records that someone asked
+   * to cancel a run another instance executes, for when the ask cannot reach
+   * that instance otherwise (Redis down or stalled). True when the run was
+   * running, so the request stands; false when it had ended. The executing
+   * instance finds it with `listCancelRequests`. Absent where one process
+   * executes every run.
+   */
+  recordCancelRequest?(runId: string): Promise<boolean>;
+  /** This instance's running runs that someone asked to cancel (`recordCancelRequest`). */
+  listCancelRequests?(): Promise<string[]>;
   close(): Promise<void>;
 }
 

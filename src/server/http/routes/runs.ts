@@ -36,10 +36,10 @@ export function runRoutes(store: RunStore, runner: Runner, hub: RunHub, records:
     new Hono<AuthEnv>()
       /**
        * Stops a running run: it ends with outcome `cancelled`. A run the store
-       * says is running but no loop here runs is asked of the instance that
-       * runs it, through the hub's bus; failing that, it is ended at once: one
-       * whose end waits for the store gets it stored, one whose process is
-       * gone is ended as cancelled, so a cancel always frees the thread.
+       * says is running but no loop here runs is ended at once when its process
+       * is gone (as cancelled, so a cancel always frees the thread); one whose
+       * end waits for the store here gets it stored; one another live instance
+       * runs is asked of it, through the hub (Redis, else the store).
        */
       .post("/runs/:runId/cancel", async (c) => {
         const run = await ownedRun(store, c.req.param("runId"), c.var.user);
@@ -49,16 +49,15 @@ export function runRoutes(store: RunStore, runner: Runner, hub: RunHub, records:
           const ended = await store.getRun(run.runId);
           throw new TetherError("run_not_active", `Run ${run.runId} had already ended (status ${ended?.status}).`);
         }
-        if (run.status === "running" && !hub.isLive(run.runId) && (await hub.requestCancel?.(run.runId))) {
-          return c.json({ runId: run.runId, status: "cancelling" }, 202);
-        }
         if (run.status === "running" && !hub.isLive(run.runId)) {
+          // Ended here when the instance that ran it is gone; asked of it (on the hub's bus, or through the store) when it lives.
           const ending = await store.endLostRun(run.runId, {
             code: "run_cancelled",
             status: "cancelled",
             message: "The run was cancelled; the server that ran it had stopped.",
           });
           if (ending) return c.json({ runId: run.runId, status: "cancelled" }, 202);
+          if (await hub.requestCancel?.(run.runId)) return c.json({ runId: run.runId, status: "cancelling" }, 202);
         }
         const now = await store.getRun(run.runId);
         throw new TetherError("run_not_active", `Run ${run.runId} is not running (status ${now?.status ?? run.status}).`);

@@ -1,0 +1,61 @@
+/** How often an instance executing runs asks the store for cancels of them that did not reach it through Redis. */
+export const STORED_CANCEL_POLL_MS = 1000;
+
+export interface StoredCancelWatcher {
+  /** Stops watching; resolves once a look under way has finished. */
+  stop(): Promise<void>;
+}
+
+export interface StoredCancelWatcherOptions {
+  /** The store's `listCancelRequests`: this instance's running runs someone asked to cancel. */
+  list: () => Promise<string[]>;
+  /** Stops a run executing here (`Runner.cancel`). */
+  cancel: (runId: string) => boolean;
+  /** Whether this instance executes any run now: with none, the store is not asked. */
+  busy: () => boolean;
+  intervalMs?: number;
+}
+
+/**
+ * The executing side of a cancel recorded in the store (`RunStore.recordCancelRequest`):
+ * an instance whose Redis is down or stalled, or cut off from the instance
+ * that was asked, still stops its runs when asked. While it executes runs it
+ * looks every STORED_CANCEL_POLL_MS (one indexed query for all of them) and
+ * stops each requested run once. Looks never overlap; the timer keeps no
+ * process alive; a failed look (the store away) is tried again at the next.
+ */
+export function watchStoredCancels(options: StoredCancelWatcherOptions): StoredCancelWatcher {
+  const intervalMs = options.intervalMs ?? STORED_CANCEL_POLL_MS;
+  /** Requests already acted on, until their runs stop being listed (they ended). */
+  let handled = new Set<string>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let looking: Promise<void> | undefined;
+  let stopped = false;
+
+  const look = async () => {
+    if (!options.busy()) return;
+    const requested = await options.list();
+    for (const runId of requested) if (!handled.has(runId)) options.cancel(runId);
+    handled = new Set(requested);
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      looking = look()
+        .catch(() => undefined)
+        .finally(() => {
+          looking = undefined;
+          schedule();
+        });
+    }, intervalMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await looking;
+    },
+  };
+}
