@@ -33,7 +33,7 @@ type Entry = [id: string, fields: string[]];
 function fakeRedis(options: { max?: number } = {}) {
   const entries: Entry[] = [];
   const waiting = new Set<() => void>();
-  const counts = { borrowed: 0, open: 0, maxOpen: 0, reads: 0 };
+  const counts = { borrowed: 0, open: 0, maxOpen: 0, reads: 0, ranges: 0 };
   let down = false;
   const failIfDown = () => (down ? Promise.reject(new Error("Command timed out")) : undefined);
   const after = (id: string) => entries.filter(([entry]) => Number.parseInt(entry, 10) > Number.parseInt(id, 10));
@@ -77,6 +77,7 @@ function fakeRedis(options: { max?: number } = {}) {
   };
   const main = {
     async xrange(_key: string, start: string, end: string) {
+      counts.ranges++;
       await failIfDown();
       return entries.filter(([id]) => Number.parseInt(id, 10) >= Number.parseInt(start, 10) && Number.parseInt(id, 10) <= Number.parseInt(end, 10));
     },
@@ -194,6 +195,29 @@ describe("createRemoteFollowers", () => {
     expect((await current.done).map((event) => event.seq)).toEqual([41, 42]);
     expect(redis.counts.borrowed).toBe(1);
     expect(followers.readers).toBe(0);
+  });
+
+  it("lets a follower that stops reading fall behind without holding the others back, then gives it every event once, in order", async () => {
+    const store = createMemoryRunStore();
+    await runningRun(store);
+    const redis = fakeRedis();
+    const followers = followersOn(store, redis);
+    const fast = collect(followers.follow("r1", 0));
+    const slow = followers.follow("r1", 0)[Symbol.asyncIterator]();
+    const slowSeen: SequencedEvent[] = [...((await slow.next()).value as SequencedEvent[])];
+    // Far more than a follower may have waiting (MAX_QUEUED_EVENTS), published while the slow one reads nothing.
+    const many = range(4, 10_003).map((index) => delta(`${index}`));
+    redis.publish(sequenceEvents(many, 4));
+    await expect.poll(() => fast.seen.length, { timeout: 10_000 }).toBe(10_003);
+    await store.appendEvents("r1", sequenceEvents(many, 4));
+    await store.finishRun({ runId: "r1", status: "finished", events: sequenceEvents([finished], 10_004) });
+    redis.publish(sequenceEvents([finished], 10_004));
+
+    for (let next = await slow.next(); !next.done; next = await slow.next()) slowSeen.push(...next.value);
+    expect(slowSeen.map((event) => event.seq)).toEqual(range(1, 10_004));
+    // It read what it missed from the stream, on the side, not through a queue of its own.
+    expect(redis.counts.ranges).toBeGreaterThan(0);
+    expect((await fast.done).map((event) => event.seq)).toEqual(range(1, 10_004));
   });
 
   it("gives a late follower what the stream no longer has (trimmed) from the store", async () => {
