@@ -22,7 +22,7 @@ const skipped = "skipped" in postgres ? postgres.skipped : binary.skipped;
 if (skipped) console.info(`A stalled Redis under two instances: skipped. ${skipped}`);
 
 /** Fails with `what` after `ms`, instead of letting a hang run into the test's timeout. */
-async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+async function within<T>(ms: number, what: string, promise: Promise<T> | T): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)));
   try {
@@ -91,11 +91,7 @@ describe.skipIf(skipped)("a Redis stopped with SIGSTOP under two instances", { t
     expect(whole.at(-1)!.data.type).toBe("RUN_FINISHED");
 
     redis.stall();
-    const resumed = await within(
-      10_000,
-      "the reconnect through B",
-      attachTo(b, threadId, `${runId}:5`).then((response) => frames(response).all()),
-    );
+    const resumed = await within(10_000, "the reconnect through B", (async () => frames(await attachTo(b, threadId, `${runId}:5`)).all())());
     expect(resumed.map((frame) => frame.id)).toEqual(whole.slice(5).map((frame) => frame.id));
   });
 
