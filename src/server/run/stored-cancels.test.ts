@@ -29,6 +29,20 @@ describe("watchStoredCancels", () => {
     }
   });
 
+  it("asks again a run that was not stopped at the first look", async () => {
+    let stops = false;
+    const asked: string[] = [];
+    const watcher = watchStoredCancels({ list: async () => ["r1"], cancel: (runId) => (asked.push(runId), stops), busy: () => true, intervalMs: 10 });
+    await expect.poll(() => asked.length).toBeGreaterThan(1);
+    stops = true;
+    const before = asked.length;
+    await expect.poll(() => asked.length).toBeGreaterThan(before);
+    const count = asked.length;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(asked.length).toBe(count);
+    await watcher.stop();
+  });
+
   it("goes on looking after the store failed", async () => {
     let fail = true;
     const cancelled: string[] = [];

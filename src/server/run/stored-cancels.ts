@@ -26,7 +26,7 @@ export interface StoredCancelWatcherOptions {
  */
 export function watchStoredCancels(options: StoredCancelWatcherOptions): StoredCancelWatcher {
   const intervalMs = options.intervalMs ?? STORED_CANCEL_POLL_MS;
-  /** Requests already acted on, until their runs stop being listed (they ended). */
+  /** Requests acted on (the run was stopped), until their runs stop being listed (they ended). */
   let handled = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let looking: Promise<void> | undefined;
@@ -35,8 +35,8 @@ export function watchStoredCancels(options: StoredCancelWatcherOptions): StoredC
   const look = async () => {
     if (!options.busy()) return;
     const requested = await options.list();
-    for (const runId of requested) if (!handled.has(runId)) options.cancel(runId);
-    handled = new Set(requested);
+    // A run not stopped (its loop not there yet, or already ending) is asked again at the next look, until it ends.
+    handled = new Set(requested.filter((runId) => handled.has(runId) || options.cancel(runId)));
   };
   const schedule = () => {
     if (stopped) return;
