@@ -40,7 +40,7 @@ export interface RedisHubOptions {
 const IDLE_CONNECTIONS = 16;
 const DEFAULT_COMMAND_TIMEOUT_MS = 1000;
 const DEFAULT_MAX_READ_CONNECTIONS = 32;
-/** TCP keepalive on every connection: a Redis host that vanished from the network is noticed (commands time out sooner). */
+/** TCP keepalive on every connection: one to a Redis host that vanished from the network is closed and opened again, not kept for ever. */
 const KEEPALIVE_MS = 10_000;
 /** How long close waits for runs' last events to reach Redis. */
 const CLOSE_WAIT_MS = 2000;
@@ -52,6 +52,8 @@ const CLOSE_WAIT_MS = 2000;
  * run's live tail and `Last-Event-ID` reconnects. Nothing is lost at the seam:
  * the stream's entry ids are the events' numbers. A cancel that reaches an
  * instance other than the run's reaches the run's through a Redis channel.
+ * Every Redis call has a time limit: while Redis is down or stalled, other
+ * instances' runs are followed from the store and cancels recorded there.
  *
  * @example
  * const local = createRunHub({ store });
