@@ -18,6 +18,7 @@ import { runAgentRoutes } from "./http/routes/run.ts";
 import { runRoutes } from "./http/routes/runs.ts";
 import { threadRoutes } from "./http/routes/threads.ts";
 import { createRunHub, type RunHub } from "./run/hub.ts";
+import { withStoredCancels } from "./run/stored-cancels.ts";
 import { DEFAULT_LEASE_SWEEP_MS, startLeaseSweeper } from "./run/lease-sweeper.ts";
 import { isRunLive } from "./run/run-liveness.ts";
 import { createRandomIds, type IdSource } from "./run/ids.ts";
@@ -263,7 +264,8 @@ async function defaultStore(options: Pick<TetherAppOptions, "databaseUrl" | "dat
 /** The fan-out: in this process, or through Redis when a URL is set (several instances). */
 async function createHub(store: RunStore, redisUrl: string | undefined, logger: Logger): Promise<RunHub> {
   const local = createRunHub({ store, onPersistError: (error, runId) => logger.error(`Could not store events of run ${runId}; will retry.`, error) });
-  if (!redisUrl) return local;
+  // Several instances on one database without a bus: cancels between them go through the store.
+  if (!redisUrl) return withStoredCancels(local, store);
   // Loaded only here: a process without Redis never pays for the client.
   const { createRedisHub } = await import("./run/redis-hub.ts");
   return createRedisHub({

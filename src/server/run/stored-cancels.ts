@@ -1,3 +1,6 @@
+import type { RunStore } from "../store/port.ts";
+import type { RunHub } from "./hub-port.ts";
+
 /** How often an instance executing runs asks the store for cancels of them that did not reach it through Redis. */
 export const STORED_CANCEL_POLL_MS = 1000;
 
@@ -56,6 +59,43 @@ export function watchStoredCancels(options: StoredCancelWatcherOptions): StoredC
       stopped = true;
       clearTimeout(timer);
       await looking;
+    },
+  };
+}
+
+/**
+ * The in-process hub on a store that several instances share, with no bus
+ * between them (PostgreSQL without Redis): a cancel that lands on another
+ * instance than the run's is recorded in the store, and this instance looks
+ * there for cancels of the runs it executes. A hub that has its own way to
+ * ask (Redis), or a store only one process uses, is returned as it is.
+ */
+export function withStoredCancels(hub: RunHub, store: Pick<RunStore, "recordCancelRequest" | "listCancelRequests">): RunHub {
+  const { recordCancelRequest, listCancelRequests } = store;
+  if (hub.requestCancel || !recordCancelRequest || !listCancelRequests) return hub;
+  /** Runs opened here, until their streams close. */
+  const opened = new Set<string>();
+  let watcher: StoredCancelWatcher | undefined;
+  return {
+    ...hub,
+    open(run) {
+      opened.add(run.runId);
+      return hub.open(run);
+    },
+    requestCancel: (runId) => recordCancelRequest.call(store, runId),
+    serveCancels(cancel) {
+      watcher ??= watchStoredCancels({
+        list: () => listCancelRequests.call(store),
+        cancel: (runId) => cancel(runId),
+        busy: () => {
+          for (const runId of opened) if (!hub.isLive(runId)) opened.delete(runId);
+          return opened.size > 0;
+        },
+      });
+    },
+    async close() {
+      await watcher?.stop();
+      await hub.close();
     },
   };
 }
