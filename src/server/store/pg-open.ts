@@ -26,8 +26,6 @@ export async function openPgRunner(options: PgRunStoreOptions): Promise<PgRunner
     lock_timeout: 10_000,
     idle_in_transaction_session_timeout: 30_000,
   });
-  // An idle connection the server closed is dropped and replaced; without a listener it would crash the process.
-  pool.on("error", () => undefined);
   return pgPoolRunner(pool, { owned: true });
 }
 

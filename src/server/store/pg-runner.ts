@@ -53,11 +53,25 @@ export function pgPoolRunner(pool: Pool, options: { owned: boolean }): PgRunner 
       return { rows: result.rows as Row[], count: result.rowCount ?? 0 };
     },
   });
+  // A connection the database drops (a restart, pg_terminate_backend) is an 'error' event, which crashes the
+  // process when nobody listens. The pool listens while a connection is idle, and tells its own 'error' event.
+  const connectionLost = () => undefined;
+  pool.on("error", connectionLost);
+  // A new connection is handed out while its socket's bytes are still being read: a drop read in the same
+  // bytes comes before whoever took it could listen. Listened to from birth, it never goes unheard.
+  const listenFromBirth = (client: PoolClient) => void client.on("error", connectionLost);
+  pool.on("connect", listenFromBirth);
   return {
     ...on(pool),
     async transaction(work) {
       const client = await pool.connect();
-      let broken: unknown;
+      // A checked-out client is not the pool's to watch: the database dropping its connection (a restart,
+      // pg_terminate_backend) is an 'error' event on it, which must not crash the process. Its statements fail
+      // anyway; the error kept here is the first and truest account of why.
+      let lost: unknown;
+      const onLost = (error: unknown) => void (lost ??= error);
+      client.on("error", onLost);
+      let broken = false;
       try {
         await client.query("BEGIN");
         const result = await work(on(client));
@@ -65,10 +79,12 @@ export function pgPoolRunner(pool: Pool, options: { owned: boolean }): PgRunner 
         return result;
       } catch (error) {
         // A connection that cannot even roll back is not given back to the pool.
-        await client.query("ROLLBACK").catch((rollbackError: unknown) => (broken = rollbackError));
-        throw error;
+        if (lost === undefined) await client.query("ROLLBACK").catch(() => (broken = true));
+        throw lost ?? error;
       } finally {
-        client.release(broken instanceof Error ? broken : undefined);
+        // A lost connection is discarded, never reused; the pool's own listener takes over before ours goes.
+        client.release(lost !== undefined || broken ? new Error("The connection broke during a transaction.") : undefined);
+        client.off("error", onLost);
       }
     },
     async session() {
@@ -87,6 +103,7 @@ export function pgPoolRunner(pool: Pool, options: { owned: boolean }): PgRunner 
     },
     async end() {
       if (options.owned) await pool.end();
+      else pool.off("error", connectionLost).off("connect", listenFromBirth);
     },
   };
 }
