@@ -23,7 +23,8 @@ export interface ResumeContext {
   toolSet: ToolSet;
   store: RunStore;
   secret: string;
-  now: Date;
+  /** The clock expiry is judged by: the one the approval was asked by (see RunStore.now), read only when an answer needs it. */
+  now(): Promise<Date>;
 }
 
 /**
@@ -53,7 +54,7 @@ export async function checkResume(context: ResumeContext): Promise<ResumeCheck> 
     }
     if (answer.status === "resolved") {
       const expiresAt = stored.interrupt.expiresAt;
-      if (expiresAt && Date.parse(expiresAt) <= context.now.getTime()) {
+      if (expiresAt && Date.parse(expiresAt) <= (await context.now()).getTime()) {
         throw new TetherError("interrupt_expired", `Interrupt ${short(answer.interruptId)} expired at ${expiresAt}; it can only be cancelled now.`);
       }
       const validate = context.toolSet.checker.compile(stored.interrupt.responseSchema ?? {}, `the response to interrupt ${short(answer.interruptId)}`);

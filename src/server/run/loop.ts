@@ -29,7 +29,7 @@ export interface RunServices {
   signal: AbortSignal;
   ids: IdSource;
   /** How approvals are identified and when they lapse. */
-  approvals: { secret: string; now(): Date };
+  approvals: { secret: string; now(): Promise<Date> };
   /** Whether the run writes its model calls down for its record (`createTetherApp({ records })`). */
   records: boolean;
   /** Told each fact as the run writes it (telemetry), when the app configured one. */

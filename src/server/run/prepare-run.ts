@@ -59,7 +59,8 @@ export async function prepareRun(options: {
   store: RunStore;
   ids: IdSource;
   secret: string;
-  now: Date;
+  /** The clock approvals are judged by (see RunStore.now). */
+  now(): Promise<Date>;
 }): Promise<PreparedRun> {
   const { agent, user, input, store, ids } = options;
   checkIds(input);

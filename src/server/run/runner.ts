@@ -54,6 +54,8 @@ export interface RunnerOptions {
 export function createRunner(options: RunnerOptions): Runner {
   const { agents, store, hub, ids } = options;
   const now = options.now ?? (() => new Date());
+  // When an approval lapses is judged alike by every instance: by the clock of a store they share, else by this one's.
+  const approvalClock = store.now ? () => store.now!() : async () => now();
   const records = options.records ?? true;
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
@@ -62,7 +64,7 @@ export function createRunner(options: RunnerOptions): Runner {
       const agent = findAgentFor(agents, agentId, user);
       // A previous run whose end is still waiting for the store must not hold the thread.
       await hub.settleThread(input.threadId);
-      const prepared = await prepareRun({ agent, user, input, store, ids, secret: options.secret, now: now() });
+      const prepared = await prepareRun({ agent, user, input, store, ids, secret: options.secret, now: approvalClock });
       if (prepared.kind === "repeat") return { runId: prepared.runId, threadId: input.threadId, repeat: true };
 
       const opening = sequenceEvents(openingEvents(input, prepared), 1);
@@ -82,7 +84,7 @@ export function createRunner(options: RunnerOptions): Runner {
         channel,
         signal: controller.signal,
         ids,
-        approvals: { secret: options.secret, now },
+        approvals: { secret: options.secret, now: approvalClock },
         records,
         ...(observer ? { observer } : {}),
       };

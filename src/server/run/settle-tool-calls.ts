@@ -15,7 +15,7 @@ export interface SettleOptions extends ToolScope {
   /** The run's decision per call: the same one the browser was told at the call's end. */
   decide: DecideCall;
   /** For approvals: how interrupts are identified, and when they lapse. */
-  approvals: { mode: HistoryMode; expiresInMs: number; secret: string; newId(): string; now(): Date };
+  approvals: { mode: HistoryMode; expiresInMs: number; secret: string; newId(): string; now(): Promise<Date> };
   /** The run's generated surfaces, when its agent has generated UI: they settle render calls. */
   surfaces?: SurfaceLifecycle;
 }
@@ -65,6 +65,7 @@ async function decide(call: StepCall, options: SettleOptions): Promise<Decision>
   const named = { toolCallId: call.toolCallId, toolName: call.toolName };
   if (decision.kind === "refused") return { result: errorContent(decision.error), fact: { ...named, location: "none", status: "refused" } };
   if (decision.kind === "ask") {
+    const askedAt = await options.approvals.now();
     const interrupt = askApproval({
       toolCallId: call.toolCallId,
       tool: decision.tool,
@@ -74,6 +75,7 @@ async function decide(call: StepCall, options: SettleOptions): Promise<Decision>
       threadId: options.threadId,
       runId: options.runId,
       ...options.approvals,
+      now: () => askedAt,
     });
     return { interrupt, fact: { ...named, location: decision.tool.location, status: "approval", interruptId: interrupt.interrupt.id } };
   }

@@ -27,7 +27,8 @@ export function pgStatements(schema: string) {
       EXISTS (SELECT 1 FROM ${s}.runs WHERE thread_id = $2 AND status = 'running') AS busy`,
     insertRun: `INSERT INTO ${s}.runs (run_id, thread_id, agent_id, user_id, parent_run_id, trigger, status, input, log, owner, created_at, ordinal)
       SELECT $1, $2, $3, $4, $5, $6::json, 'running', $7::json, $8::json, $9, $10, COALESCE(MAX(ordinal), 0) + 1 FROM ${s}.runs WHERE thread_id = $2`,
-    finishRun: `UPDATE ${s}.runs SET status = $2, outcome = $3::json, error = $4::json, usage = $5::json, finished_at = $6
+    // Never before the run began: the instance ending it (another, taking it for lost) may have a clock behind the one that began it.
+    finishRun: `UPDATE ${s}.runs SET status = $2, outcome = $3::json, error = $4::json, usage = $5::json, finished_at = GREATEST($6::timestamptz, created_at)
       WHERE run_id = $1 AND status = 'running'`,
     getRun: `SELECT ${runColumns} FROM ${s}.runs WHERE run_id = $1`,
     getActiveRun: `SELECT ${runColumns} FROM ${s}.runs WHERE thread_id = $1 AND status = 'running'`,

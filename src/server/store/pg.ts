@@ -8,6 +8,7 @@ import { endedRunRefusal } from "./ended-run-refusal.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { isPgRetryable, toPgStoreError } from "./pg-errors.ts";
 import { claimOwnerIfGone, holdInstanceLock, type PgInstanceLock } from "./pg-instance.ts";
+import { pgClock } from "./pg-clock.ts";
 import { pgInterrupt, pgRun, pgRunLink, pgThread, type PgInterruptRow, type PgRunLinkRow, type PgRunRow, type PgThreadRow } from "./pg-rows.ts";
 import { cannotOpenPg, openPgRunner } from "./pg-open.ts";
 import type { PgRunStoreOptions } from "./pg-run-store-options.ts";
@@ -294,6 +295,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     // One process on an embedded PGlite: nothing else can die holding its runs.
     ...(options.pglite ? {} : { endRunsOfLostInstances, onOwnershipLost: (listener: (error: unknown) => void) => lock.onLost(listener) }),
     ...pgCancelRequests({ runner, schema, instanceId, now }),
+    now: () => read(pgClock(runner, options.now)),
     async close() {
       await lock.release();
       await runner.end();

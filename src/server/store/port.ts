@@ -140,6 +140,13 @@ export interface RunStore {
   recordCancelRequest?(runId: string): Promise<boolean>;
   /** This instance's running runs that someone asked to cancel (`recordCancelRequest`). */
   listCancelRequests?(): Promise<string[]>;
+  /**
+   * The clock every instance sharing this store reads alike (PostgreSQL: the
+   * database's), for what they must judge alike: when an approval asked on
+   * one lapses when answered through another. Absent where one process uses
+   * the store: its own clock is the only one.
+   */
+  now?(): Promise<Date>;
   close(): Promise<void>;
 }
 
