@@ -622,6 +622,31 @@ function runStoreContract(adapter: StoreAdapter) {
       expect(await store.listReports("run_2")).toEqual([]);
     });
 
+    it("refuses, storing nothing, a report past the run's caps with report_limit_exceeded, counting every report the run has", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      const report = { kind: "renderer-error", message: "é".repeat(20) }; // 78 bytes of JSON: 20 of its characters take 2 bytes each
+      const caps = { maxReportsPerRun: 3, maxReportBytesPerRun: 200 };
+      await store.addReport("run_1", report); // stored without caps (as before the route had them): counted all the same
+      await store.addReport("run_1", report, caps);
+
+      expect(await rejection(store.addReport("run_1", report, caps))).toBe("report_limit_exceeded"); // 234 bytes
+      await store.addReport("run_1", { kind: "x" }, caps);
+      expect(await rejection(store.addReport("run_1", { kind: "y" }, { ...caps, maxReportBytesPerRun: 1000 }))).toBe("report_limit_exceeded"); // a 4th
+      expect(await rejection(store.addReport("run_1", { kind: "big", pad: "x".repeat(200) }, { maxReportsPerRun: 10, maxReportBytesPerRun: 150 }))).toBe(
+        "report_limit_exceeded",
+      );
+
+      expect((await store.listReports("run_1")).map((entry) => entry.report)).toEqual([report, report, { kind: "x" }]);
+    });
+
+    it("refuses a report on a run it does not have with run_not_found", async () => {
+      const store = await openStore();
+
+      expect(await rejection(store.addReport("run_404", { kind: "x" }))).toBe("run_not_found");
+      expect(await store.listReports("run_404")).toEqual([]);
+    });
+
     it("hands out copies, so changing a returned value does not change the store", async () => {
       const store = await openStore();
       await store.beginRun(begin());

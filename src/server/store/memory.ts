@@ -4,6 +4,7 @@ import { TetherError } from "../../protocol/index.ts";
 import { endedRunRefusal } from "./ended-run-refusal.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
+import { NO_REPORT_CAPS, checkReportRoom, reportBytes, type ReportTotals } from "./report-room.ts";
 import type { RunFact } from "./run-facts.ts";
 import type { PendingToolCall, RunRecord, RunReport, RunStore, StoredEvent, StoredInterrupt, ThreadRecord } from "./port.ts";
 
@@ -20,6 +21,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
   const runsByThread = new Map<string, string[]>();
   const events = new Map<string, StoredEvent[]>();
   const reports = new Map<string, RunReport[]>();
+  const reportTotals = new Map<string, ReportTotals>();
   const interrupts = new Map<string, StoredInterrupt>();
   const facts = new Map<string, RunFact[]>();
   // Values are cloned in and out, as a database would, so callers never share state with the store.
@@ -187,8 +189,13 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       if (!run) throw new TetherError("run_not_found", `Run ${runId} does not exist.`);
       run.log.push(...copy(entries));
     },
-    async addReport(runId, report) {
+    async addReport(runId, report, caps = NO_REPORT_CAPS) {
+      if (!runs.has(runId)) throw new TetherError("run_not_found", `Run ${runId} does not exist.`);
+      const json = JSON.stringify(report) ?? "null";
+      const totals = reportTotals.get(runId) ?? { count: 0, bytes: 0 };
+      checkReportRoom(runId, totals, reportBytes(json), caps);
       reports.set(runId, [...(reports.get(runId) ?? []), { receivedAt: now(), report: copy(report) }]);
+      reportTotals.set(runId, { count: totals.count + 1, bytes: totals.bytes + reportBytes(json) });
     },
     async listReports(runId) {
       return copy(reports.get(runId) ?? []);

@@ -103,6 +103,19 @@ CREATE INDEX run_facts_by_run ON ${s}.run_facts (run_id, id);
     name: "cancel requests recorded for the instance that executes the run",
     sql: (s) => `ALTER TABLE ${s}.runs ADD COLUMN cancel_requested_at timestamptz;`,
   },
+  {
+    version: 4,
+    name: "each run's report count and bytes, kept beside its reports",
+    // Counted from the reports already stored, in the migration's transaction.
+    sql: (s) => `
+CREATE TABLE ${s}.report_totals (
+  run_id text PRIMARY KEY,
+  count integer NOT NULL,
+  bytes bigint NOT NULL
+);
+INSERT INTO ${s}.report_totals (run_id, count, bytes) SELECT run_id, count(*), sum(octet_length(body::text)) FROM ${s}.reports GROUP BY run_id;
+`,
+  },
 ];
 
 /** Advisory lock class of the migrations (the second key is the schema's hash): one migrating instance per schema at a time. */

@@ -15,6 +15,7 @@ import type { PgRunStoreOptions } from "./pg-run-store-options.ts";
 import type { PgQueries } from "./pg-runner.ts";
 import { migratePgSchema } from "./pg-schema.ts";
 import { pgCancelRequests } from "./pg-cancel-requests.ts";
+import { pgReports } from "./pg-reports.ts";
 import { pgStatements } from "./pg-statements.ts";
 import { pgWrites } from "./pg-writes.ts";
 import type { LostRunEnding, PendingToolCall, RunLogEntry, RunStore, StoredEvent } from "./port.ts";
@@ -52,7 +53,6 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
   }
   const sql = pgStatements(schema);
   const now = () => (options.now?.() ?? new Date()).toISOString();
-
   const write = async <T>(what: string, work: (tx: PgQueries) => Promise<T>): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -73,8 +73,8 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
   };
   const read = <T>(query: () => Promise<T>) => single("read from the database", query);
   const rows = async <Row>(text: string, values: unknown[]) => (await read(() => runner.query<Row>(text, values))).rows;
-
   const { insertEvents, appendMessages, insertFacts, insertInterrupt, upsertPending } = pgWrites(sql);
+  const addReport = pgReports(schema);
 
   /** Closes the approvals a run asked for that nobody will see, answering their calls in the thread. */
   const closeApprovalsOf = async (tx: PgQueries, runId: string, threadId: string) => {
@@ -271,9 +271,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
         await tx.query(sql.setLog, [runId, JSON.stringify([...row.log, ...entries])]);
       });
     },
-    async addReport(runId, report) {
-      await single("store the report", () => runner.query(sql.insertReport, [runId, now(), JSON.stringify(report)]));
-    },
+    addReport: (runId, report, caps) => write("store the report", (tx) => addReport(tx, runId, report, now(), caps)),
     async listReports(runId) {
       return (await rows<{ received_at: Date; body: unknown }>(sql.listReports, [runId])).map((row) => ({
         receivedAt: row.received_at.toISOString(),

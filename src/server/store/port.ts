@@ -1,5 +1,6 @@
 import type { BaseEvent, Interrupt, Message, ResumeEntry, RunFinishedOutcome, TokenUsage } from "@ag-ui/core";
 import type { Trigger } from "../../protocol/index.ts";
+import type { ReportCaps } from "./report-room.ts";
 import type { RunFact } from "./run-facts.ts";
 
 /**
@@ -98,8 +99,16 @@ export interface RunStore {
   endLostRun(runId: string, ending: LostRunEnding): Promise<StoredEvent[] | undefined>;
   /** Appends to the run's log (a dropped tool, a warning). */
   appendLog(runId: string, entries: RunLogEntry[]): Promise<void>;
-  /** Stores what a browser reported about a run (tool outcomes, renderer errors). */
-  addReport(runId: string, report: unknown): Promise<void>;
+  /**
+   * Stores what a browser reported about a run (tool outcomes, renderer
+   * errors). With `caps`, refuses with `report_limit_exceeded`, storing
+   * nothing, a report the run has no room for: checked against the run's
+   * report count and bytes, kept beside its reports and updated in the same
+   * write (on PostgreSQL under the run's row lock), so instances sharing the
+   * store cannot pass the caps together and a refusal reads no stored
+   * report. Refuses with `run_not_found` a run the store does not have.
+   */
+  addReport(runId: string, report: unknown, caps?: ReportCaps): Promise<void>;
   listReports(runId: string): Promise<RunReport[]>;
   /** What the run wrote down for its record (see `RunFact`), in the order it was written. */
   listFacts(runId: string): Promise<RunFact[]>;

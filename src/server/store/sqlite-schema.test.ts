@@ -210,6 +210,7 @@ describe("the SQLite schema", () => {
       "interrupts",
       "messages",
       "pending_tool_calls",
+      "report_totals",
       "reports",
       "run_facts",
       "runs",
@@ -222,6 +223,30 @@ describe("the SQLite schema", () => {
       { thread_id: "thread_a", thread_key: 2 },
     ]);
     db.close();
+  });
+
+  it("counts the reports a file made before report totals holds, so its runs' caps hold", async () => {
+    const filename = databaseFile();
+    const old = new Database(filename);
+    old.exec(SCHEMA);
+    old.exec(`INSERT INTO threads (thread_id, agent_id, owner_id, created_at, updated_at) VALUES ('thread_1', 'workdesk', 'kim', 'now', 'now');
+      INSERT INTO runs (run_id, thread_key, thread_id, agent_id, user_id, status, input, log, created_at, ordinal)
+        VALUES ('run_1', 1, 'thread_1', 'workdesk', 'kim', 'finished', '{}', '[]', 'now', 1);
+      INSERT INTO reports VALUES ('run_1', 'now', '{"kind":"renderer-error","message":"a"}'), ('run_1', 'now', '{"kind":"renderer-error","message":"é"}');`);
+    old.close();
+
+    const store = createSqliteRunStore({ filename });
+    try {
+      const refusal = store.addReport("run_1", { kind: "x" }, { maxReportsPerRun: 3, maxReportBytesPerRun: 90 });
+      await expect(refusal).rejects.toMatchObject({ code: "report_limit_exceeded", message: expect.stringContaining("has 79") });
+      await expect(store.addReport("run_1", { kind: "x" }, { maxReportsPerRun: 2, maxReportBytesPerRun: 1000 })).rejects.toMatchObject({
+        code: "report_limit_exceeded",
+      });
+      await store.addReport("run_1", { kind: "x" }, { maxReportsPerRun: 3, maxReportBytesPerRun: 91 });
+      expect(await store.listReports("run_1")).toHaveLength(3);
+    } finally {
+      await store.close();
+    }
   });
 
   it("refuses, with the file left as it was, a text-keyed file holding a row whose run is not stored", () => {

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { isTextKeyed, rekeyOnIntegers } from "./sqlite-integer-keys.ts";
+import { addReportTotals } from "./sqlite-reports.ts";
 
 /** The SQLite store's tables. Created if missing; every statement is idempotent. */
 export const SCHEMA = `
@@ -98,4 +99,5 @@ CREATE INDEX IF NOT EXISTS run_facts_by_run ON run_facts (run_key);
 export function applySchema(db: Database.Database): void {
   if (isTextKeyed(db)) rekeyOnIntegers(db, SCHEMA);
   else db.exec(SCHEMA);
+  addReportTotals(db);
 }

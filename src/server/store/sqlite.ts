@@ -12,6 +12,7 @@ import { cannotOpen, openSqliteDatabase } from "./sqlite-database.ts";
 import { lockDatabaseFile } from "./sqlite-lock.ts";
 import { toInterrupt, toRun, toRunLink, toThread } from "./sqlite-rows.ts";
 import { applySchema } from "./sqlite-schema.ts";
+import { sqliteReports } from "./sqlite-reports.ts";
 import { prepareStatements } from "./sqlite-statements.ts";
 import type {
   BeginRun,
@@ -54,6 +55,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
   const writeWait = { waitMs: options.writeWaitMs ?? 10_000 };
 
   const statements = prepareStatements(db);
+  const addReport = sqliteReports(db, now);
   // Every write goes through the group commit: one transaction per turn of the event loop, a savepoint per write.
   const group = createGroupCommit(db);
   const checkpoints = file ? checkpointInBackground(db, options.filename, options) : undefined;
@@ -278,9 +280,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     async appendLog(runId, entries) {
       if (entries.length > 0) await group.run(() => appendLog(runId, entries), { ...writeWait, what: "store the run's log" });
     },
-    async addReport(runId, report) {
-      await group.run(() => statements.insertReport.run(runId, now(), JSON.stringify(report)), { ...startWait, what: "store the report" });
-    },
+    addReport: (runId, report, caps) => group.run(() => addReport(runId, report, caps), { ...startWait, what: "store the report" }),
     listReports: (runId) =>
       read((): RunReport[] => statements.listReports.all(runId).map((row) => ({ receivedAt: row.received_at, report: JSON.parse(row.body) }))),
     listFacts: (runId) => read(() => statements.listFacts.all(runId).map((row) => JSON.parse(row.body) as RunFact)),
