@@ -88,7 +88,6 @@ export function pgStatements(schema: string) {
       ON CONFLICT (interrupt_id) DO NOTHING`,
     resolveInterrupt: `UPDATE ${s}.interrupts SET status = $2, answer = $3::json, resolved_by_run_id = $4 WHERE interrupt_id = $1 AND status = 'pending'`,
 
-    insertReport: `INSERT INTO ${s}.reports (run_id, received_at, body) VALUES ($1, $2, $3::json)`,
     listReports: `SELECT received_at, body FROM ${s}.reports WHERE run_id = $1 ORDER BY id`,
     insertFacts: `INSERT INTO ${s}.run_facts (run_id, body) SELECT $1, f.body::json FROM unnest($2::text[]) WITH ORDINALITY AS f(body, ord) ORDER BY f.ord`,
     listFacts: `SELECT body FROM ${s}.run_facts WHERE run_id = $1 ORDER BY id`,

@@ -64,7 +64,6 @@ export function prepareStatements(db: Database.Database) {
     getPendingInterrupts: db.prepare<[string], InterruptRow>("SELECT * FROM interrupts WHERE thread_id = ? AND status = 'pending' ORDER BY rowid"),
     insertInterrupt: db.prepare("INSERT INTO interrupts (interrupt_id, thread_id, run_id, body, status) VALUES (?, ?, ?, ?, 'pending')"),
     resolveInterrupt: db.prepare("UPDATE interrupts SET status = ?, answer = ?, resolved_by_run_id = ? WHERE interrupt_id = ? AND status = 'pending'"),
-    insertReport: db.prepare("INSERT INTO reports (run_id, received_at, body) VALUES (?, ?, ?)"),
     listReports: db.prepare<[string], { received_at: string; body: string }>("SELECT received_at, body FROM reports WHERE run_id = ? ORDER BY rowid"),
     insertFact: db.prepare(`INSERT INTO run_facts (run_key, body) VALUES (${RUN_KEY}, ?)`),
     listFacts: db.prepare<[string], { body: string }>(`SELECT body FROM run_facts WHERE run_key = ${RUN_KEY} ORDER BY rowid`),
