@@ -1,6 +1,8 @@
+import pg from "pg";
 import { createPgRunStore, createTetherApp, defineAgent, silentLogger, type TetherApp } from "@tether-agent/tether/server";
 import { createScriptedModel } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isTetherError } from "../../src/protocol/index.ts";
 import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
 
 /**
@@ -82,4 +84,48 @@ describe.skipIf("skipped" in postgres)("the report byte cap across two instances
       expect(refused).toHaveLength(18 - stored.length);
     },
   );
+});
+
+describe.skipIf("skipped" in postgres)("report totals on a schema made before them (version 2)", () => {
+  const url = "url" in postgres ? postgres.url : "";
+  const schemas = serverSchemas(url);
+  afterAll(() => schemas.dropAll());
+
+  it("counts the reports the schema already holds, so its runs' caps hold", async () => {
+    const schema = schemas.make("report_totals");
+    const first = await createPgRunStore({ connectionString: url, schema });
+    await first.beginRun({
+      thread: { threadId: "thread_1", agentId: "workdesk", ownerId: "kim" },
+      run: { runId: "run_1", userId: "kim", input: {}, log: [] },
+      events: [],
+      messages: [],
+      resolvedToolCallIds: [],
+    });
+    for (const message of ["a", "é"]) await first.addReport("run_1", { kind: "renderer-error", message }); // 79 bytes in all
+    await first.close();
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const scalar = async (text: string) => Object.values(((await admin.query(text)).rows[0] as Record<string, unknown> | undefined) ?? {})[0];
+    try {
+      await admin.query(`DROP TABLE "${schema}".report_totals`);
+      await admin.query(`DELETE FROM "${schema}".schema_migrations WHERE version > 2`);
+
+      const upgraded = await createPgRunStore({ connectionString: url, schema });
+      try {
+        expect(await scalar(`SELECT count || ':' || bytes FROM "${schema}".report_totals WHERE run_id = 'run_1'`)).toBe("2:79");
+        const code = (promise: Promise<unknown>) =>
+          promise.then(
+            () => "stored",
+            (error: unknown) => (isTetherError(error) ? error.code : String(error)),
+          );
+        expect(await code(upgraded.addReport("run_1", { kind: "x" }, { maxReportsPerRun: 2, maxReportBytesPerRun: 1000 }))).toBe("report_limit_exceeded");
+        expect(await code(upgraded.addReport("run_1", { kind: "x" }, { maxReportsPerRun: 3, maxReportBytesPerRun: 90 }))).toBe("report_limit_exceeded");
+        expect(await code(upgraded.addReport("run_1", { kind: "x" }, { maxReportsPerRun: 3, maxReportBytesPerRun: 91 }))).toBe("stored");
+      } finally {
+        await upgraded.close();
+      }
+    } finally {
+      await admin.end();
+    }
+  });
 });

@@ -126,25 +126,6 @@ for (const backend of backends) {
       await upgraded.beginRun({ ...begin("thread_1", "run_2"), messages: [], supersede: { afterMessageId: "m1", count: 0 } });
     });
 
-    it("counts the reports a schema made before report totals (version 2) holds, so its runs' caps hold", async () => {
-      const schema = backend.newSchema();
-      const first = await open(schema);
-      await first.beginRun(begin("thread_1", "run_1"));
-      for (const message of ["a", "é"]) await first.addReport("run_1", { kind: "renderer-error", message });
-      await first.close();
-      opened.splice(opened.indexOf(first), 1);
-      const quoted = quoteIdentifier(schema);
-      await backend.scalar(`DROP TABLE ${quoted}.report_totals`);
-      await backend.scalar(`DELETE FROM ${quoted}.schema_migrations WHERE version > 2`);
-
-      const upgraded = await open(schema);
-
-      expect(await backend.scalar(`SELECT count || ':' || bytes FROM ${quoted}.report_totals WHERE run_id = 'run_1'`)).toBe("2:79");
-      expect(await code(upgraded.addReport("run_1", { kind: "x" }, { maxReportsPerRun: 2, maxReportBytesPerRun: 1000 }))).toBe("report_limit_exceeded");
-      expect(await code(upgraded.addReport("run_1", { kind: "x" }, { maxReportsPerRun: 3, maxReportBytesPerRun: 90 }))).toBe("report_limit_exceeded");
-      expect(await code(upgraded.addReport("run_1", { kind: "x" }, { maxReportsPerRun: 3, maxReportBytesPerRun: 92 }))).toBe("resolved");
-    });
-
     it("admits one run per thread across instances: the second instance's start is refused with run_in_progress", async () => {
       const schema = backend.newSchema();
       const [a, b] = await Promise.all([open(schema), open(schema)]);
