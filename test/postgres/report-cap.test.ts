@@ -86,7 +86,7 @@ describe.skipIf("skipped" in postgres)("the report byte cap across two instances
   );
 });
 
-describe.skipIf("skipped" in postgres)("report totals on a schema made before them (version 2)", () => {
+describe.skipIf("skipped" in postgres)("report totals on a schema made before them (version 3)", () => {
   const url = "url" in postgres ? postgres.url : "";
   const schemas = serverSchemas(url);
   afterAll(() => schemas.dropAll());
@@ -108,7 +108,7 @@ describe.skipIf("skipped" in postgres)("report totals on a schema made before th
     const scalar = async (text: string) => Object.values(((await admin.query(text)).rows[0] as Record<string, unknown> | undefined) ?? {})[0];
     try {
       await admin.query(`DROP TABLE "${schema}".report_totals`);
-      await admin.query(`DELETE FROM "${schema}".schema_migrations WHERE version > 2`);
+      await admin.query(`DELETE FROM "${schema}".schema_migrations WHERE version > 3`);
 
       const upgraded = await createPgRunStore({ connectionString: url, schema });
       try {
