@@ -104,4 +104,54 @@ describe("redact", () => {
 
     expect(redact({ ...value, ...kept })).toEqual({ ...Object.fromEntries(Object.keys(value).map((key) => [key, REDACTED])), ...kept });
   });
+
+  it("reads a secret's name with any prefix, suffix, case and separator, and its value quoted, escaped or bare", () => {
+    const cases: Array<[string, string]> = [
+      ['DB_PASSWORD="v1"', 'DB_PASSWORD="[redacted]"'],
+      ["API_KEY='v1'", "API_KEY='[redacted]'"],
+      ["export FOO_TOKEN=v1 # set", "export FOO_TOKEN=[redacted] # set"],
+      ["client_secret : `v1`", "client_secret : `[redacted]`"],
+      ["{'password': 'v1', 'user': 'kim'}", "{'password': '[redacted]', 'user': 'kim'}"],
+      ['{password: "v1"}', '{password: "[redacted]"}'],
+      ["password = v1, then", "password = [redacted], then"],
+      ["AccessToken => 'v1'", "AccessToken => '[redacted]'"],
+      ["aws_secret_access_key=v1&region=eu", "aws_secret_access_key=[redacted]&region=eu"],
+      ["x-api-key: v1 v2\nAccept: */*", "x-api-key: [redacted]\nAccept: */*"],
+      ["{'Api Key': 'v1'}", "{'Api Key': '[redacted]'}"],
+      ["{'password': b'v1'}", "{'password': b'[redacted]'}"],
+      ['{\\"password\\":\\"v1\\"}', '{\\"password\\":\\"[redacted]\\"}'],
+      ['{\\\\\\"token\\\\\\": \\\\\\"v1 \\\\\\\\\\\\\\"x\\\\\\"}', '{\\\\\\"token\\\\\\": \\\\\\"[redacted]\\\\\\"}'],
+    ];
+    for (const [text, redacted] of cases) expect(redactString(text), text).toBe(redacted);
+  });
+
+  it("keeps counts, flags and words that only look like secrets", () => {
+    const text = "tokens: 42, inputTokens: 3, token: 42, author: kim, authority=ORG-01, sessions: 3, sidebar=open, tokenizer: bpe, secretary: Jo, monkey=1";
+    expect(redactString(text)).toBe(text);
+  });
+
+  it("replaces the value of a secret named in a `{ name, value }` list (an environment list)", () => {
+    expect(
+      redact({
+        env: [
+          { name: "DB_PASSWORD", value: "v1" },
+          { name: "LOG_LEVEL", value: "info" },
+        ],
+      }),
+    ).toEqual({
+      env: [
+        { name: "DB_PASSWORD", value: REDACTED },
+        { name: "LOG_LEVEL", value: "info" },
+      ],
+    });
+  });
+
+  // Every record read redacts every string it holds: a string built to make a pattern backtrack must cost no more than any other.
+  it("reads strings built to make a search backtrack in linear time", { timeout: 60_000 }, () => {
+    const length = 1_000_000;
+    const hostile = ["eyJ-", "a.", '"a":"\\"', 'password="', "password:", '\\"password\\":\\"', `${"a".repeat(60)}:`, "'", "\\"].map((unit) =>
+      unit.repeat(Math.ceil(length / unit.length)),
+    );
+    for (const text of hostile) expect(redactString(text).length).toBeGreaterThan(0);
+  });
 });

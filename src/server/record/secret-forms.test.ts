@@ -1,0 +1,170 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { StoredEvent } from "../store/port.ts";
+import { keep } from "./keep.ts";
+import { recordOutput } from "./record-output.ts";
+import { RECORD_LIMITS } from "./record-limits.ts";
+import { redactString } from "./redact.ts";
+
+/**
+ * Secrets written every way people and programs write them, generated rather
+ * than listed: a secret's name (with prefixes, suffixes, in any case) × a
+ * separator with spaces around × the value's quoting × how deep it is escaped
+ * (JSON in a string, in a string again) × the text around it × where it sits
+ * in a run (tool arguments and results, state, forwarded props, a streamed
+ * message, headers). Whatever the form, the record holds no part of the value.
+ */
+
+const NAMES = [
+  "password",
+  "passwd",
+  "pwd",
+  "passphrase",
+  "secret",
+  "token",
+  "api_key",
+  "apikey",
+  "access_token",
+  "AccessToken",
+  "refresh_token",
+  "auth_token",
+  "client_secret",
+  "private_key",
+  "secretKey",
+  "credentials",
+  "session_id",
+  "aws_secret_access_key",
+  "x-api-key",
+  "Authorization",
+  "Cookie",
+  "bearer",
+  "jwt",
+];
+const PREFIXES = ["", "DB_", "db-", "my.", "app_", "X-", "OPENAI_", "--"];
+const SUFFIXES = ["", "_1", "_value", "-v2", "_FILE"];
+const CASES = [(name: string) => name, (name: string) => name.toUpperCase(), (name: string) => name.toLowerCase()];
+const SEPARATORS = ["=", ":", "=>", ":="];
+const SPACES = ["", " ", "  ", "\t"];
+const QUOTES = ["", '"', "'", "`"];
+const AROUND_BEFORE = ["", "config ", "the tool said ", "{", "[", "(", "\n", "error: ", "export ", "note=1&", "{'a': 1, "];
+const AROUND_AFTER = ["", " and more", "\n", ",", ";", ")", "}", " next: 3", "&x=1", ", 'b': 2}"];
+const BARE_SYMBOLS = "_-.+/=~!@$%^*#";
+const QUOTED_SYMBOLS = `${BARE_SYMBOLS} ,;&<>()[]{}:`;
+
+const hex = (length: number) => fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: length, maxLength: length });
+const symbols = (alphabet: string) => fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 3 });
+
+/** One generated secret form: the text, and the two halves of the value's core that must never show. */
+const secretForm = fc
+  .record({
+    name: fc.constantFrom(...NAMES),
+    prefix: fc.constantFrom(...PREFIXES),
+    suffix: fc.constantFrom(...SUFFIXES),
+    casing: fc.constantFrom(...CASES),
+    separator: fc.constantFrom(...SEPARATORS),
+    before: fc.constantFrom(...SPACES),
+    after: fc.constantFrom(...SPACES),
+    quote: fc.constantFrom(...QUOTES),
+    quoteName: fc.boolean(),
+    core: hex(12),
+    bareSymbols: fc.tuple(symbols(BARE_SYMBOLS), symbols(BARE_SYMBOLS), symbols(BARE_SYMBOLS)),
+    quotedSymbols: fc.tuple(symbols(QUOTED_SYMBOLS), symbols(QUOTED_SYMBOLS), symbols(QUOTED_SYMBOLS)),
+    depth: fc.integer({ min: 0, max: 3 }),
+    aroundBefore: fc.constantFrom(...AROUND_BEFORE),
+    aroundAfter: fc.constantFrom(...AROUND_AFTER),
+  })
+  .map((form) => {
+    const name = form.casing(`${form.prefix}${form.name}${form.suffix}`);
+    const [a, b, c] = form.quote ? form.quotedSymbols : form.bareSymbols;
+    // The `k` keeps a bare value from reading as a number (a count is kept after `:`); the quote's own kind never sits inside.
+    const value = `${a}k${form.core.slice(0, 6)}${b}${form.core.slice(6)}${c}`.replaceAll(form.quote || "\u0000", "");
+    const quotedName = form.quoteName ? `${form.quote || '"'}${name}${form.quote || '"'}` : name;
+    let text = `${form.aroundBefore}${quotedName}${form.before}${form.separator}${form.after}${form.quote}${value}${form.quote}${form.aroundAfter}`;
+    for (let level = 0; level < form.depth; level++) text = JSON.stringify(text).slice(1, -1);
+    return { text, name, value, halves: [form.core.slice(0, 6), form.core.slice(6)] };
+  });
+
+/** Where a run carries a client's or a tool's text, as the record keeps each: the JSON of what the record would hold. */
+function recordedEverywhere(text: string, name: string, value: string): string[] {
+  const streamed = splitIntoDeltas(text).map((delta, index): StoredEvent => ({
+    seq: index + 1,
+    event: { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta } as StoredEvent["event"],
+  }));
+  const page = { afterSeq: 0, limit: 10_000, maxChars: 10 * 1024 * 1024 };
+  return [
+    // Tool arguments: the model's JSON as one string, and streamed in pieces.
+    JSON.stringify(keep(JSON.stringify({ note: text }), RECORD_LIMITS.string)),
+    JSON.stringify(recordOutput(toolArgumentDeltas(JSON.stringify({ note: text })), page).events),
+    // Tool results: an object, and plain text.
+    JSON.stringify(keep({ output: text, rows: [{ detail: text }] }, RECORD_LIMITS.value)),
+    JSON.stringify(keep(text, RECORD_LIMITS.value)),
+    // State and forwarded props: a field holding the text, and the secret as a field of its own.
+    JSON.stringify(keep({ field: text, [name]: value }, RECORD_LIMITS.value)),
+    JSON.stringify(keep({ nested: { deep: [text] }, config: { [name]: value } }, RECORD_LIMITS.value)),
+    // A message's text, whole in the history and streamed in pieces.
+    JSON.stringify(keep([{ id: "m1", role: "user", content: text }], RECORD_LIMITS.messages)),
+    JSON.stringify(recordOutput(streamed, page).events),
+    // Headers: a map, a `{ name, value }` list, and written out as text.
+    JSON.stringify(keep({ headers: { [name]: value }, list: [{ name, value }] }, RECORD_LIMITS.value)),
+  ];
+}
+
+/** The text in pieces of 1 to 7 characters, as a provider streams it. */
+function splitIntoDeltas(text: string): string[] {
+  const pieces: string[] = [];
+  for (let at = 0, size = 1; at < text.length; at += size, size = (size % 7) + 1) pieces.push(text.slice(at, at + size));
+  return pieces;
+}
+
+function toolArgumentDeltas(json: string): StoredEvent[] {
+  return splitIntoDeltas(json).map((delta, index) => ({ seq: index + 1, event: { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta } as StoredEvent["event"] }));
+}
+
+describe("secrets in any form a run can carry", () => {
+  it("leaves no part of a secret's value anywhere in the record", () => {
+    fc.assert(
+      fc.property(secretForm, ({ text, name, value, halves }) => {
+        for (const recorded of recordedEverywhere(text, name, value)) {
+          for (const half of halves) expect(recorded, `${JSON.stringify(text)} → ${recorded}`).not.toContain(half);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("keeps the values of names that are not secrets: token counts, authors, sessions, a page's theme", () => {
+    const kept = fc.record({
+      name: fc.constantFrom("tokens", "inputTokens", "maxTokens", "total_tokens", "author", "authority", "sessions", "sidebar", "theme", "monkey", "tokenizer"),
+      separator: fc.constantFrom(...SEPARATORS),
+      before: fc.constantFrom(...SPACES),
+      after: fc.constantFrom(...SPACES),
+      quote: fc.constantFrom(...QUOTES),
+      value: fc.oneof(
+        hex(8).map((core) => `k${core}`),
+        fc.integer({ min: 0, max: 100_000 }).map(String),
+      ),
+    });
+    fc.assert(
+      fc.property(kept, ({ name, separator, before, after, quote, value }) => {
+        const text = `{${quote}${name}${quote}${before}${separator}${after}${quote}${value}${quote}}`;
+        expect(redactString(text)).toBe(text);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("finds the secrets in the forms the hostile review reported", () => {
+    const forms = [
+      'DB_PASSWORD="S1"',
+      "API_KEY='S1'",
+      'token: "S1"',
+      "{'password': 'S1'}",
+      "password = S1",
+      '{\\"password\\":\\"S1\\"}',
+      'SECRET="S1"',
+      "{'api_key': 'sk_live_S1'} PASSWORD=\"S1\"",
+    ].map((form) => form.replaceAll("S1", "Qv7Lm2Xw9Z"));
+    for (const form of forms) expect(redactString(form), form).not.toContain("Qv7Lm2Xw9Z");
+    expect(JSON.stringify(keep({ note: 'SECRET="Qv7Lm2Xw9Z"' }, RECORD_LIMITS.value))).toBe('{"note":"SECRET=\\"[redacted]\\""}');
+  });
+});
