@@ -126,8 +126,19 @@ export interface RecordModelCall {
   /** Each `render_a2ui` attempt in this call, with the validator's verdict. */
   surfaces: RecordSurfaceAttempt[];
   usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
-  /** Set when the call failed (a provider error, an abort). */
-  error?: { code: string; message: string };
+  /**
+   * Set when the call failed (a provider error, an abort): the code and message
+   * the client was told, and for a provider's error what the provider itself
+   * said (redacted), which no client is sent.
+   */
+  error?: { code: string; message: string; provider?: RecordProviderError };
+}
+
+/** A model provider's error as the provider put it: its HTTP status, the kind Tether made of it, its own words (redacted). */
+export interface RecordProviderError {
+  statusCode?: number;
+  failure?: string;
+  message: string;
 }
 
 export interface RecordToolCall {

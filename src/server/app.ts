@@ -22,6 +22,7 @@ import { withStoredCancels } from "./run/stored-cancels.ts";
 import { DEFAULT_LEASE_SWEEP_MS, startLeaseSweeper } from "./run/lease-sweeper.ts";
 import { isRunLive } from "./run/run-liveness.ts";
 import { createRandomIds, type IdSource } from "./run/ids.ts";
+import { providerMessage } from "./run/model-error.ts";
 import { createRunner, type Runner } from "./run/runner.ts";
 import type { RunStore } from "./store/port.ts";
 import { createPgRunStore } from "./store/pg.ts";
@@ -169,6 +170,7 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
     // Decided once: without telemetry, runs have no observer and do no span work.
     ...(options.telemetry ? { observeRun: traceRuns(options.telemetry.tracerProvider ?? trace.getTracerProvider()) } : {}),
     onLoopError: (error, runId) => logger.error(`Run ${runId} failed after its stream ended.`, error),
+    onModelError: (error, runId) => logger.warn(`Run ${runId}: ${error.message} The provider said: ${providerMessage(error) ?? "nothing"}`),
   });
   // Another instance's cancel of a run executing here (several instances on one bus).
   hub.serveCancels?.((runId) => runner.cancel(runId));

@@ -7,6 +7,7 @@ import {
   type ToolCallStartEvent,
 } from "@ag-ui/client";
 import { LLMock } from "@copilotkit/aimock";
+import type { RunRecordDocument } from "@tether-agent/tether/protocol";
 import type { RunLogEntry } from "@tether-agent/tether/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDER_WIRES, type ProviderWire } from "./provider-wires.ts";
@@ -142,6 +143,7 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
     return { result, messages: agent.messages };
   }
   const requestsSince = (count: number) => providerRequests(mock, wire).slice(count);
+  const recordDocument = async (result: RunResult): Promise<RunRecordDocument> => (await stack.api(`/runs/${result.events[0]!.runId as string}/record`)).json();
   const log = async (result: RunResult) =>
     (await stack.record(result.events[0]!.runId as string)).log.filter((entry: RunLogEntry) => entry.code === "model_retry");
 
@@ -265,7 +267,7 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
     if (wire.name !== "google") expect(requests[1]!.body.messages.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_0" });
   });
 
-  it("ends the run with RUN_ERROR carrying the provider's message when the provider sends an error event mid-stream", async () => {
+  it("ends the run with RUN_ERROR when the provider sends an error event mid-stream, keeping the provider's message for the record", async () => {
     const before = providerRequests(mock, wire).length;
     tap.cutNextStream({ afterFrames: 4, frame: wire.errorFrame(PROVIDER_OVERLOADED) });
     const { result } = await ask("error-mid-stream", ASK.errorMidStream);
@@ -274,7 +276,8 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
     expect(types).toContain(EventType.TEXT_MESSAGE_CONTENT);
     expect(types.slice(-2)).toEqual([EventType.TEXT_MESSAGE_END, EventType.RUN_ERROR]);
     expect(result.runError).toMatchObject({ code: "model_error" });
-    expect(result.runError!.message).toContain(PROVIDER_OVERLOADED);
+    expect(result.runError!.message).not.toContain(PROVIDER_OVERLOADED);
+    expect((await recordDocument(result)).modelCalls.at(-1)!.error!.provider!.message).toBe(PROVIDER_OVERLOADED);
     // An error after the stream opened is not retried: its events already reached the client.
     expect(requestsSince(before)).toHaveLength(1);
 
@@ -290,12 +293,13 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
   });
 
   // The OpenAI, Anthropic and OpenAI-compatible SDKs report a mid-stream error event as a plain
-  // object ({ message, type, … }), not an Error; RUN_ERROR must still read as the provider's words.
-  it("words a mid-stream provider error as the provider's message, not as a JSON dump of its error object", async () => {
+  // object ({ message, type, … }), not an Error; the record must still read as the provider's words.
+  it("words a mid-stream provider error in Tether's words for the client, and keeps the provider's message (not a JSON dump) in the record", async () => {
     tap.cutNextStream({ afterFrames: 4, frame: wire.errorFrame(PROVIDER_OVERLOADED) });
     const { result } = await ask("error-mid-stream-words", ASK.errorMidStream);
-    expect(result.runError!.message).toMatch(/^The model (provider )?failed/);
-    expect(result.runError!.message.endsWith(`: ${PROVIDER_OVERLOADED}`)).toBe(true);
+    expect(result.runError!.message).toMatch(/^The model provider failed: /);
+    expect(result.runError!.message).not.toContain(PROVIDER_OVERLOADED);
+    expect((await recordDocument(result)).modelCalls.at(-1)!.error!.provider!.message).toBe(PROVIDER_OVERLOADED);
   });
 
   it("ends the run with model_error when the provider's connection drops mid-stream", async () => {
@@ -349,7 +353,11 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
     expect(result.events.at(-1)!.type).toBe(EventType.RUN_ERROR);
     expect(result.runError).toMatchObject({ code: "model_rate_limited" });
     expect(result.runError!.message).toContain("HTTP 429");
-    expect(result.runError!.message).toContain("You exceeded your current quota for this model.");
+    expect(result.runError!.message).not.toContain("You exceeded your current quota");
+    expect((await recordDocument(result)).modelCalls.at(-1)!.error).toMatchObject({
+      code: "model_rate_limited",
+      provider: { statusCode: 429, failure: "rate_limit", message: "You exceeded your current quota for this model." },
+    });
     expect(requestsSince(before).map((request) => request.status)).toEqual([429, 429, 429]);
     expect(await log(result)).toHaveLength(2);
     expect((await stack.record(result.events[0]!.runId as string)).error).toMatchObject({ code: "model_rate_limited" });
@@ -360,7 +368,12 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
     const { result } = await ask("refused", ASK.refused);
     expect(result.runError).toMatchObject({ code: "model_error" });
     expect(result.runError!.message).toContain("HTTP 400");
-    expect(result.runError!.message).toContain("tools.0.input_schema: JSON schema is invalid.");
+    expect(result.runError!.message).not.toContain("input_schema");
+    expect((await recordDocument(result)).modelCalls.at(-1)!.error!.provider).toEqual({
+      statusCode: 400,
+      failure: "bad_request",
+      message: "tools.0.input_schema: JSON schema is invalid.",
+    });
     expect(requestsSince(before).map((request) => request.status)).toEqual([400]);
     expect(await log(result)).toEqual([]);
   });

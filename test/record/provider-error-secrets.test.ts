@@ -1,30 +1,41 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Logger } from "@tether-agent/tether/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
 import { recordClient, userMessage, type RecordClient } from "./record-client.ts";
 
 /**
- * A provider that refuses the key and says it back, headers and all (as some
- * proxies and self-hosted servers do): the run ends in a model error, and its
- * record says so without the key.
+ * A provider (a real HTTP server speaking the OpenAI API) that fails and says
+ * back what it was sent, headers and all, as some proxies and self-hosted
+ * servers do. The client is told what failed in Tether's words, never the
+ * provider's; the record and the server's log keep the provider's words,
+ * redacted.
  */
 
 const PROVIDER_KEY = "sk-proj-ECHOEDKEYECHOEDKEY0001";
+const ECHOED_STRIPE_KEY = "sk_live_51EchoedStripeKey0001";
+const ECHOED_PASSWORD = "EchoedPassword0001";
+/** How the provider answers the next request. */
+let answer: (authorization: string | undefined) => { status: number; message: string };
 
 let upstream: Server;
 let server: DemoServer;
 let client: RecordClient;
+const logged: string[] = [];
+const logger: Logger = { info() {}, warn: (message) => void logged.push(message), error: (message) => void logged.push(message) };
 beforeAll(async () => {
   upstream = createServer((request, response) => {
-    response.writeHead(401, { "Content-Type": "application/json" });
-    const message = `Unauthorized. You sent authorization: ${request.headers.authorization} — check OPENAI_API_KEY.`;
-    response.end(JSON.stringify({ error: { message, type: "invalid_request_error", code: "invalid_api_key" } }));
+    request.resume();
+    const { status, message } = answer(request.headers.authorization);
+    response.writeHead(status, { "Content-Type": "application/json" });
+    response.end(JSON.stringify({ error: { message, type: "invalid_request_error", code: status === 401 ? "invalid_api_key" : null } }));
   });
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   const { port } = upstream.address() as AddressInfo;
   server = await startDemoServer({
     env: { TETHER_MODEL: "openai:gpt-4o-mini", OPENAI_API_KEY: PROVIDER_KEY, OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
+    logger,
   });
   client = recordClient(server.url, server.token);
 });
@@ -33,21 +44,57 @@ afterAll(async () => {
   await new Promise((resolve) => upstream.close(resolve));
 });
 
-describe("a provider's error in a run record", () => {
-  it("keeps the error and its code, never the key the provider echoed", async () => {
-    const threadId = "rec-provider-echo";
-    const frames = await client.run("kim", "workdesk", { threadId, runId: `${threadId}-r1`, messages: [userMessage(`${threadId}-u1`, "hello")] });
-    expect(frames.at(-1)!.data.type).toBe("RUN_ERROR");
-    // The client is told the provider refused, not the server's key.
-    expect(JSON.stringify(frames)).not.toContain("ECHOEDKEY");
+async function failingRun(threadId: string) {
+  const frames = await client.run("kim", "workdesk", { threadId, runId: `${threadId}-r1`, messages: [userMessage(`${threadId}-u1`, "hello")] });
+  const { body: record } = await client.record("kim", `${threadId}-r1`);
+  const { body: chain } = await client.chain("kim", threadId);
+  const thread = await (await fetch(`${server.url}/api/threads/${threadId}`, { headers: { Authorization: `Bearer ${server.token("kim")}` } })).json();
+  return {
+    frames,
+    runError: frames.at(-1)!.data as { type: string; code: string; message: string },
+    record,
+    clientSees: JSON.stringify(frames) + JSON.stringify(thread) + JSON.stringify(chain),
+  };
+}
 
-    const { body: record } = await client.record("kim", `${threadId}-r1`);
-    const { body: chain } = await client.chain("kim", threadId);
+describe("a provider's error", () => {
+  it("reaches the client in Tether's words, and the record with the provider's, never the key it echoed", async () => {
+    answer = (authorization) => ({ status: 401, message: `Unauthorized. You sent authorization: ${authorization} — check OPENAI_API_KEY.` });
+    const { runError, record, clientSees } = await failingRun("rec-provider-echo");
 
-    expect(record.error?.code).toBe("model_error");
-    expect(record.error?.message).toMatch(/Unauthorized/);
-    const everything = JSON.stringify(record) + JSON.stringify(chain);
-    expect(everything).not.toContain(PROVIDER_KEY);
-    expect(everything).not.toContain("ECHOEDKEY");
+    expect(runError).toMatchObject({ type: "RUN_ERROR", code: "model_error" });
+    expect(runError.message).toMatch(/HTTP 401/);
+    expect(runError.message).toMatch(/credentials/);
+    // Neither the key nor anything else the provider said reaches the client.
+    expect(clientSees).not.toContain("ECHOEDKEY");
+    expect(clientSees).not.toContain("Unauthorized");
+
+    expect(record.error).toEqual({ code: "model_error", message: runError.message });
+    expect(record.modelCalls.at(-1)!.error).toMatchObject({ code: "model_error", provider: { statusCode: 401, failure: "authentication" } });
+    // A header written out runs to the end of its line: all of it is redacted.
+    expect(record.modelCalls.at(-1)!.error!.provider!.message).toBe("Unauthorized. You sent authorization: [redacted]");
+    expect(JSON.stringify(record)).not.toContain("ECHOEDKEY");
+    expect(logged.join("\n")).toMatch(/rec-provider-echo-r1: The model provider failed.*The provider said: Unauthorized\./);
+    expect(logged.join("\n")).not.toContain("ECHOEDKEY");
+  });
+
+  it("echoing a dict with a key and a password line: the client gets neither nor the provider's text, the record its words redacted", async () => {
+    answer = () => ({ status: 400, message: `Invalid request, you sent {'api_key': '${ECHOED_STRIPE_KEY}'} PASSWORD="${ECHOED_PASSWORD}" in the body.` });
+    const { runError, record, clientSees } = await failingRun("rec-provider-dict");
+
+    expect(runError).toMatchObject({ type: "RUN_ERROR", code: "model_error" });
+    expect(runError.message).toMatch(/HTTP 400/);
+    for (const said of [ECHOED_STRIPE_KEY, ECHOED_PASSWORD, "Invalid request", "api_key", "PASSWORD"]) expect(clientSees, said).not.toContain(said);
+
+    const provider = record.modelCalls.at(-1)!.error!.provider!;
+    expect(provider).toEqual({
+      statusCode: 400,
+      failure: "bad_request",
+      message: `Invalid request, you sent {'api_key': '[redacted]'} PASSWORD="[redacted]" in the body.`,
+    });
+    for (const secret of [ECHOED_STRIPE_KEY, ECHOED_PASSWORD]) {
+      expect(JSON.stringify(record), secret).not.toContain(secret);
+      expect(logged.join("\n"), secret).not.toContain(secret);
+    }
   });
 });

@@ -20,7 +20,7 @@ export function recordModelCalls(facts: RunFact[], byId: Map<string, Message>, r
     const argumentsOf = new Map((assistant?.toolCalls ?? []).map((call) => [call.id, call.function.arguments]));
     calls.push({
       ...rest,
-      ...(rest.error ? { error: { code: rest.error.code, message: redactString(rest.error.message) } } : {}),
+      ...(rest.error ? { error: redactError(rest.error) } : {}),
       text: keep(typeof assistant?.content === "string" ? assistant.content : "", RECORD_LIMITS.text),
       toolCalls: toolCalls.map((call) => {
         // A browser call's outcome, or an approved call's result, comes in a later run: that run's record has it.
@@ -34,6 +34,12 @@ export function recordModelCalls(facts: RunFact[], byId: Map<string, Message>, r
     });
   }
   return calls;
+}
+
+/** A call's error as stored, redacted again with today's rules: the provider's words may quote the request. */
+function redactError(error: NonNullable<RecordModelCall["error"]>): NonNullable<RecordModelCall["error"]> {
+  const { code, message, provider } = error;
+  return { code, message: redactString(message), ...(provider ? { provider: { ...provider, message: redactString(provider.message) } } : {}) };
 }
 
 /** A result as the model read it: JSON when it is, else the text. */

@@ -1,3 +1,4 @@
+import { APICallError } from "@ai-sdk/provider";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { StoredEvent } from "../store/port.ts";
@@ -5,6 +6,7 @@ import { keep } from "./keep.ts";
 import { recordOutput } from "./record-output.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
 import { redactString } from "./redact.ts";
+import { providerMessage, toModelError } from "../run/model-error.ts";
 
 /**
  * Secrets written every way people and programs write them, generated rather
@@ -129,6 +131,25 @@ describe("secrets in any form a run can carry", () => {
         }
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("leaves no part of a secret's value in a model error, neither the client's message nor the provider's words kept for the record", () => {
+    fc.assert(
+      fc.property(secretForm, fc.constantFrom(400, 401, 429, 500, undefined), ({ text, halves }, statusCode) => {
+        const thrown = [
+          new APICallError({ message: `Bad request: ${text}`, url: "https://model.example/v1", requestBodyValues: {}, statusCode, responseBody: text }),
+          { type: "error", error: { type: "overloaded_error", message: `overloaded; you sent ${text}` } },
+          new Error(`socket closed after ${text}`),
+        ];
+        for (const error of thrown) {
+          const modelError = toModelError(error);
+          for (const said of [modelError.message, providerMessage(modelError) ?? ""]) {
+            for (const half of halves) expect(said, `${JSON.stringify(text)} → ${said}`).not.toContain(half);
+          }
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 

@@ -10,7 +10,7 @@ import type { ToolCall } from "../tools/tool-call.ts";
 import type { RunChannel } from "./hub.ts";
 import type { IdSource } from "./ids.ts";
 import type { NewRun } from "./prepare-run.ts";
-import { toModelError } from "./model-error.ts";
+import { providerMessage, toModelError } from "./model-error.ts";
 import { streamModelStep, type StepCall, type StepResult } from "./model-step.ts";
 import { toModelPrompt } from "./prompt.ts";
 import { snapshotMessages } from "./snapshot-messages.ts";
@@ -34,6 +34,8 @@ export interface RunServices {
   records: boolean;
   /** Told each fact as the run writes it (telemetry), when the app configured one. */
   observer?: RunObserver;
+  /** Told of a model error that ends the run, for the server's log (the client is told Tether's words, not the provider's). */
+  onModelError?(error: TetherError, runId: string): void;
 }
 
 /**
@@ -146,7 +148,8 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
               {
                 level: "warn",
                 code: "model_retry",
-                message: `The model provider refused the call (${toModelError(error).message}); attempt ${attempt + 1} in ${delayMs} ms.`,
+                // The run's log is the operator's: the provider's own words (redacted) belong there.
+                message: `The model provider refused the call (${toModelError(error).message} It said: ${providerMessage(error)}); attempt ${attempt + 1} in ${delayMs} ms.`,
               },
             ])
             .catch(() => {}),
@@ -158,6 +161,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       if (result.error || result.aborted) {
         await keepPartialStep(result, run, services, commit);
         if (result.aborted) return await cancelled();
+        services.onModelError?.(result.error!, run.runId);
         throw result.error;
       }
       if (!result.message) return await finish({ type: "success" });

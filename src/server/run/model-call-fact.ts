@@ -1,6 +1,7 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
+import type { RecordProviderError, RecordSurfaceAttempt } from "../../protocol/index.ts";
 import type { StepCall, StepResult } from "./model-step.ts";
+import { providerErrorFacts, providerMessage } from "./model-error.ts";
 import type { RunTool } from "../tools/tool-set.ts";
 import type { ModelCallFact, ToolCallFact } from "../store/run-facts.ts";
 
@@ -58,7 +59,7 @@ export function modelCallFact(
           },
         }
       : {}),
-    ...(error ? { error: { code: error.code, message: error.message } } : {}),
+    ...(error ? { error: { code: error.code, message: error.message, ...providerError(result.error) } } : {}),
   };
 }
 
@@ -68,4 +69,12 @@ function unsettled(call: StepCall, tools: Map<string, RunTool>): ToolCallFact {
   return call.ended && tools.get(call.toolName)?.location === "browser"
     ? { ...named, location: "browser", status: "pending" }
     : { ...named, location: "none", status: "error" };
+}
+
+/** What the provider said about a failed call, for the record only (the client has Tether's words). */
+function providerError(error: StepResult["error"]): { provider?: RecordProviderError } {
+  const message = error ? providerMessage(error) : undefined;
+  if (message === undefined) return {};
+  const { statusCode, failure } = providerErrorFacts(error!.cause);
+  return { provider: { ...(statusCode ? { statusCode } : {}), failure, message } };
 }

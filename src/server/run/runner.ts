@@ -49,6 +49,8 @@ export interface RunnerOptions {
   records?: boolean;
   /** Makes each run's observer (telemetry); absent, runs have none. */
   observeRun?: ObserveRun;
+  /** Told of a model error that ends a run (for the server's log: the provider's own words are not the client's). */
+  onModelError?(error: TetherError, runId: string): void;
 }
 
 export function createRunner(options: RunnerOptions): Runner {
@@ -87,6 +89,7 @@ export function createRunner(options: RunnerOptions): Runner {
         approvals: { secret: options.secret, now: approvalClock },
         records,
         ...(observer ? { observer } : {}),
+        ...(options.onModelError ? { onModelError: options.onModelError } : {}),
       };
       const done = runLoop(prepared, services)
         .catch((error: unknown) => {

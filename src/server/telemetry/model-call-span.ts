@@ -34,7 +34,9 @@ export function modelCallSpan(tracer: Tracer, parent: Context, fact: ModelCallFa
   );
   if (fact.error) {
     span.setAttribute(GEN_AI.ERROR_TYPE, fact.error.code);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: fact.error.message });
+    // A trace is the operator's: the provider's own words (redacted when the fact was written) belong there too.
+    const provider = fact.error.provider ? ` The provider said: ${fact.error.provider.message}` : "";
+    span.setStatus({ code: SpanStatusCode.ERROR, message: `${fact.error.message}${provider}` });
   }
   span.end(endTime);
   return endTime;
