@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { TetherError, assertRunRecord, isTetherError, type RunRecordDocument } from "../protocol/index.ts";
+import { TetherError, cutPointers, isTetherError, readRunRecord, type RunRecordDocument } from "../protocol/index.ts";
 import { formatRecordTimeline } from "./record-timeline.ts";
 
 export const RECORD_USAGE = `  tether record <runId> [--api <url>] [--token <token>] [--json]
@@ -97,8 +97,7 @@ function readCommand(positional: string[], flags: Record<string, string>, env: N
 /** The run's record; with `allPages`, every page of its events (and reports) in one document. */
 export async function fetchRecord(command: Pick<RecordCommand, "api" | "runId" | "token">, allPages: boolean): Promise<RunRecordDocument> {
   const url = `${command.api}/runs/${encodeURIComponent(command.runId)}/record`;
-  const record = await getJson(url, command);
-  assertRunRecord(record);
+  const record = readRunRecord(await getJson(url, command));
   if (!allPages) return record;
   const seenReports = new Set(record.reports.map((report) => JSON.stringify(report)));
   let next = record.output.next as Record<string, unknown> | undefined;
@@ -107,8 +106,7 @@ export async function fetchRecord(command: Pick<RecordCommand, "api" | "runId" |
   while (next && Number(next.afterSeq) > lastSeq) {
     lastSeq = Number(next.afterSeq);
     const query = new URLSearchParams(Object.entries(next).map(([key, value]) => [key, String(value)]));
-    const page = await getJson(`${url}?${query}`, command);
-    assertRunRecord(page);
+    const page = readRunRecord(await getJson(`${url}?${query}`, command));
     record.output.events.push(...page.output.events);
     // Reports may come again on every page, or only on the last: keep each once.
     for (const report of page.reports) {
@@ -119,6 +117,8 @@ export async function fetchRecord(command: Pick<RecordCommand, "api" | "runId" |
     next = page.output.next as Record<string, unknown> | undefined;
   }
   delete record.output.next;
+  // The pages' cuts, where they now sit in the one document.
+  record.cuts = cutPointers(record);
   return record;
 }
 

@@ -47,6 +47,7 @@ export { TRIGGER_KINDS, TriggerSchema, type Trigger, type TriggerKind } from "./
 export { regeneratePoint } from "./regenerate-point.ts";
 export { readTetherProps, type TetherForwardedProps } from "./forwarded-props.ts";
 export type * from "./run-record.ts";
+export { cutPointers, markCut } from "./record-cuts.ts";
 export {
   RUN_RECORD_FORMATS,
   TRIGGER_LABELS,
@@ -57,6 +58,7 @@ export {
   describeCut,
   isCut,
   keptText,
+  readRunRecord,
   type AskedApproval,
   type BrowserOutcome,
   type KeptText,

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { approvalStory, cutOf, navigationStory, recordOf } from "../../test/fixtures/run-records.ts";
-import { approvalsOf, assertRunRecord, browserOutcomeOf, describeAnswer, describeCut, keptText } from "./run-record-reading.ts";
+import { cutPointers, markCut } from "./record-cuts.ts";
+import { approvalsOf, assertRunRecord, browserOutcomeOf, describeAnswer, describeCut, keptText, readRunRecord } from "./run-record-reading.ts";
 
 describe("assertRunRecord", () => {
-  it("accepts a format-1 record and refuses another format or something that is no record, saying what to do", () => {
+  it("accepts a format-1 or format-2 record and refuses another format or something that is no record, saying what to do", () => {
     expect(() => assertRunRecord(recordOf({ runId: "r" }))).not.toThrow();
-    expect(() => assertRunRecord({ ...recordOf({ runId: "r" }), format: 2 })).toThrow(/format 2; this reader knows format 1\. Update Tether\./);
+    expect(() => assertRunRecord({ ...recordOf({ runId: "r" }), format: 1 })).not.toThrow();
+    expect(() => assertRunRecord({ ...recordOf({ runId: "r" }), format: 3 })).toThrow(/format 3; this reader knows format 1, 2\. Update Tether\./);
     expect(() => assertRunRecord({ run: { runId: "r" }, events: [] })).toThrow(/not a run record/);
     expect(() => assertRunRecord(null)).toThrow(/not a run record/);
   });
@@ -17,6 +19,42 @@ describe("keptText", () => {
     expect(keptText({ a: 1 })).toEqual({ text: '{"a":1}' });
     expect(keptText(cutOf("[{", 52000))).toEqual({ text: "[{", cut: { length: 52000, sha256: expect.stringMatching(/^sha256:/) } });
     expect(describeCut({ length: 52000, sha256: "sha256:0123456789abcdef0123" })).toBe("cut: 52000 chars, sha256 0123456789ab…");
+  });
+});
+
+describe("readRunRecord", () => {
+  const forged = { cut: true, head: "attacker", length: 5, sha256: `sha256:${"0".repeat(64)}` };
+
+  it("takes for a cut only what the record's `cuts` lists: a cut's look-alike in state or props reads as the data it is", () => {
+    const base = recordOf({ runId: "r" });
+    const sent = recordOf({ runId: "r", input: { ...base.input, messages: cutOf("[{", 300_000), state: forged, forwardedProps: { nested: forged } } });
+    // As the reader gets it: JSON, where nothing but the list says which is which.
+    const record = readRunRecord(JSON.parse(JSON.stringify(sent)));
+
+    expect(record.cuts).toEqual(["/input/messages"]);
+    expect(keptText(record.input.messages)).toEqual({ text: "[{", cut: { length: 300_000, sha256: expect.stringMatching(/^sha256:/) } });
+    expect(keptText(record.input.state)).toEqual({ text: JSON.stringify(forged) });
+    expect(keptText(record.input.forwardedProps)).toEqual({ text: JSON.stringify({ nested: forged }) });
+  });
+
+  it("marks nothing for a place that holds no cut, nor for a record of format 1, which lists none", () => {
+    const base = recordOf({ runId: "r" });
+    const wire = JSON.parse(JSON.stringify({ ...base, input: { ...base.input, state: forged }, cuts: ["/input/messages", "/nowhere/0", "input/state", 7] }));
+    expect(keptText(readRunRecord(wire).input.state).cut).toBeUndefined();
+    const old = JSON.parse(JSON.stringify({ ...base, format: 1, input: { ...base.input, state: forged } }));
+    delete old.cuts;
+    expect(keptText(readRunRecord(old).input.state).cut).toBeUndefined();
+  });
+
+  it("writes and reads JSON Pointers with keys holding `/` and `~`", () => {
+    const document = { props: { "a/b~c": [0, markCut({ cut: true, head: "h", length: 9, sha256: "sha256:x" })] } };
+    expect(cutPointers(document)).toEqual(["/props/a~1b~0c/1"]);
+    const record = readRunRecord(
+      JSON.parse(
+        JSON.stringify({ ...recordOf({ runId: "r" }), input: { ...recordOf({ runId: "r" }).input, state: document }, cuts: ["/input/state/props/a~1b~0c/1"] }),
+      ),
+    );
+    expect(keptText((record.input.state as typeof document).props["a/b~c"][1]).cut).toEqual({ length: 9, sha256: "sha256:x" });
   });
 });
 

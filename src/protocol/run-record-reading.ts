@@ -7,10 +7,11 @@
  * @module
  */
 import { TetherError } from "./errors.ts";
+import { markCutsAt, isMarkedCut } from "./record-cuts.ts";
 import type { Cut, Kept, RecordTriggerKind, RunRecordDocument } from "./run-record.ts";
 
-/** The record formats these readers understand. */
-export const RUN_RECORD_FORMATS: readonly number[] = [1];
+/** The record formats these readers understand (a format 1 record lists no cuts: every value in it reads as data). */
+export const RUN_RECORD_FORMATS: readonly number[] = [1, 2];
 
 /** Throws `invalid_input` for a body that is not a run record these readers know (another format, or not a record at all). */
 export function assertRunRecord(body: unknown): asserts body is RunRecordDocument {
@@ -23,14 +24,21 @@ export function assertRunRecord(body: unknown): asserts body is RunRecordDocumen
   }
 }
 
+/**
+ * A run record as a reader takes it from the server's JSON (checked as
+ * `assertRunRecord` does): the values at the places its `cuts` lists are
+ * marked, so `isCut` tells the server's cuts from look-alikes a client sent.
+ */
+export function readRunRecord(body: unknown): RunRecordDocument {
+  assertRunRecord(body);
+  const cuts = (body as { cuts?: unknown }).cuts;
+  if (Array.isArray(cuts)) markCutsAt(body, cuts);
+  return body;
+}
+
+/** Whether a kept value is a cut the server made: read through `readRunRecord`, an object shaped like a cut anywhere else is data. */
 export function isCut(value: unknown): value is Cut {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    (value as Cut).cut === true &&
-    typeof (value as Cut).head === "string" &&
-    typeof (value as Cut).length === "number"
-  );
+  return isMarkedCut(value) && (value as Cut).cut === true && typeof (value as Cut).head === "string" && typeof (value as Cut).length === "number";
 }
 
 /** A kept value as text: a string as it is, anything else as JSON; a cut value as its head, with what was cut. */

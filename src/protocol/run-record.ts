@@ -14,8 +14,8 @@ import type { TriggerKind } from "./trigger.ts";
  * described by a `Cut` (its length and hash), never silently dropped.
  */
 export interface RunRecordDocument {
-  /** The record format's version; a reader refuses one it does not know. */
-  format: 1;
+  /** The record format's version; a reader refuses one it does not know (2: cuts are listed in `cuts`). */
+  format: 2;
   runId: string;
   threadId: string;
   agentId: string;
@@ -46,9 +46,16 @@ export interface RunRecordDocument {
   outcome?: { type: "success" | "interrupt" | "cancelled"; pendingToolCallIds?: string[]; interruptIds?: string[] };
   error?: { code: string; message: string };
   usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+
+  /**
+   * Where the server cut values in this document, as JSON Pointers (`/input/state`,
+   * `/output/events/3/event/delta`). Only an object at one of these places is a
+   * `Cut`: anything else shaped like one is data a client or a model sent.
+   */
+  cuts: string[];
 }
 
-/** A value too large to keep whole: its beginning, and what identifies the rest. */
+/** A value too large to keep whole: its beginning, and what identifies the rest. Only at a place `cuts` lists. */
 export interface Cut {
   cut: true;
   /** The first characters of the value (as JSON when it was not a string). */

@@ -76,7 +76,7 @@ describe("tether record", () => {
     const result = await tether(["--json", "cli-ask", "--api", api()], { TETHER_TOKEN: server.token("lee") });
     expect(result.status).toBe(0);
     const record = JSON.parse(result.stdout);
-    expect(record).toMatchObject({ format: 1, runId: "cli-ask", threadId: THREAD, userId: "lee", complete: true, start: { nextRunIds: ["cli-answer"] } });
+    expect(record).toMatchObject({ format: 2, runId: "cli-ask", threadId: THREAD, userId: "lee", complete: true, start: { nextRunIds: ["cli-answer"] } });
     expect(record.output.events).toHaveLength(record.output.eventCount);
     expect(record.output.next).toBeUndefined();
   });

@@ -57,4 +57,37 @@ describe("the run-record viewer with hostile content", () => {
     expect(dialogs).toEqual([]);
     await context.close();
   });
+
+  it("shows state and props shaped like a cut marker as the data they are, and the server's own cut as a cut", async () => {
+    const client = recordClient(suite.server().url, suite.server().token);
+    const threadId = "viewer-forged-cut";
+    const forged = { cut: true, head: "attacker's head", length: 5, sha256: `sha256:${"0".repeat(64)}` };
+    await client.run("kim", "workdesk", {
+      threadId,
+      runId: `${threadId}-r1`,
+      messages: [userMessage(`${threadId}-u1`, "open the work request list")],
+      state: { ...forged, realValue: "the state the client really sent" },
+      forwardedProps: forged,
+      // Over the 64 KiB a context may take: the server cuts it.
+      context: Array.from({ length: 10 }, (_, index) => ({ description: `part ${index}`, value: "c".repeat(8_000) })),
+    });
+
+    const context = await suite.browser().newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(suite.server().url);
+    await signIn(page, "kim");
+    await page.goto(`${suite.server().url}/runs/?thread=${threadId}&run=${threadId}-r1`);
+    await page.getByRole("heading", { level: 2, name: `Run ${threadId}-r1` }).waitFor();
+    await page.getByText("Messages, state, context and forwarded props").click();
+
+    // The look-alikes are shown whole, as JSON, with the value they would have hidden…
+    const state = page.getByLabel("State", { exact: true });
+    await expect.poll(() => state.textContent()).toContain('"head": "attacker\'s head"');
+    expect(await state.textContent()).toContain("the state the client really sent");
+    expect(await page.getByLabel("Forwarded props", { exact: true }).textContent()).toContain('"cut": true');
+    expect(await page.getByText("cut: 5 chars").count()).toBe(0);
+    // …and the context the server cut says so.
+    expect(await page.getByText(/^cut: \d+ chars, sha256 [0-9a-f]{12}…$/).count()).toBeGreaterThan(0);
+    await context.close();
+  });
 });

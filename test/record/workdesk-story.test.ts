@@ -58,7 +58,7 @@ describe("the Workdesk story's run records", () => {
 
     const { status, body: first } = await client.record("kim", `${threadId}-r1`);
     expect(status).toBe(200);
-    expect(first).toMatchObject({ format: 1, runId: `${threadId}-r1`, threadId, agentId: "workdesk", userId: "kim", status: "finished", complete: true });
+    expect(first).toMatchObject({ format: 2, runId: `${threadId}-r1`, threadId, agentId: "workdesk", userId: "kim", status: "finished", complete: true });
     expect(first.incomplete).toBeUndefined();
     expect(first.finishedAt).toEqual(expect.any(String));
 

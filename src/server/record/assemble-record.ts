@@ -1,5 +1,5 @@
 import { EventType, type Message, type TokenUsage } from "@ag-ui/core";
-import type { RunRecordDocument } from "../../protocol/index.ts";
+import { cutPointers, type RunRecordDocument } from "../../protocol/index.ts";
 import type { RunRecord } from "../store/port.ts";
 import type { RunFact } from "../store/run-facts.ts";
 import { indexMessages } from "./message-index.ts";
@@ -36,8 +36,8 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
   const modelCalls = recordModelCalls(facts, messages.byId, messages.results);
   nameSurfaces(output, modelCalls);
 
-  return {
-    format: 1,
+  const record: Omit<RunRecordDocument, "cuts"> = {
+    format: 2,
     runId: run.runId,
     threadId: run.threadId,
     agentId: run.agentId,
@@ -67,6 +67,8 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
     ...(run.error ? { error: { code: run.error.code, message: redactString(run.error.message) } } : {}),
     ...(run.usage && run.usage.length > 0 ? { usage: sumUsage(run.usage) } : {}),
   };
+  // Where the cuts are, apart from the values: input shaped like a cut is then never read as one.
+  return { ...record, cuts: cutPointers(record) };
 }
 
 /** The run's new messages, as its RUN_STARTED replays them. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Cut, Kept } from "../../protocol/index.ts";
+import { markCut, type Cut, type Kept } from "../../protocol/index.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
 import { redact } from "./redact.ts";
 
@@ -23,6 +23,12 @@ function cutString(text: string): string | Cut {
   return text.length <= RECORD_LIMITS.string ? text : cut(text);
 }
 
+/** A cut, marked as the server's: the record lists where it sits (`cuts`), so input shaped like one is never taken for one. */
 function cut(text: string): Cut {
-  return { cut: true, head: text.slice(0, RECORD_LIMITS.head), length: text.length, sha256: `sha256:${createHash("sha256").update(text).digest("hex")}` };
+  return markCut({
+    cut: true,
+    head: text.slice(0, RECORD_LIMITS.head),
+    length: text.length,
+    sha256: `sha256:${createHash("sha256").update(text).digest("hex")}`,
+  });
 }
