@@ -67,6 +67,25 @@ describe("formatRecordTimeline", () => {
     expect(formatRecordTimeline(recordOf({ runId: "run-going", status: "running", complete: false }))).toContain("Incomplete record: the run is still going.");
   });
 
+  it("prints a failed model call's error as the client was told it, and what the provider itself said", () => {
+    const record = recordOf({
+      runId: "run-refused",
+      status: "error",
+      modelCalls: [
+        modelCallOf({
+          error: {
+            code: "model_error",
+            message: "The model provider failed: it refused the request as invalid (HTTP 400; trying again will not help).",
+            provider: { statusCode: 400, failure: "bad_request", message: "tools.0.input_schema: JSON schema is invalid." },
+          },
+        }),
+      ],
+    });
+    const text = formatRecordTimeline(record);
+    expect(text).toContain("error model_error: The model provider failed: it refused the request as invalid");
+    expect(text).toContain("the provider said (HTTP 400): tools.0.input_schema: JSON schema is invalid.");
+  });
+
   it("points to --json when more event pages exist", () => {
     const record = recordOf({ runId: "run-long", output: { eventCount: 3000, lastSeq: 3000, events: [], surfaces: [], next: { afterSeq: 1000 } } });
     expect(formatRecordTimeline(record)).toContain("… more from seq 1001 (tether record --json prints every page)");

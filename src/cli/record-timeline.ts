@@ -138,6 +138,8 @@ function formatModelCall(
     lines.push(`     tool ${toolCall.toolName} [${toolCall.location}] ${toolCall.toolCallId} ${value(toolCall.arguments)} → ${result}${duration}`);
   }
   if (call.error) lines.push(`     error ${call.error.code}: ${call.error.message}`);
+  const provider = call.error?.provider;
+  if (provider) lines.push(`     the provider said${provider.statusCode ? ` (HTTP ${provider.statusCode})` : ""}: ${provider.message}`);
   return lines;
 }
 

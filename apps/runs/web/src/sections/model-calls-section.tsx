@@ -57,6 +57,11 @@ export function ModelCallsSection({ record }: { record: RunRecordDocument }) {
                 <code>{call.error.code}</code>: {call.error.message}
               </p>
             ) : null}
+            {call.error?.provider ? (
+              <p className="error-line">
+                The provider said{call.error.provider.statusCode ? ` (HTTP ${call.error.provider.statusCode})` : ""}: {call.error.provider.message}
+              </p>
+            ) : null}
           </li>
         ))}
       </ol>
