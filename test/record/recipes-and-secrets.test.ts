@@ -112,4 +112,23 @@ describe("secrets in run records", () => {
     expect((record.input.forwardedProps as { apiToken: string }).apiToken).toBe("[redacted]");
     expect(JSON.stringify((record as RunRecordDocument).reports)).toContain("[redacted]");
   });
+
+  it("holds none of the secrets written the ways the hostile review found leaking: quoted, single-quoted, spaced, escaped JSON, a dict", async () => {
+    const threadId = "rec-secret-forms";
+    const secret = (n: number) => `FormSecret${n}x9Q`;
+    await client.run("kim", "workdesk", {
+      threadId,
+      runId: `${threadId}-r1`,
+      messages: [userMessage(`${threadId}-u1`, `open the work request list; my env is DB_PASSWORD="${secret(1)}" and API_KEY='${secret(2)}'`)],
+      state: { config: `SECRET="${secret(3)}"`, dict: `{'password': '${secret(4)}'}` },
+      forwardedProps: { note: `token: "${secret(5)}"`, escaped: `{\\"password\\":\\"${secret(6)}\\"}` },
+      context: [{ description: "settings", value: `password = ${secret(7)}\nexport FOO_TOKEN=${secret(8)}` }],
+    });
+
+    const { body: record } = await client.record("kim", `${threadId}-r1`);
+    const { body: chain } = await client.chain("kim", threadId);
+    const everything = JSON.stringify(record) + JSON.stringify(chain);
+    for (let n = 1; n <= 8; n++) expect(everything, secret(n)).not.toContain(secret(n));
+    expect((record.input.state as { config: string }).config).toBe('SECRET="[redacted]"');
+  });
 });
