@@ -1,6 +1,6 @@
-import { namedSecretSpans, type SecretSpan } from "./secret-pairs.ts";
+import { namedSecretSpans, type SecretSpan } from "./named-secret-spans.ts";
 import { isSecretHeader, isSecretName } from "./secret-name.ts";
-import { shapedSecretSpans } from "./secret-shapes.ts";
+import { shapedSecretSpans } from "./shaped-secret-spans.ts";
 
 /** What replaces a secret in a run record. */
 export const REDACTED = "[redacted]";
@@ -35,8 +35,8 @@ export type { SecretSpan };
 
 /**
  * Where a text holds secrets, as `[start, end)` ranges, sorted, none
- * overlapping: secrets known by their look (secret-shapes.ts) and by their
- * name (secret-pairs.ts). Linear in the text's length.
+ * overlapping: secrets known by their look (shaped-secret-spans.ts) and by their
+ * name (named-secret-spans.ts). Linear in the text's length.
  */
 export function secretSpans(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];

@@ -1,4 +1,4 @@
-import type { SecretSpan } from "./secret-pairs.ts";
+import type { SecretSpan } from "./named-secret-spans.ts";
 
 /**
  * Secrets recognisable by their look, inside any string: the whole match is
