@@ -3,7 +3,9 @@ import { cutPointers, type RunRecordDocument } from "../../protocol/index.ts";
 import type { RunRecord } from "../store/port.ts";
 import type { RunFact } from "../store/run-facts.ts";
 import { indexMessages } from "./message-index.ts";
-import { recordInput } from "./record-input.ts";
+import { recordInput, recordedTools } from "./record-input.ts";
+import type { RecordRequestPart } from "./record-input-cache.ts";
+import { summarizeRunRequest } from "../store/run-request-summary.ts";
 import { recordModelCalls } from "./record-model-calls.ts";
 import { recordOutcome } from "./record-outcome.ts";
 import { recordOutput, type EventPageRequest } from "./record-output.ts";
@@ -21,17 +23,19 @@ import { runTrigger } from "./run-trigger.ts";
  */
 export async function assembleRecord(sources: RecordSources, run: RunRecord, page: EventPageRequest): Promise<RunRecordDocument> {
   const { store } = sources;
-  const [runs, thread, before, events, facts, reports] = await Promise.all([
+  const cached = sources.recordInputs?.get(run.runId);
+  const [runs, thread, events, facts, reports] = await Promise.all([
     // Only the links: the other runs' requests (a stateless thread's whole history each) are not this record's.
     store.listRunLinks(run.threadId),
     store.getMessages(run.threadId, { withSetAside: true }),
-    store.getMessages(run.threadId, { beforeRunId: run.runId }),
     store.readEvents(run.runId),
     store.listFacts(run.runId),
     store.listReports(run.runId),
   ]);
-  const request = readRunRequest(run, indexMessages(thread).byId);
-  const messages = indexMessages(request.mode === "client" ? request.messages : [], thread);
+  // Every message of a request is in the thread (a stateless run stores those it had not seen), and the thread's word wins.
+  const messages = indexMessages(thread);
+  const requestPart = cached ?? (await readRequestPart(sources, run, messages.byId, events[0]?.event, facts));
+  const { surfaceCatalogs, ...kept } = requestPart.input;
   const output = recordOutput(events, page);
   const modelCalls = recordModelCalls(facts, messages.byId, messages.results);
   nameSurfaces(output, modelCalls);
@@ -48,11 +52,11 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
     ...(run.finishedAt ? { finishedAt: run.finishedAt } : {}),
     ...traceOf(facts),
     start: {
-      trigger: runTrigger(run, request),
+      trigger: requestPart.trigger,
       ...(run.parentRunId ? { previousRunId: run.parentRunId } : {}),
       nextRunIds: runs.filter((later) => later.parentRunId === run.runId).map((later) => later.runId),
     },
-    input: recordInput({ request, before, added: addedMessages(events[0]?.event), facts, generatedUi: sources.generatedUi(run.agentId) }),
+    input: { ...kept, tools: recordedTools(facts), surfaceCatalogs },
     modelCalls,
     output,
     reports: await recordReports({
@@ -69,6 +73,22 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
   };
   // Where the cuts are, apart from the values: input shaped like a cut is then never read as one.
   return { ...record, cuts: cutPointers(record) };
+}
+
+/** What the record says of the run's request, read and kept (redacted, capped) once per run while the cache holds it. */
+async function readRequestPart(
+  sources: RecordSources,
+  run: RunRecord,
+  byId: Map<string, Message>,
+  first: { type: string } | undefined,
+  facts: RunFact[],
+): Promise<RecordRequestPart> {
+  const [stored, before] = await Promise.all([sources.store.readRunInput(run.runId), sources.store.getMessages(run.threadId, { beforeRunId: run.runId })]);
+  const request = readRunRequest(stored, byId);
+  const { tools: _tools, ...input } = recordInput({ request, before, added: addedMessages(first), facts, generatedUi: sources.generatedUi(run.agentId) });
+  const part = { input, trigger: runTrigger(run, run.requestSummary ?? summarizeRunRequest(request.messages, request.resume)) };
+  sources.recordInputs?.set(run.runId, part);
+  return part;
 }
 
 /** The run's new messages, as its RUN_STARTED replays them. */

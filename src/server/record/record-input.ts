@@ -31,7 +31,7 @@ export function recordInput(options: {
   const added = options.added.filter((message) => !UI_ONLY_ROLES.has(message.role));
   const messages = [...base, ...added.filter((message) => !known.has(message.id))];
   const { tether: _tether, ...forwardedProps } = (request.forwardedProps ?? {}) as Record<string, unknown>;
-  const tools = options.facts.flatMap((fact) => (fact.kind === "tools" ? fact.tools : []));
+  const tools = recordedTools(options.facts);
   return {
     messages: keep(messages, RECORD_LIMITS.messages),
     messageCount: messages.length,
@@ -44,4 +44,9 @@ export function recordInput(options: {
       ? clientCatalogs({ context: request.context, forwardedProps: request.forwardedProps }).map((catalog) => catalog.catalogId)
       : [],
   };
+}
+
+/** The tools the run considered, with the allow-list's decisions, as its facts say. */
+export function recordedTools(facts: RunFact[]): RecordInput["tools"] {
+  return facts.flatMap((fact) => (fact.kind === "tools" ? fact.tools : []));
 }

@@ -1,4 +1,5 @@
 import type { RunStore } from "../store/port.ts";
+import type { RecordInputCache } from "./record-input-cache.ts";
 
 /** What assembling a record reads: the store, and what only the serving process knows. */
 export interface RecordSources {
@@ -7,4 +8,6 @@ export interface RecordSources {
   isLive(runId: string): boolean | Promise<boolean>;
   /** Whether the agent shows generated UI (its runs' records name the catalogs surfaces were checked against). */
   generatedUi(agentId: string): boolean;
+  /** Where the request part of records already read is kept, so later pages skip it (see record-input-cache.ts). */
+  recordInputs?: RecordInputCache;
 }

@@ -1,5 +1,4 @@
 import type { Context, Message, ResumeEntry, Tool } from "@ag-ui/core";
-import type { RunRecord } from "../store/port.ts";
 
 /** A run's request as the store kept it (`runs.input`): the whole request in client mode, the message ids in server mode. */
 export interface RunRequest {
@@ -14,9 +13,9 @@ export interface RunRequest {
   resume: ResumeEntry[];
 }
 
-/** Reads a run's stored request; `byId` finds a thread's message (server mode keeps only the ids). */
-export function readRunRequest(run: RunRecord, byId: Map<string, Message>): RunRequest {
-  const input = (run.input ?? {}) as {
+/** Reads a run's stored request (`RunStore.readRunInput`); `byId` finds a thread's message (server mode keeps only the ids). */
+export function readRunRequest(stored: unknown, byId: Map<string, Message>): RunRequest {
+  const input = (stored ?? {}) as {
     messages?: Message[];
     messageIds?: string[];
     state?: unknown;

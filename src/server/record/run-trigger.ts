@@ -1,35 +1,28 @@
 import type { Message } from "@ag-ui/core";
 import type { RecordStart } from "../../protocol/index.ts";
 import type { RunRecord } from "../store/port.ts";
+import type { RunRequestSummary } from "../store/run-request-summary.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
 import { redactString } from "./redact.ts";
-import type { RunRequest } from "./run-request.ts";
 
 export type RecordTrigger = RecordStart["trigger"];
 
 /**
  * What started a run: its stored trigger when the client said
  * (`forwardedProps.tether.trigger`), else what its request shows (answers to
- * approvals, a browser's tool results, or a user's message).
+ * approvals, a browser's tool results, or a user's message), as summarized
+ * when the run began (`summarizeRunRequest`).
  */
-export function runTrigger(run: RunRecord, request: RunRequest): RecordTrigger {
-  const kind = run.trigger?.kind ?? (request.resume.length > 0 ? "resume" : request.messages.at(-1)?.role === "tool" ? "tool-result" : "user-message");
+export function runTrigger(run: RunRecord, request: RunRequestSummary): RecordTrigger {
+  const kind = run.trigger?.kind ?? (request.resume.length > 0 ? "resume" : request.lastRole === "tool" ? "tool-result" : "user-message");
   const trigger: RecordTrigger = { kind };
   if (kind === "regenerate" && run.trigger?.messageId) trigger.messageId = run.trigger.messageId;
-  if (kind === "user-message") {
-    const message = request.messages.findLast((candidate) => candidate.role === "user");
-    if (message) trigger.messageId = message.id;
-  }
+  if (kind === "user-message" && request.lastUserMessageId) trigger.messageId = request.lastUserMessageId;
   if (kind === "tool-result") {
-    trigger.toolCallIds = run.trigger?.toolCallIds ?? trailingResults(request.messages);
+    trigger.toolCallIds = run.trigger?.toolCallIds ?? request.trailingToolCallIds;
   }
-  if (request.resume.length > 0) {
-    trigger.answers = request.resume.map((entry) => {
-      const approved = (entry.payload as { approved?: unknown } | undefined)?.approved;
-      return { interruptId: entry.interruptId, status: entry.status, ...(typeof approved === "boolean" ? { approved } : {}) };
-    });
-  }
+  if (request.resume.length > 0) trigger.answers = request.resume.map((answer) => ({ ...answer }));
   const action = run.trigger?.action as
     { name?: unknown; surfaceId?: unknown; sourceComponentId?: unknown; context?: unknown; timestamp?: unknown } | undefined;
   if (kind === "ui-action" && action) {
@@ -68,17 +61,6 @@ export function summarizeTrigger(trigger: RecordTrigger, byId: Map<string, Messa
       return typeof content === "string" ? clip(`answer again: ${content}`) : "another answer";
     }
   }
-}
-
-/** The tool calls the request's last messages answer. */
-function trailingResults(messages: Message[]): string[] {
-  const ids: string[] = [];
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index]!;
-    if (message.role !== "tool") break;
-    ids.unshift(message.toolCallId);
-  }
-  return ids;
 }
 
 const SUMMARY_CHARS = 80;

@@ -1,5 +1,7 @@
+import type { Message } from "@ag-ui/core";
 import type { ThreadRunChain } from "../../protocol/index.ts";
-import type { ThreadRecord } from "../store/port.ts";
+import type { RunRecord, ThreadRecord } from "../store/port.ts";
+import { summarizeRunRequest, type RunRequestSummary } from "../store/run-request-summary.ts";
 import { indexMessages } from "./message-index.ts";
 import type { RecordSources } from "./record-sources.ts";
 import { recordOutcome } from "./record-outcome.ts";
@@ -7,21 +9,22 @@ import { runCompletion } from "./run-completion.ts";
 import { readRunRequest } from "./run-request.ts";
 import { runTrigger, summarizeTrigger } from "./run-trigger.ts";
 
-/** A thread's runs, oldest first, each with what started it in a few words and its links to the runs around it. */
+/**
+ * A thread's runs, oldest first, each with what started it in a few words and its links to the runs around it.
+ * Reads no run's request (in client mode the whole history each): what started a run is in its summary.
+ */
 export async function threadRunChain(sources: Omit<RecordSources, "generatedUi">, thread: ThreadRecord): Promise<ThreadRunChain> {
   const [runs, messages] = await Promise.all([sources.store.listRuns(thread.threadId), sources.store.getMessages(thread.threadId, { withSetAside: true })]);
   const index = indexMessages(messages);
   // Asked once per running run: with several instances the answer may come from the shared bus.
   const running = runs.filter((run) => run.status === "running");
   const live = new Set((await Promise.all(running.map(async (run) => ((await sources.isLive(run.runId)) ? [run.runId] : [])))).flat());
+  const summaries = await Promise.all(runs.map((run) => requestSummaryOf(sources, run, index.byId)));
   return {
     threadId: thread.threadId,
     agentId: thread.agentId,
-    runs: runs.map((run) => {
-      const request = readRunRequest(run, index.byId);
-      // A stateless agent's request holds messages the thread may not: its own first.
-      const known = request.mode === "client" ? indexMessages(messages, request.messages) : index;
-      const trigger = runTrigger(run, request);
+    runs: runs.map((run, position) => {
+      const trigger = runTrigger(run, summaries[position]!);
       const { complete } = runCompletion(run, live.has(run.runId));
       return {
         runId: run.runId,
@@ -29,7 +32,7 @@ export async function threadRunChain(sources: Omit<RecordSources, "generatedUi">
         complete,
         createdAt: run.createdAt,
         ...(run.finishedAt ? { finishedAt: run.finishedAt } : {}),
-        trigger: { kind: trigger.kind, summary: summarizeTrigger(trigger, known.byId, known.toolNames) },
+        trigger: { kind: trigger.kind, summary: summarizeTrigger(trigger, index.byId, index.toolNames) },
         ...(run.parentRunId ? { previousRunId: run.parentRunId } : {}),
         nextRunIds: runs.filter((later) => later.parentRunId === run.runId).map((later) => later.runId),
         ...(run.outcome ? { outcome: recordOutcome(run.outcome) } : {}),
@@ -37,4 +40,11 @@ export async function threadRunChain(sources: Omit<RecordSources, "generatedUi">
       };
     }),
   };
+}
+
+/** The run's summary; a run stored before summaries were kept has its request read instead (once, for that run). */
+export async function requestSummaryOf(sources: Pick<RecordSources, "store">, run: RunRecord, byId: Map<string, Message>): Promise<RunRequestSummary> {
+  if (run.requestSummary) return run.requestSummary;
+  const request = readRunRequest(await sources.store.readRunInput(run.runId), byId);
+  return summarizeRunRequest(request.messages, request.resume);
 }

@@ -14,6 +14,7 @@ import { prepareUiAction } from "../genui/ui-action.ts";
 import type { IdSource } from "./ids.ts";
 import { offeredTools } from "../record/offered-tools.ts";
 import { answeredRunId } from "./answered-run.ts";
+import { summarizeRunRequest } from "../store/run-request-summary.ts";
 
 /**
  * A run request that passed every check: a new run, ready to be stored and
@@ -187,6 +188,7 @@ export async function prepareRun(options: {
         ...(parentRunId ? { parentRunId } : {}),
         ...(trigger ? { trigger } : {}),
         input: recordableInput(input, agent.history),
+        requestSummary: summarizeRunRequest(input.messages, input.resume),
         log: toolSet.log,
       },
       facts: [offeredTools(toolSet)],

@@ -10,7 +10,11 @@ import { UNSTORED_EVENT_LIMIT, type BeginRun, type PendingToolCall, type RunStor
 import { createSqliteRunStore } from "./sqlite.ts";
 import { createPgRunStore } from "./pg.ts";
 import { embeddedPostgres, reachablePostgres, serverSchemas, uniqueSchema } from "../../../test/helpers/postgres.ts";
+import { quoteIdentifier } from "./pg-schema.ts";
 import type { ModelCallFact, RunFact } from "./run-facts.ts";
+import { runInputContract } from "../../../test/helpers/run-input-contract.ts";
+import Database from "better-sqlite3";
+import pg from "pg";
 
 /** One adapter of the `RunStore` port, as the contract suite sees it. */
 interface StoreAdapter {
@@ -25,6 +29,8 @@ interface StoreAdapter {
    * then recovery is tried on the store itself.
    */
   reopen?(store: RunStore, now: () => Date): Promise<RunStore>;
+  /** The bytes the store holds for run requests (inputs and histories), where the adapter can measure them. */
+  storedBytes?(store: RunStore): Promise<number>;
 }
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
@@ -113,6 +119,8 @@ function runStoreContract(adapter: StoreAdapter) {
       return store;
     }
 
+    runInputContract(openStore, adapter.storedBytes);
+
     /** The observable state of one thread, to compare before and after a refused call. */
     async function snapshot(store: RunStore, threadId: string) {
       return {
@@ -178,12 +186,12 @@ function runStoreContract(adapter: StoreAdapter) {
         parentRunId: "run_0",
         trigger,
         status: "running",
-        input: { threadId: "thread_1", runId: "run_1", messageIds: ["m1"] },
         log: [],
         createdAt: at(0),
       };
       expect(await store.getRun("run_1")).toEqual(run);
       expect(await store.getActiveRun("thread_1")).toEqual(run);
+      expect(await store.readRunInput("run_1")).toEqual({ threadId: "thread_1", runId: "run_1", messageIds: ["m1"] });
       expect(await store.getMessages("thread_1")).toEqual([userTurn]);
     });
 
@@ -712,7 +720,12 @@ async function temporaryDatabase(): Promise<string> {
 runStoreContract({ name: "memory", open: async (now) => createMemoryRunStore({ now }), durable: false });
 runStoreContract({ name: "sqlite :memory:", open: async (now) => createSqliteRunStore({ filename: ":memory:", now }), durable: true });
 /** An adapter whose stores can be opened again on the same data: `where` says where a new store's data lives, `openAt` opens a store there. */
-function reopenable<Where>(name: string, where: () => Promise<Where>, openAt: (where: Where, now: () => Date) => Promise<RunStore>): StoreAdapter {
+function reopenable<Where>(
+  name: string,
+  where: () => Promise<Where>,
+  openAt: (where: Where, now: () => Date) => Promise<RunStore>,
+  storedBytesAt?: (where: Where) => Promise<number>,
+): StoreAdapter {
   const places = new Map<RunStore, Where>();
   const openAtPlace = async (place: Where, now: () => Date) => {
     const store = await openAt(place, now);
@@ -727,10 +740,45 @@ function reopenable<Where>(name: string, where: () => Promise<Where>, openAt: (w
       await store.close();
       return openAtPlace(places.get(store)!, now);
     },
+    ...(storedBytesAt ? { storedBytes: (store: RunStore) => storedBytesAt(places.get(store)!) } : {}),
   };
 }
 
-runStoreContract(reopenable("sqlite file", temporaryDatabase, async (filename, now) => createSqliteRunStore({ filename, now })));
+/** What requests take in a PostgreSQL schema: the runs' inputs and the histories' messages and links (where there are), as text. */
+async function pgStoredBytes(query: (sql: string) => Promise<number>, schema: string): Promise<number> {
+  const s = quoteIdentifier(schema);
+  const inputs = await query(`SELECT COALESCE(SUM(octet_length(input::text)), 0)::float8 AS bytes FROM ${s}.runs`);
+  if (!(await query(`SELECT (to_regclass('${s}.history_links') IS NOT NULL)::int::float8 AS bytes`))) return inputs;
+  return (
+    inputs +
+    (await query(`SELECT COALESCE(SUM(octet_length(body::text) + octet_length(content_hash)), 0)::float8 AS bytes FROM ${s}.history_contents`)) +
+    (await query(
+      `SELECT COALESCE(SUM(octet_length(node_hash) + octet_length(parent_hash) + octet_length(content_hash)), 0)::float8 AS bytes FROM ${s}.history_links`,
+    ))
+  );
+}
+
+runStoreContract(
+  reopenable(
+    "sqlite file",
+    temporaryDatabase,
+    async (filename, now) => createSqliteRunStore({ filename, now }),
+    async (filename) => {
+      const db = new Database(filename, { readonly: true });
+      const sum = (sql: string) => (db.prepare(sql).get() as { bytes: number }).bytes;
+      try {
+        // A store without history tables (the one before them) holds every request inline.
+        const histories = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'history_links'").get()
+          ? sum("SELECT COALESCE(SUM(length(CAST(body AS BLOB)) + length(content_hash)), 0) AS bytes FROM history_contents") +
+            sum("SELECT COALESCE(SUM(length(node_hash) + length(parent_hash) + length(content_hash)), 0) AS bytes FROM history_links")
+          : 0;
+        return sum("SELECT COALESCE(SUM(length(CAST(input AS BLOB))), 0) AS bytes FROM runs") + histories;
+      } finally {
+        db.close();
+      }
+    },
+  ),
+);
 
 // PostgreSQL, embedded: always. Every store gets a fresh schema in one PGlite per file.
 const embedded = embeddedPostgres();
@@ -740,6 +788,7 @@ runStoreContract(
     "postgres (PGlite)",
     async () => uniqueSchema("contract"),
     async (schema, now) => createPgRunStore({ pglite: await embedded.database(), schema, now }),
+    async (schema) => pgStoredBytes(async (sql) => (await (await embedded.database()).query<{ bytes: number }>(sql)).rows[0]!.bytes, schema),
   ),
 );
 
@@ -753,6 +802,15 @@ if ("url" in server) {
       "postgres (server)",
       async () => schemas.make("contract"),
       async (schema, now) => createPgRunStore({ connectionString: server.url, schema, now }),
+      async (schema) => {
+        const client = new pg.Client({ connectionString: server.url });
+        await client.connect();
+        try {
+          return await pgStoredBytes(async (sql) => (await client.query<{ bytes: number }>(sql)).rows[0]!.bytes, schema);
+        } finally {
+          await client.end();
+        }
+      },
     ),
   );
 } else {

@@ -6,6 +6,7 @@ import { lostRunEvents } from "./lost-run-events.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
 import { NO_REPORT_CAPS, checkReportRoom, reportBytes, type ReportTotals } from "./report-room.ts";
 import type { RunFact } from "./run-facts.ts";
+import { createMemoryRunInputs } from "./memory-run-inputs.ts";
 import type { PendingToolCall, RunRecord, RunReport, RunStore, StoredEvent, StoredInterrupt, ThreadRecord } from "./port.ts";
 
 /**
@@ -24,6 +25,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
   const reportTotals = new Map<string, ReportTotals>();
   const interrupts = new Map<string, StoredInterrupt>();
   const facts = new Map<string, RunFact[]>();
+  const inputs = createMemoryRunInputs();
   // Values are cloned in and out, as a database would, so callers never share state with the store.
   const copy = <T>(value: T): T => structuredClone(value);
 
@@ -89,6 +91,9 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async listRuns(threadId) {
       return copy((runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!));
     },
+    async readRunInput(runId) {
+      return inputs.read(runId);
+    },
     async listRunLinks(threadId) {
       return copy(
         (runsByThread.get(threadId) ?? []).map((runId) => {
@@ -117,7 +122,8 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       const reused = added.find((message) => used.has(message.id));
       if (reused) throw beginRunRefusals.messageIdUsed(reused.id);
       // Copy everything first: a value that cannot be stored must fail the call before anything is written.
-      const newRun = copy(run);
+      const { input, ...newRun } = copy(run);
+      const storedInput = inputs.prepare(input);
       const newMessages = copy(added);
       const answers = copy(resolvedInterrupts);
       const firstEvents = first.map(({ seq, event }) => ({ seq, event: copy(event) }));
@@ -132,6 +138,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
         createdAt: at,
       });
       runsByThread.set(thread.threadId, [...(runsByThread.get(thread.threadId) ?? []), run.runId]);
+      inputs.store(thread.threadId, run.runId, storedInput);
       events.set(run.runId, firstEvents);
       addFacts(run.runId, firstFacts);
       for (const stored of setAside) stored.supersededBy = run.runId;

@@ -12,7 +12,7 @@ export interface PgRunRow {
   outcome: RunRecord["outcome"] | null;
   error: RunRecord["error"] | null;
   usage: RunRecord["usage"] | null;
-  input: unknown;
+  request_summary: RunRecord["requestSummary"] | null;
   log: RunRecord["log"];
   created_at: Date;
   finished_at: Date | null;
@@ -66,7 +66,7 @@ export function pgRun(row: PgRunRow): RunRecord {
     ...(row.outcome ? { outcome: row.outcome } : {}),
     ...(row.error ? { error: row.error } : {}),
     ...(row.usage ? { usage: row.usage } : {}),
-    input: row.input,
+    ...(row.request_summary ? { requestSummary: row.request_summary } : {}),
     log: row.log,
     createdAt: row.created_at.toISOString(),
     ...(row.finished_at ? { finishedAt: row.finished_at.toISOString() } : {}),

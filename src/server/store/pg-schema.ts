@@ -116,6 +116,28 @@ CREATE TABLE ${s}.report_totals (
 INSERT INTO ${s}.report_totals (run_id, count, bytes) SELECT run_id, count(*), sum(octet_length(body::text)) FROM ${s}.reports GROUP BY run_id;
 `,
   },
+  {
+    version: 5,
+    name: "run requests' histories stored once per thread by content",
+    // See run-input-history.ts. Runs stored before keep their requests inline (input_history NULL).
+    sql: (s) => `
+ALTER TABLE ${s}.runs ADD COLUMN input_history text;
+ALTER TABLE ${s}.runs ADD COLUMN request_summary json;
+CREATE TABLE ${s}.history_contents (
+  thread_id text NOT NULL,
+  content_hash text NOT NULL,
+  body json NOT NULL,
+  PRIMARY KEY (thread_id, content_hash)
+);
+CREATE TABLE ${s}.history_links (
+  thread_id text NOT NULL,
+  node_hash text NOT NULL,
+  parent_hash text NOT NULL,
+  content_hash text NOT NULL,
+  PRIMARY KEY (thread_id, node_hash)
+);
+`,
+  },
 ];
 
 /** Advisory lock class of the migrations (the second key is the schema's hash): one migrating instance per schema at a time. */

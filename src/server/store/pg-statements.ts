@@ -7,7 +7,8 @@ import { quoteIdentifier } from "./pg-schema.ts";
  */
 export function pgStatements(schema: string) {
   const s = quoteIdentifier(schema);
-  const runColumns = `run_id, thread_id, agent_id, user_id, parent_run_id, trigger, status, outcome, error, usage, input, log, created_at, finished_at`;
+  // A run as listed and looked up: never its request (`input`), which only readRunInput reads.
+  const runColumns = `run_id, thread_id, agent_id, user_id, parent_run_id, trigger, status, outcome, error, usage, request_summary, log, created_at, finished_at`;
   return {
     getThread: `SELECT thread_id, agent_id, owner_id, created_at, updated_at FROM ${s}.threads WHERE thread_id = $1`,
     /**

@@ -116,6 +116,8 @@ for (const backend of backends) {
       await backend.scalar(`ALTER TABLE ${quoted}.messages DROP COLUMN superseded_by`);
       await backend.scalar(`ALTER TABLE ${quoted}.runs DROP COLUMN cancel_requested_at`);
       await backend.scalar(`DROP TABLE ${quoted}.report_totals`);
+      for (const column of ["input_history", "request_summary"]) await backend.scalar(`ALTER TABLE ${quoted}.runs DROP COLUMN ${column}`);
+      for (const table of ["history_contents", "history_links"]) await backend.scalar(`DROP TABLE ${quoted}.${table}`);
       await backend.scalar(`DELETE FROM ${quoted}.schema_migrations WHERE version > 1`);
 
       const upgraded = await open(schema);

@@ -9,7 +9,8 @@ import { lostRunEvents } from "./lost-run-events.ts";
 import { isPgRetryable, toPgStoreError } from "./pg-errors.ts";
 import { claimOwnerIfGone, holdInstanceLock, type PgInstanceLock } from "./pg-instance.ts";
 import { pgClock } from "./pg-clock.ts";
-import { pgInterrupt, pgRun, pgRunLink, pgThread, type PgInterruptRow, type PgRunLinkRow, type PgRunRow, type PgThreadRow } from "./pg-rows.ts";
+import { pgInterrupt, pgThread, type PgInterruptRow, type PgThreadRow } from "./pg-rows.ts";
+import { pgRunReads } from "./pg-run-reads.ts";
 import { cannotOpenPg, openPgRunner } from "./pg-open.ts";
 import type { PgRunStoreOptions } from "./pg-run-store-options.ts";
 import type { PgQueries } from "./pg-runner.ts";
@@ -18,6 +19,8 @@ import { pgCancelRequests } from "./pg-cancel-requests.ts";
 import { pgReports } from "./pg-reports.ts";
 import { pgStatements } from "./pg-statements.ts";
 import { pgWrites } from "./pg-writes.ts";
+import { pgRunInputs } from "./pg-run-inputs.ts";
+import { splitRunInput } from "./run-input-history.ts";
 import type { LostRunEnding, PendingToolCall, RunLogEntry, RunStore, StoredEvent } from "./port.ts";
 import type { RunFact } from "./run-facts.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
@@ -75,6 +78,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
   const rows = async <Row>(text: string, values: unknown[]) => (await read(() => runner.query<Row>(text, values))).rows;
   const { insertEvents, appendMessages, insertFacts, insertInterrupt, upsertPending } = pgWrites(sql);
   const addReport = pgReports(schema);
+  const inputs = pgRunInputs(schema);
 
   /** Closes the approvals a run asked for that nobody will see, answering their calls in the thread. */
   const closeApprovalsOf = async (tx: PgQueries, runId: string, threadId: string) => {
@@ -152,22 +156,10 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     async getPendingInterrupts(threadId) {
       return (await rows<PgInterruptRow>(sql.getPendingInterrupts, [threadId])).map(pgInterrupt);
     },
-    async getRun(runId) {
-      const [row] = await rows<PgRunRow>(sql.getRun, [runId]);
-      return row && pgRun(row);
-    },
-    async getActiveRun(threadId) {
-      const [row] = await rows<PgRunRow>(sql.getActiveRun, [threadId]);
-      return row && pgRun(row);
-    },
-    async listRuns(threadId) {
-      return (await rows<PgRunRow>(sql.listRuns, [threadId])).map(pgRun);
-    },
-    async listRunLinks(threadId) {
-      return (await rows<PgRunLinkRow>(sql.listRunLinks, [threadId])).map(pgRunLink);
-    },
+    ...pgRunReads(sql, inputs, runner, rows, read),
     async beginRun(begin) {
       const { thread, run } = begin;
+      const input = splitRunInput(run.input);
       // A run begun while the lock is lost could be ended as lost by another instance as it starts.
       if (!lock.held()) throw new TetherError("store_unavailable", "This server lost its hold on the database and is taking it back; try again in a moment.");
       await write("start the run", async (tx) => {
@@ -185,11 +177,12 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
           run.userId,
           run.parentRunId ?? null,
           run.trigger ? JSON.stringify(run.trigger) : null,
-          JSON.stringify(run.input),
+          input.inline,
           JSON.stringify(run.log),
           instanceId,
           at,
         ]);
+        await inputs.store(tx, thread.threadId, run.runId, input, run.requestSummary);
         await insertEvents(tx, run.runId, begin.events);
         await insertFacts(tx, run.runId, begin.facts);
         if (begin.supersede) {

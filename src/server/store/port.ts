@@ -2,6 +2,9 @@ import type { BaseEvent, Interrupt, Message, ResumeEntry, RunFinishedOutcome, To
 import type { Trigger } from "../../protocol/index.ts";
 import type { ReportCaps } from "./report-room.ts";
 import type { RunFact } from "./run-facts.ts";
+import type { RunRequestSummary } from "./run-request-summary.ts";
+
+export type { RunRequestSummary };
 
 /**
  * How far a run's stream may run ahead of its stored log. Events reach
@@ -45,11 +48,20 @@ export interface RunStore {
   getInterrupt(interruptId: string): Promise<StoredInterrupt | undefined>;
   /** The thread's interrupts still waiting for an answer, oldest first. */
   getPendingInterrupts(threadId: string): Promise<StoredInterrupt[]>;
+  /** The run without its request (see `readRunInput`). */
   getRun(runId: string): Promise<RunRecord | undefined>;
-  /** The thread's run with status `running`, if any. */
+  /** The thread's run with status `running`, if any, without its request. */
   getActiveRun(threadId: string): Promise<RunRecord | undefined>;
-  /** The thread's runs, oldest first. */
+  /** The thread's runs, oldest first, without their requests. */
   listRuns(threadId: string): Promise<RunRecord[]>;
+  /**
+   * The request a run began with, exactly as `beginRun` got it (undefined
+   * for an unknown run). The one read of it: a stateless agent's request
+   * holds the whole history, so only the run's own record reads it, never a
+   * thread's listing, lookup or reconnect. A history is stored once per
+   * thread, message by message, by content (see run-input-history.ts).
+   */
+  readRunInput(runId: string): Promise<unknown>;
   /**
    * The thread's runs, oldest first, as far as the links between them go.
    * Without their requests: a stateless thread's runs each hold the whole
@@ -181,8 +193,8 @@ export interface RunRecord {
   outcome?: RunFinishedOutcome;
   error?: { code: string; message: string };
   usage?: TokenUsage[];
-  /** The request as it arrived (after validation). */
-  input: unknown;
+  /** What a thread's chain shows of the request without reading it (absent on runs stored before it was kept). */
+  requestSummary?: RunRequestSummary;
   log: RunLogEntry[];
   createdAt: string;
   finishedAt?: string;
@@ -227,7 +239,9 @@ export interface BeginRun {
     userId: string;
     parentRunId?: string;
     trigger?: Trigger;
+    /** The request as it arrived (after validation); read back only by `readRunInput`. */
     input: unknown;
+    requestSummary?: RunRequestSummary;
     log: RunLogEntry[];
   };
   /** The run's first facts for its record (the tools it considered). */

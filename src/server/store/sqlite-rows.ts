@@ -12,7 +12,7 @@ export interface RunRow {
   outcome: string | null;
   error: string | null;
   usage: string | null;
-  input: string;
+  request_summary: string | null;
   log: string;
   created_at: string;
   finished_at: string | null;
@@ -53,7 +53,7 @@ export function toRun(row: RunRow): RunRecord {
     ...(row.outcome ? { outcome: JSON.parse(row.outcome) } : {}),
     ...(row.error ? { error: JSON.parse(row.error) } : {}),
     ...(row.usage ? { usage: JSON.parse(row.usage) } : {}),
-    input: JSON.parse(row.input),
+    ...(row.request_summary ? { requestSummary: JSON.parse(row.request_summary) } : {}),
     log: JSON.parse(row.log),
     createdAt: row.created_at,
     ...(row.finished_at ? { finishedAt: row.finished_at } : {}),

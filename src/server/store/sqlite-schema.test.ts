@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { assistantMessage, toolCall, userMessage } from "../../../test/fixtures/messages.ts";
 import { encodePage } from "./event-pages.ts";
 import { createSqliteRunStore } from "./sqlite.ts";
-import { SCHEMA, applySchema } from "./sqlite-schema.ts";
+import { applySchema } from "./sqlite-schema.ts";
 import { prepareStatements } from "./sqlite-statements.ts";
 
 const folders: string[] = [];
@@ -126,7 +126,7 @@ function writeTextKeyedFile(filename: string) {
 describe("the SQLite schema", () => {
   it("finds a thread's running run among the thread's own runs, not among every running run of the server (each run's start asks)", () => {
     const db = new Database(":memory:");
-    db.exec(SCHEMA);
+    applySchema(db);
     const plan = db.prepare(`EXPLAIN QUERY PLAN ${prepareStatements(db).getActiveRun.source}`).all("thread_1") as Array<{ detail: string }>;
     expect(plan.map((step) => step.detail)).toEqual([
       "SEARCH runs USING INDEX runs_by_thread (thread_key=?)",
@@ -207,6 +207,8 @@ describe("the SQLite schema", () => {
     expect(db.prepare("SELECT * FROM request_counts").get()).toEqual({ runs: 0 });
     expect(tables).toEqual([
       "event_pages",
+      "history_contents",
+      "history_links",
       "interrupts",
       "messages",
       "pending_tool_calls",

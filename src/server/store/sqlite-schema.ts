@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { isTextKeyed, rekeyOnIntegers } from "./sqlite-integer-keys.ts";
 import { addReportTotals } from "./sqlite-reports.ts";
+import { applyRunInputSchema } from "./sqlite-run-inputs.ts";
 
 /** The SQLite store's tables. Created if missing; every statement is idempotent. */
 export const SCHEMA = `
@@ -100,4 +101,5 @@ export function applySchema(db: Database.Database): void {
   if (isTextKeyed(db)) rekeyOnIntegers(db, SCHEMA);
   else db.exec(SCHEMA);
   addReportTotals(db);
+  applyRunInputSchema(db);
 }

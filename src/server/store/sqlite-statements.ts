@@ -4,6 +4,9 @@ import type { InterruptRow, RunLinkRow, RunRow } from "./sqlite-rows.ts";
 // Tables key their rows by a thread's or run's integer key; statements take the client's id and look the key up.
 const THREAD_KEY = "(SELECT thread_key FROM threads WHERE thread_id = ?)";
 const RUN_KEY = "(SELECT run_key FROM runs WHERE run_id = ?)";
+// A run as listed and looked up: never its request (`input`), which only readRunInput reads.
+const RUN_COLUMNS =
+  "run_id, thread_id, agent_id, user_id, parent_run_id, trigger, status, outcome, error, usage, request_summary, log, created_at, finished_at";
 
 /** Every statement the SQLite store runs, prepared once per connection. @internal */
 export function prepareStatements(db: Database.Database) {
@@ -38,10 +41,10 @@ export function prepareStatements(db: Database.Database) {
       `INSERT OR REPLACE INTO pending_tool_calls (thread_key, tool_call_id, tool_name, run_id, arguments) VALUES (${THREAD_KEY}, ?, ?, ?, ?)`,
     ),
     deletePending: db.prepare(`DELETE FROM pending_tool_calls WHERE thread_key = ${THREAD_KEY} AND tool_call_id = ?`),
-    getRun: db.prepare<[string], RunRow>("SELECT * FROM runs WHERE run_id = ?"),
+    getRun: db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = ?`),
     // `+status`: through the thread's own runs; by `runs_running` it would read every running run of the server.
-    getActiveRun: db.prepare<[string], RunRow>(`SELECT * FROM runs WHERE thread_key = ${THREAD_KEY} AND +status = 'running' LIMIT 1`),
-    listRuns: db.prepare<[string], RunRow>(`SELECT * FROM runs WHERE thread_key = ${THREAD_KEY} ORDER BY ordinal`),
+    getActiveRun: db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE thread_key = ${THREAD_KEY} AND +status = 'running' LIMIT 1`),
+    listRuns: db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE thread_key = ${THREAD_KEY} ORDER BY ordinal`),
     listRunLinks: db.prepare<[string], RunLinkRow>(
       `SELECT run_id, parent_run_id, trigger, created_at FROM runs WHERE thread_key = ${THREAD_KEY} ORDER BY ordinal`,
     ),

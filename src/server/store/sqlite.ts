@@ -10,10 +10,13 @@ import { checkpointInBackground } from "./sqlite-checkpoints.ts";
 import { createGroupCommit } from "./sqlite-group-commit.ts";
 import { cannotOpen, openSqliteDatabase } from "./sqlite-database.ts";
 import { lockDatabaseFile } from "./sqlite-lock.ts";
-import { toInterrupt, toRun, toRunLink, toThread } from "./sqlite-rows.ts";
+import { toInterrupt, toThread } from "./sqlite-rows.ts";
+import { sqliteRunReads } from "./sqlite-run-reads.ts";
 import { applySchema } from "./sqlite-schema.ts";
 import { sqliteReports } from "./sqlite-reports.ts";
 import { prepareStatements } from "./sqlite-statements.ts";
+import { splitRunInput } from "./run-input-history.ts";
+import { sqliteRunInputs } from "./sqlite-run-inputs.ts";
 import type {
   BeginRun,
   StoredInterrupt,
@@ -56,6 +59,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
 
   const statements = prepareStatements(db);
   const addReport = sqliteReports(db, now);
+  const inputs = sqliteRunInputs(db);
   // Every write goes through the group commit: one transaction per turn of the event loop, a savepoint per write.
   const group = createGroupCommit(db);
   const checkpoints = file ? checkpointInBackground(db, options.filename, options) : undefined;
@@ -89,6 +93,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
 
   const beginRun = db.transaction((begin: BeginRun) => {
     const { thread, run } = begin;
+    const input = splitRunInput(run.input);
     const at = now();
     const existing = statements.getThread.get(thread.threadId);
     if (existing && existing.owner_id !== thread.ownerId) {
@@ -108,11 +113,12 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       run.userId,
       run.parentRunId ?? null,
       run.trigger ? JSON.stringify(run.trigger) : null,
-      JSON.stringify(run.input),
+      input.inline,
       JSON.stringify(run.log),
       at,
       thread.threadId,
     );
+    inputs.store(thread.threadId, run.runId, input, run.requestSummary);
     insertEvents(run.runId, begin.events);
     insertFacts(run.runId, begin.facts);
     if (begin.supersede) {
@@ -232,18 +238,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
         return row && toInterrupt(row);
       }),
     getPendingInterrupts: (threadId) => read(() => statements.getPendingInterrupts.all(threadId).map(toInterrupt)),
-    getRun: (runId) =>
-      read(() => {
-        const row = statements.getRun.get(runId);
-        return row && toRun(row);
-      }),
-    getActiveRun: (threadId) =>
-      read(() => {
-        const row = statements.getActiveRun.get(threadId);
-        return row && toRun(row);
-      }),
-    listRuns: (threadId) => read(() => statements.listRuns.all(threadId).map(toRun)),
-    listRunLinks: (threadId) => read(() => statements.listRunLinks.all(threadId).map(toRunLink)),
+    ...sqliteRunReads(statements, inputs, read),
     async beginRun(begin) {
       await group.run(() => beginRun(begin), { ...startWait, what: "start the run" });
     },

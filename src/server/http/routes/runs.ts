@@ -11,6 +11,7 @@ import { readJsonBody } from "../read-json-body.ts";
 import { DEFAULT_RECORD_PAGE_LIMITS, readRecordQuery, type RecordPageLimits } from "../record-page.ts";
 import { assembleRecord } from "../../record/assemble-record.ts";
 import type { RecordSources } from "../../record/record-sources.ts";
+import { createRecordInputCache } from "../../record/record-input-cache.ts";
 import { DEFAULT_REPORT_LIMITS, type ReportLimits } from "../report-limits.ts";
 import { createReportQuota } from "../report-quota.ts";
 
@@ -32,6 +33,8 @@ export function runRoutes(store: RunStore, runner: Runner, hub: RunHub, records:
   const reportLimits = { ...DEFAULT_REPORT_LIMITS, ...options.reportLimits };
   const recordPage = { ...DEFAULT_RECORD_PAGE_LIMITS, ...options.recordPage };
   const quota = createReportQuota(store, reportLimits);
+  // Later pages of a record skip redacting its request again.
+  const recordSources: RecordSources = { ...records, recordInputs: records.recordInputs ?? createRecordInputCache() };
   return (
     new Hono<AuthEnv>()
       /**
@@ -67,7 +70,7 @@ export function runRoutes(store: RunStore, runner: Runner, hub: RunHub, records:
         const run = await readableRun(store, c.req.param("runId"), c.var.user, options.canReadRecord);
         return c.json(
           await assembleRecord(
-            records,
+            recordSources,
             run,
             readRecordQuery((name) => c.req.query(name), recordPage),
           ),
