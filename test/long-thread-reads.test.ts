@@ -71,11 +71,13 @@ describe.each(stores)("a long stateless thread on the $name store", ({ open }) =
     expect({ requests: reads.requests, bytes: reads.bytes }).toEqual({ requests: 0, bytes: 0 });
   });
 
-  it("reads a run's request once for its record, however many pages are read", async () => {
+  it("reads a run's request and its thread's messages once for its record, however many pages are read", async () => {
     reads.reset();
-    const pages: Array<{ input: unknown; output: { next?: { afterSeq: number } } }> = [];
+    const pages: Array<{ input: unknown; modelCalls: unknown; output: { next?: { afterSeq: number } } }> = [];
     let afterSeq = 0;
+    let messagesForFirstPage = 0;
     for (let page = 0; page < 6; page++) {
+      if (page === 1) messagesForFirstPage = reads.messages;
       const response = await get(`/api/runs/r${RUNS}/record?afterSeq=${afterSeq}&limit=2`);
       expect(response.status).toBe(200);
       const body = (await response.json()) as (typeof pages)[number];
@@ -85,8 +87,11 @@ describe.each(stores)("a long stateless thread on the $name store", ({ open }) =
     }
 
     expect(pages.length).toBeGreaterThan(3);
-    for (const page of pages) expect(page.input).toEqual(pages[0]!.input);
+    for (const page of pages) expect([page.input, page.modelCalls]).toEqual([pages[0]!.input, pages[0]!.modelCalls]);
     expect(reads.requests).toBe(1);
+    // The first page reads the thread (the request's messages by id, the calls' results); the others read it no more.
+    expect(messagesForFirstPage).toBeGreaterThan(RUNS);
+    expect(reads.messages).toBe(messagesForFirstPage);
     expect(reads.bytes).toBeLessThan(1.1 * lastRequestBytes); // as validated: the same request, a few defaults added
   });
 });

@@ -6,10 +6,12 @@ export interface InputReads {
   bytes: number;
   /** How many run requests were handed out. */
   requests: number;
+  /** How many thread messages `getMessages` handed out (a stateless thread's whole conversation, once). */
+  messages: number;
   reset(): void;
 }
 
-const RUN_READS = new Set(["getRun", "getActiveRun", "listRuns", "listRunLinks", "readRunInput"]);
+const RUN_READS = new Set(["getRun", "getActiveRun", "listRuns", "listRunLinks", "readRunInput", "getMessages"]);
 
 /**
  * A store that counts the run requests it hands out: whatever `readRunInput`
@@ -20,9 +22,11 @@ export function countingInputReads(store: RunStore): { store: RunStore; reads: I
   const reads: InputReads = {
     bytes: 0,
     requests: 0,
+    messages: 0,
     reset() {
       reads.bytes = 0;
       reads.requests = 0;
+      reads.messages = 0;
     },
   };
   const count = (input: unknown) => {
@@ -36,7 +40,8 @@ export function countingInputReads(store: RunStore): { store: RunStore; reads: I
       if (typeof key !== "string" || !RUN_READS.has(key) || typeof value !== "function") return value;
       return async (...args: unknown[]) => {
         const result = (await (value as (...values: unknown[]) => Promise<unknown>).apply(target, args)) as unknown;
-        if (key === "readRunInput") count(result);
+        if (key === "getMessages") reads.messages += (result as unknown[]).length;
+        else if (key === "readRunInput") count(result);
         else for (const run of Array.isArray(result) ? result : [result]) count((run as { input?: unknown } | undefined)?.input);
         return result;
       };

@@ -24,20 +24,22 @@ import { runTrigger } from "./run-trigger.ts";
 export async function assembleRecord(sources: RecordSources, run: RunRecord, page: EventPageRequest): Promise<RunRecordDocument> {
   const { store } = sources;
   const cached = sources.recordInputs?.get(run.runId);
-  const [runs, thread, events, facts, reports] = await Promise.all([
+  const [runs, events, facts, reports] = await Promise.all([
     // Only the links: the other runs' requests (a stateless thread's whole history each) are not this record's.
     store.listRunLinks(run.threadId),
-    store.getMessages(run.threadId, { withSetAside: true }),
     store.readEvents(run.runId),
     store.listFacts(run.runId),
     store.listReports(run.runId),
   ]);
+  // The thread's messages (the whole conversation) only for what is not kept yet, and for reports, whose outcomes come later.
   // Every message of a request is in the thread (a stateless run stores those it had not seen), and the thread's word wins.
-  const messages = indexMessages(thread);
-  const requestPart = cached ?? (await readRequestPart(sources, run, messages.byId, events[0]?.event, facts));
+  const messages = !cached?.modelCalls || reports.length > 0 ? indexMessages(await store.getMessages(run.threadId, { withSetAside: true })) : undefined;
+  const requestPart = cached ?? (await readRequestPart(sources, run, messages!.byId, events[0]?.event, facts));
   const { surfaceCatalogs, ...kept } = requestPart.input;
   const output = recordOutput(events, page);
-  const modelCalls = recordModelCalls(facts, messages.byId, messages.results);
+  const modelCalls = requestPart.modelCalls ?? recordModelCalls(facts, messages!.byId, messages!.results);
+  // An ended run's calls are settled: its facts are all written, and the messages they name are its own.
+  if (!requestPart.modelCalls && run.status !== "running") sources.recordInputs?.set(run.runId, { ...requestPart, modelCalls });
   nameSurfaces(output, modelCalls);
 
   const record: Omit<RunRecordDocument, "cuts"> = {
@@ -63,7 +65,7 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
       run,
       reports,
       runs,
-      results: messages.results,
+      results: messages?.results ?? new Map(),
       runOfMessage: (messageId) => store.getMessageRun(run.threadId, messageId),
     }),
     ...(run.outcome ? { outcome: recordOutcome(run.outcome) } : {}),
