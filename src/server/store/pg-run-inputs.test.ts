@@ -3,6 +3,7 @@ import pg from "pg";
 import { embeddedPostgres, reachablePostgres, serverSchemas, uniqueSchema } from "../../../test/helpers/postgres.ts";
 import { createPgRunStore, type PgRunStoreOptions } from "./pg.ts";
 import { PG_MIGRATIONS, quoteIdentifier } from "./pg-schema.ts";
+import { pgStatements } from "./pg-statements.ts";
 
 /** Run requests in a schema made before histories were stored by content (migration 3): read back as they were. */
 
@@ -52,8 +53,8 @@ describe.each(backends)("run requests in a PostgreSQL schema made before migrati
     const s = quoteIdentifier(schema);
     await (await createPgRunStore(await backend.on(schema))).close();
     // Back to version 2, with two runs as it stored them: each request inline.
-    for (const column of ["input_history", "request_summary"]) await backend.run(`ALTER TABLE ${s}.runs DROP COLUMN ${column}`);
-    for (const table of ["history_contents", "history_links"]) await backend.run(`DROP TABLE ${s}.${table}`);
+    for (const column of ["input_history", "request_summary"]) await backend.run(`ALTER TABLE ${s}.runs DROP COLUMN IF EXISTS ${column}`);
+    for (const table of ["history_contents", "history_links"]) await backend.run(`DROP TABLE IF EXISTS ${s}.${table}`);
     await backend.run(`DELETE FROM ${s}.schema_migrations WHERE version > 2`);
     await backend.run(`INSERT INTO ${s}.threads VALUES ('t1', 'recipes', 'sam', now(), now())`);
     for (const [ordinal, input] of [clientInput, serverInput].entries()) {
@@ -81,6 +82,25 @@ describe.each(backends)("run requests in a PostgreSQL schema made before migrati
       expect(JSON.stringify(await store.readRunInput("r3"))).toBe(JSON.stringify(next));
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe("the PostgreSQL statements that list and look up runs (PGlite)", () => {
+  it("select no request column: a run's request is read by readRunInput alone", async () => {
+    const schema = uniqueSchema("inputs");
+    await (await createPgRunStore({ pglite: await embedded.database(), schema })).close();
+    const sql = pgStatements(schema);
+    for (const [statement, value] of [
+      [sql.getRun, "r1"],
+      [sql.getActiveRun, "t1"],
+      [sql.listRuns, "t1"],
+      [sql.listRunLinks, "t1"],
+    ] as const) {
+      const { fields } = await (await embedded.database()).query(statement, [value]);
+      const columns = fields.map((field) => field.name);
+      expect(columns).toContain("run_id");
+      expect(columns.filter((name) => name.startsWith("input"))).toEqual([]);
     }
   });
 });

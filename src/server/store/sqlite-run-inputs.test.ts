@@ -4,7 +4,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { threadRunChain } from "../record/thread-run-chain.ts";
-import { SCHEMA } from "./sqlite-schema.ts";
+import { SCHEMA, applySchema } from "./sqlite-schema.ts";
+import { prepareStatements } from "./sqlite-statements.ts";
 import { createSqliteRunStore } from "./sqlite.ts";
 
 const history = [
@@ -63,5 +64,19 @@ describe("run requests in a SQLite file made before histories were stored by con
     } finally {
       await store.close();
     }
+  });
+});
+
+describe("the SQLite statements that list and look up runs", () => {
+  it("select no request column: a run's request is read by readRunInput alone", () => {
+    const db = new Database(":memory:");
+    applySchema(db);
+    const statements = prepareStatements(db);
+    for (const statement of [statements.getRun, statements.getActiveRun, statements.listRuns, statements.listRunLinks]) {
+      const columns = statement.columns().map((column) => column.name);
+      expect(columns).toContain("run_id");
+      expect(columns.filter((name) => name.startsWith("input"))).toEqual([]);
+    }
+    db.close();
   });
 });
