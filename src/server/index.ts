@@ -45,6 +45,7 @@ export type {
   PendingToolCall,
   RunLogEntry,
   RunRecord,
+  RunRequestSummary,
   RunReport,
   RunStatus,
   RunStore,
