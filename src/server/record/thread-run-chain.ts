@@ -19,7 +19,9 @@ export async function threadRunChain(sources: Omit<RecordSources, "generatedUi">
   // Asked once per running run: with several instances the answer may come from the shared bus.
   const running = runs.filter((run) => run.status === "running");
   const live = new Set((await Promise.all(running.map(async (run) => ((await sources.isLive(run.runId)) ? [run.runId] : [])))).flat());
-  const summaries = await Promise.all(runs.map((run) => requestSummaryOf(sources, run, index.byId)));
+  // One after another: a run stored before summaries has its request read, and only one is held at a time.
+  const summaries: RunRequestSummary[] = [];
+  for (const run of runs) summaries.push(await requestSummaryOf(sources, run, index.byId));
   return {
     threadId: thread.threadId,
     agentId: thread.agentId,
