@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { assistantMessage, toolCall, userMessage } from "../../../test/fixtures/messages.ts";
 import { encodePage } from "./event-pages.ts";
 import { createSqliteRunStore } from "./sqlite.ts";
-import { applySchema } from "./sqlite-schema.ts";
+import { applySchema, SCHEMA } from "./sqlite-schema.ts";
 import { prepareStatements } from "./sqlite-statements.ts";
 
 const folders: string[] = [];
