@@ -139,7 +139,7 @@ function formatModelCall(
   }
   if (call.error) lines.push(`     error ${call.error.code}: ${call.error.message}`);
   const provider = call.error?.provider;
-  if (provider) lines.push(`     the provider said${provider.statusCode ? ` (HTTP ${provider.statusCode})` : ""}: ${provider.message}`);
+  if (provider) lines.push(`     the provider answered ${providerAnswer(provider)}; its own words are in the server's log`);
   return lines;
 }
 
@@ -236,4 +236,10 @@ function duration(ms: number): string {
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** A provider's error as the record has it: its status and the kind of failure, never its words. */
+function providerAnswer(provider: { statusCode?: number; failure?: string }): string {
+  const status = provider.statusCode ? `HTTP ${provider.statusCode}` : "an error";
+  return provider.failure ? `${status} (${provider.failure})` : status;
 }

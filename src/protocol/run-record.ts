@@ -135,17 +135,21 @@ export interface RecordModelCall {
   usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
   /**
    * Set when the call failed (a provider error, an abort): the code and message
-   * the client was told, and for a provider's error what the provider itself
-   * said (redacted), which no client is sent.
+   * the client was told, and for a provider's error its status and kind.
    */
   error?: { code: string; message: string; provider?: RecordProviderError };
 }
 
-/** A model provider's error as the provider put it: its HTTP status, the kind Tether made of it, its own words (redacted). */
+/**
+ * A model provider's error as Tether tells it: its HTTP status and the kind
+ * Tether made of it. Never the provider's own words: providers and proxies
+ * echo the request (its key, its headers) in them, and a record is read by
+ * the thread's owner. Those words, redacted, are the operator's: in the
+ * server's log and the model call's span.
+ */
 export interface RecordProviderError {
   statusCode?: number;
   failure?: string;
-  message: string;
 }
 
 export interface RecordToolCall {

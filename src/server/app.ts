@@ -276,7 +276,10 @@ async function createHub(store: RunStore, redisUrl: string | undefined, logger: 
     url: redisUrl,
     onPublishError: (error, runId) => logger.error(`Could not publish events of run ${runId} to Redis; will retry.`, error),
     onRedisDown: (error) =>
-      logger.error("Redis did not answer in time; until it does, followers of other instances' runs read the store and cancels go through it.", error),
+      logger.error(
+        "Redis did not answer (an error, or no answer in time); until it does, followers of other instances' runs read the store and cancels go through it.",
+        error,
+      ),
     onRedisUp: () => logger.warn("Redis answers again; followers of other instances' runs read its streams again."),
   });
 }

@@ -58,7 +58,7 @@ async function failingRun(threadId: string) {
 }
 
 describe("a provider's error", () => {
-  it("reaches the client in Tether's words, and the record with the provider's, never the key it echoed", async () => {
+  it("reaches the client and the record in Tether's words, and the server's log with the provider's, never the key it echoed", async () => {
     answer = (authorization) => ({ status: 401, message: `Unauthorized. You sent authorization: ${authorization} — check OPENAI_API_KEY.` });
     const { runError, record, clientSees } = await failingRun("rec-provider-echo");
 
@@ -71,14 +71,17 @@ describe("a provider's error", () => {
 
     expect(record.error).toEqual({ code: "model_error", message: runError.message });
     expect(record.modelCalls.at(-1)!.error).toMatchObject({ code: "model_error", provider: { statusCode: 401, failure: "authentication" } });
-    // A header written out runs to the end of its line: all of it is redacted.
-    expect(record.modelCalls.at(-1)!.error!.provider!.message).toBe("Unauthorized. You sent authorization: [redacted]");
+    // The thread's owner reads the record: the provider's words are not in it either.
+    expect(record.modelCalls.at(-1)!.error!.provider).toEqual({ statusCode: 401, failure: "authentication" });
     expect(JSON.stringify(record)).not.toContain("ECHOEDKEY");
-    expect(logged.join("\n")).toMatch(/rec-provider-echo-r1: The model provider failed.*The provider said: Unauthorized\./);
+    expect(JSON.stringify(record)).not.toContain("Unauthorized");
+    // The operator's log has them, and a header written out runs to the end of its line: all of it is redacted.
+    expect(logged.join("\n")).toContain("rec-provider-echo-r1: The model provider failed");
+    expect(logged.join("\n")).toContain("The provider said: Unauthorized. You sent authorization: [redacted]");
     expect(logged.join("\n")).not.toContain("ECHOEDKEY");
   });
 
-  it("echoing a dict with a key and a password line: the client gets neither nor the provider's text, the record its words redacted", async () => {
+  it("echoing a dict with a key and a password line: neither the client nor the record gets them or the provider's text, the log its words redacted", async () => {
     answer = () => ({ status: 400, message: `Invalid request, you sent {'api_key': '${ECHOED_STRIPE_KEY}'} PASSWORD="${ECHOED_PASSWORD}" in the body.` });
     const { runError, record, clientSees } = await failingRun("rec-provider-dict");
 
@@ -86,12 +89,9 @@ describe("a provider's error", () => {
     expect(runError.message).toMatch(/HTTP 400/);
     for (const said of [ECHOED_STRIPE_KEY, ECHOED_PASSWORD, "Invalid request", "api_key", "PASSWORD"]) expect(clientSees, said).not.toContain(said);
 
-    const provider = record.modelCalls.at(-1)!.error!.provider!;
-    expect(provider).toEqual({
-      statusCode: 400,
-      failure: "bad_request",
-      message: `Invalid request, you sent {'api_key': '[redacted]'} PASSWORD="[redacted]" in the body.`,
-    });
+    expect(record.modelCalls.at(-1)!.error!.provider).toEqual({ statusCode: 400, failure: "bad_request" });
+    for (const said of ["Invalid request", "api_key", "PASSWORD"]) expect(JSON.stringify(record), said).not.toContain(said);
+    expect(logged.join("\n")).toContain(`The provider said: Invalid request, you sent {'api_key': '[redacted]'} PASSWORD="[redacted]" in the body.`);
     for (const secret of [ECHOED_STRIPE_KEY, ECHOED_PASSWORD]) {
       expect(JSON.stringify(record), secret).not.toContain(secret);
       expect(logged.join("\n"), secret).not.toContain(secret);

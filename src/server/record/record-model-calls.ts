@@ -3,7 +3,7 @@ import type { RecordModelCall } from "../../protocol/index.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
 import { redactString } from "./redact.ts";
-import type { RunFact } from "../store/run-facts.ts";
+import type { ModelCallFact, RunFact } from "../store/run-facts.ts";
 
 /**
  * Part 3 of a record, each model call: the facts the run wrote down, with
@@ -36,10 +36,16 @@ export function recordModelCalls(facts: RunFact[], byId: Map<string, Message>, r
   return calls;
 }
 
-/** A call's error as stored, redacted again with today's rules: the provider's words may quote the request. */
-function redactError(error: NonNullable<RecordModelCall["error"]>): NonNullable<RecordModelCall["error"]> {
+/** A call's error as the client was told it, redacted again with today's rules; of the provider's error, its status and kind only. */
+function redactError(error: NonNullable<ModelCallFact["error"]>): NonNullable<RecordModelCall["error"]> {
   const { code, message, provider } = error;
-  return { code, message: redactString(message), ...(provider ? { provider: { ...provider, message: redactString(provider.message) } } : {}) };
+  return {
+    code,
+    message: redactString(message),
+    ...(provider
+      ? { provider: { ...(provider.statusCode ? { statusCode: provider.statusCode } : {}), ...(provider.failure ? { failure: provider.failure } : {}) } }
+      : {}),
+  };
 }
 
 /** A result as the model read it: JSON when it is, else the text. */

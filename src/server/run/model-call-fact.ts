@@ -1,9 +1,9 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { RecordProviderError, RecordSurfaceAttempt } from "../../protocol/index.ts";
+import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
 import type { StepCall, StepResult } from "./model-step.ts";
 import { providerErrorFacts, providerMessage } from "./model-error.ts";
 import type { RunTool } from "../tools/tool-set.ts";
-import type { ModelCallFact, ToolCallFact } from "../store/run-facts.ts";
+import type { ModelCallFact, ProviderErrorFact, ToolCallFact } from "../store/run-facts.ts";
 
 /** What a model call was asked: the parts of the request summary that are not in its result. */
 export interface ModelCallRequest {
@@ -71,8 +71,8 @@ function unsettled(call: StepCall, tools: Map<string, RunTool>): ToolCallFact {
     : { ...named, location: "none", status: "error" };
 }
 
-/** What the provider said about a failed call, for the record only (the client has Tether's words). */
-function providerError(error: StepResult["error"]): { provider?: RecordProviderError } {
+/** What the provider said about a failed call, for the operator's span only (the client and the record have Tether's words). */
+function providerError(error: StepResult["error"]): { provider?: ProviderErrorFact } {
   const message = error ? providerMessage(error) : undefined;
   if (message === undefined) return {};
   const { statusCode, failure } = providerErrorFacts(error!.cause);

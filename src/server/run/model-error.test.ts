@@ -29,7 +29,7 @@ describe("toModelError", () => {
 
   it("reads a mid-stream error object's type for its kind, and keeps its message, redacted, for the operator", () => {
     const overloaded = toModelError({ type: "error", error: { type: "overloaded_error", message: "Overloaded; token: abc123def" } });
-    expect(overloaded.message).toBe("The model provider failed: it is unavailable (try again later). Its own message is in the run's record.");
+    expect(overloaded.message).toBe("The model provider failed: it is unavailable (try again later). Its own message is in the server's log.");
     expect(providerMessage(overloaded)).toBe("Overloaded; token: [redacted]");
 
     const dropped = toModelError(new Error("socket hang up"));

@@ -36,7 +36,7 @@ export function toModelError(error: unknown): TetherError {
   const again = facts.retryable ? "try again later" : "trying again will not help";
   return new TetherError(
     facts.failure === "rate_limit" ? "model_rate_limited" : "model_error",
-    `The model provider failed: ${WORDS[facts.failure]} (${status}${again}). Its own message is in the run's record.`,
+    `The model provider failed: ${WORDS[facts.failure]} (${status}${again}). Its own message is in the server's log.`,
     { cause: error, details: facts },
   );
 }

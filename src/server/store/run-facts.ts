@@ -1,4 +1,4 @@
-import type { RecordModelCall, RecordToolCall, RecordToolDecision } from "../../protocol/index.ts";
+import type { RecordModelCall, RecordProviderError, RecordToolCall, RecordToolDecision } from "../../protocol/index.ts";
 
 /**
  * What a run writes down for its record as it goes, beside its events and
@@ -20,11 +20,18 @@ export interface ToolsOfferedFact {
  * in the thread's messages (`messageId` and the tool messages answering the
  * calls), so they are not stored twice.
  */
-export interface ModelCallFact extends Omit<RecordModelCall, "text" | "toolCalls"> {
+export interface ModelCallFact extends Omit<RecordModelCall, "text" | "toolCalls" | "error"> {
   kind: "model-call";
   /** The assistant message the call produced; absent when it produced none. */
   messageId?: string;
   toolCalls: ToolCallFact[];
+  /** As the record's, with the provider's own words (redacted) for the operator's span; the record leaves them out. */
+  error?: { code: string; message: string; provider?: ProviderErrorFact };
+}
+
+/** A provider's error with its own words, redacted: the model call's span says them, no record does. */
+export interface ProviderErrorFact extends RecordProviderError {
+  message: string;
 }
 
 /** A tool call as the run settled it; its arguments and result live in the thread's messages. */

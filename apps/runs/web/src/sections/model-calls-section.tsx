@@ -59,7 +59,8 @@ export function ModelCallsSection({ record }: { record: RunRecordDocument }) {
             ) : null}
             {call.error?.provider ? (
               <p className="error-line">
-                The provider said{call.error.provider.statusCode ? ` (HTTP ${call.error.provider.statusCode})` : ""}: {call.error.provider.message}
+                The provider answered {call.error.provider.statusCode ? `HTTP ${call.error.provider.statusCode}` : "an error"}
+                {call.error.provider.failure ? ` (${call.error.provider.failure})` : ""}; its own words are in the server&apos;s log.
               </p>
             ) : null}
           </li>
