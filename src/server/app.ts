@@ -239,7 +239,7 @@ const RANDOM_SECRET_WARNING =
   "Several instances share this store and TETHER_SECRET is not set: this one signs with a random secret of its own, so the others refuse what it signs (approvals of stateless agents, the demo's sign-ins). Set the same TETHER_SECRET on every instance.";
 
 const INSTANCE_LOST_MESSAGE =
-  "This server lost its hold on the database while the run was in progress; the run was stopped so that no other server finishes it twice. Start it again.";
+  "This server lost its hold on the database while the run was in progress; the run was stopped so that no other server finishes it twice. What it had already done stands (the thread shows it): reload, then send your message again if you still need an answer.";
 
 /** Who may read others' records: `canReadRecord`, or the deprecated `canReadAllRecords` in its terms. */
 function recordReaders<User extends TetherUser>(options: TetherAppOptions<User>, logger: Logger): CanReadRecord | undefined {
