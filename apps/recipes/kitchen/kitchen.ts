@@ -63,3 +63,26 @@ export function scaleIngredients(recipe: Recipe, servings: number): Ingredient[]
     return { ...ingredient, quantity };
   });
 }
+
+/** An order as both databases keep it (`recipes_orders`). */
+export interface OrderRow {
+  /** A number in SQLite; PostgreSQL's bigint, which its driver reads as a string. */
+  seq: number | string;
+  recipe_id: string;
+  title: string;
+  servings: number;
+  items: string;
+  placed_at: string;
+}
+
+/** A stored row as the app's order. */
+export function toOrder(row: OrderRow): GroceryOrder {
+  return {
+    orderId: orderNumber(row.seq),
+    recipeId: row.recipe_id,
+    title: row.title,
+    servings: row.servings,
+    items: JSON.parse(row.items) as Ingredient[],
+    placedAt: row.placed_at,
+  };
+}

@@ -1,16 +1,6 @@
 import type { PgDemoDatabase } from "../../demo-database/pg-demo-database.ts";
-import type { Ingredient, Recipe } from "../agent/index.ts";
-import { orderNumber, otherOrderRefused, scaleIngredients, type GroceryOrder, type Kitchen } from "./kitchen.ts";
-
-interface OrderRow {
-  /** bigint: the driver reads it as a string. */
-  seq: string;
-  recipe_id: string;
-  title: string;
-  servings: number;
-  items: string;
-  placed_at: string;
-}
+import type { Recipe } from "../agent/index.ts";
+import { otherOrderRefused, scaleIngredients, toOrder, type Kitchen, type OrderRow } from "./kitchen.ts";
 
 /**
  * The kitchen in PostgreSQL, for several instances on one database: a
@@ -100,16 +90,5 @@ export async function createPgKitchen(options: { database: PgDemoDatabase }): Pr
       // Another instance placed it between the look-up and the insert: the database kept theirs.
       return repeatedOrRefused((await placedFor(userId, requestId))!, recipe, servings, requestId);
     },
-  };
-}
-
-function toOrder(row: OrderRow): GroceryOrder {
-  return {
-    orderId: orderNumber(row.seq),
-    recipeId: row.recipe_id,
-    title: row.title,
-    servings: row.servings,
-    items: JSON.parse(row.items) as Ingredient[],
-    placedAt: row.placed_at,
   };
 }

@@ -1,6 +1,6 @@
 import { openSqliteDatabase, sqliteAttempt } from "@tether-agent/tether/server";
-import type { Ingredient, Recipe } from "../agent/index.ts";
-import { orderNumber, otherOrderRefused, scaleIngredients, type GroceryOrder, type Kitchen } from "./kitchen.ts";
+import type { Recipe } from "../agent/index.ts";
+import { otherOrderRefused, scaleIngredients, toOrder, type Kitchen, type OrderRow } from "./kitchen.ts";
 
 /** The kitchen in a SQLite file, whose handle it holds. */
 export interface SqliteKitchen extends Kitchen {
@@ -27,15 +27,6 @@ CREATE TABLE IF NOT EXISTS recipes_orders (
   UNIQUE (user_id, request_id)
 );
 `;
-
-interface OrderRow {
-  seq: number;
-  recipe_id: string;
-  title: string;
-  servings: number;
-  items: string;
-  placed_at: string;
-}
 
 /**
  * The kitchen in SQLite; the demo keeps it in Tether's own file. Every
@@ -93,16 +84,5 @@ export function createSqliteKitchen(options: { filename: string; waitMs?: number
     placeOrder: (userId, { recipe, servings, requestId }, now = new Date()) =>
       attempt(`order ${recipe.id}`, () => placeOnce.immediate(userId, recipe, servings, requestId, now.toISOString())),
     closeDatabase: () => db.close(),
-  };
-}
-
-function toOrder(row: OrderRow): GroceryOrder {
-  return {
-    orderId: orderNumber(row.seq),
-    recipeId: row.recipe_id,
-    title: row.title,
-    servings: row.servings,
-    items: JSON.parse(row.items) as Ingredient[],
-    placedAt: row.placed_at,
   };
 }

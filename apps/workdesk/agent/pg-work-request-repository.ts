@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import type { PgDemoDatabase, PgDemoQuery } from "../../demo-database/pg-demo-database.ts";
 import { workRequestMatches } from "./work-request-matches.ts";
 import type { CloseWorkRequestResult, WorkRequestRepository } from "./work-request-repository.ts";
-import { seedWorkRequests, type WorkRequest, type WorkRequestStatus } from "./work-requests.ts";
+import { seedWorkRequests, type WorkRequest } from "./work-requests.ts";
+import { toWorkRequest, type RequestRow } from "./work-request-row.ts";
 
 export interface PgWorkRequestRepositoryOptions {
   /** The demo's own schema and pool (see `openPgDemoDatabase`), shared by every instance on the database. */
@@ -14,19 +15,6 @@ export interface PgWorkRequestRepositoryOptions {
 }
 
 const TABLE = "workdesk_requests";
-
-interface RequestRow {
-  id: string;
-  org_scope: string;
-  title: string;
-  status: string;
-  priority: string;
-  requester: string;
-  created_at: string;
-  updated_at: string;
-  resolution: string | null;
-  closed_at: string | null;
-}
 
 /**
  * The Workdesk's records in PostgreSQL, for several instances on one
@@ -171,19 +159,4 @@ function parseRow(payload: string): RequestRow | undefined {
   } catch {
     return undefined;
   }
-}
-
-function toWorkRequest(row: RequestRow): WorkRequest {
-  return {
-    id: row.id,
-    orgScope: row.org_scope,
-    title: row.title,
-    status: row.status as WorkRequestStatus,
-    priority: row.priority as WorkRequest["priority"],
-    requester: row.requester,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    ...(row.resolution !== null ? { resolution: row.resolution } : {}),
-    ...(row.closed_at !== null ? { closedAt: row.closed_at } : {}),
-  };
 }

@@ -1,7 +1,8 @@
 import { openSqliteDatabase, sqliteAttempt, toStoreError } from "@tether-agent/tether/server";
 import { workRequestMatches } from "./work-request-matches.ts";
 import type { CloseWorkRequestResult, WorkRequestRepository } from "./work-request-repository.ts";
-import { seedWorkRequests, type WorkRequest, type WorkRequestStatus } from "./work-requests.ts";
+import { seedWorkRequests, type WorkRequest } from "./work-requests.ts";
+import { toWorkRequest, type RequestRow } from "./work-request-row.ts";
 
 export interface SqliteWorkRequestRepositoryOptions {
   /**
@@ -38,19 +39,6 @@ CREATE TABLE IF NOT EXISTS workdesk_requests (
 );
 CREATE INDEX IF NOT EXISTS workdesk_requests_by_org ON workdesk_requests (org_scope, status);
 `;
-
-interface RequestRow {
-  id: string;
-  org_scope: string;
-  title: string;
-  status: string;
-  priority: string;
-  requester: string;
-  created_at: string;
-  updated_at: string;
-  resolution: string | null;
-  closed_at: string | null;
-}
 
 /**
  * The Workdesk's records in SQLite. The table is created and seeded on the
@@ -126,20 +114,5 @@ export async function createSqliteWorkRequestRepository(options: SqliteWorkReque
     },
     close: (orgScope, id, resolution, now = new Date()) => attempt(`close ${id}`, () => closeOnce.immediate(orgScope, id, resolution, now.toISOString())),
     closeDatabase: () => db.close(),
-  };
-}
-
-function toWorkRequest(row: RequestRow): WorkRequest {
-  return {
-    id: row.id,
-    orgScope: row.org_scope,
-    title: row.title,
-    status: row.status as WorkRequestStatus,
-    priority: row.priority as WorkRequest["priority"],
-    requester: row.requester,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    ...(row.resolution !== null ? { resolution: row.resolution } : {}),
-    ...(row.closed_at !== null ? { closedAt: row.closed_at } : {}),
   };
 }
