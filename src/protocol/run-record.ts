@@ -188,7 +188,12 @@ export interface RecordOutput {
   lastSeq: number;
   /**
    * The events as sent, in pages (see `next`): each with its sequence number
-   * and type, and the ids it carries; `event` is the whole event, capped.
+   * and type, and the ids it carries; `event` is the whole event, capped,
+   * but for the messages a RUN_STARTED (`input.messages`) or a
+   * MESSAGES_SNAPSHOT (`messages`) carried: those are given as `messageCount`
+   * and `messageIds` in their place. The history is the record's
+   * `input.messages` (a RUN_STARTED's are its `input.newMessageIds`), what
+   * the run said is in `modelCalls`, so a page never holds the conversation twice.
    */
   events: Array<{ seq: number; type: string; messageId?: string; toolCallId?: string; event: Kept<unknown> }>;
   /** Where the next page of events starts (`?afterSeq=`); absent when this is the rest. */

@@ -89,4 +89,28 @@ describe("recordOutput", () => {
     expect(deltas.slice(0, 4).join("")).toBe("Use [redacted] and [redacted] now");
     expect(deltas.slice(4).join("")).toBe('{"query":"badge","password":"[redacted]"}');
   });
+
+  it("gives a RUN_STARTED's and a MESSAGES_SNAPSHOT's messages as their count and ids: the record's input holds the history", () => {
+    const messages = [
+      { id: "u1", role: "user", content: "a=".repeat(50_000) },
+      { id: "a1", role: "assistant", content: "ok" },
+    ];
+    const output = recordOutput(
+      [
+        { seq: 1, event: { type: "RUN_STARTED", threadId: "t1", runId: "r1", input: { threadId: "t1", runId: "r1", messages, tools: [], context: [] } } },
+        { seq: 2, event: { type: "MESSAGES_SNAPSHOT", messages } },
+      ] as StoredEvent[],
+      page,
+    );
+
+    expect(output.events.map((event) => event.event)).toEqual([
+      {
+        type: "RUN_STARTED",
+        threadId: "t1",
+        runId: "r1",
+        input: { threadId: "t1", runId: "r1", tools: [], context: [], messageCount: 2, messageIds: ["u1", "a1"] },
+      },
+      { type: "MESSAGES_SNAPSHOT", messageCount: 2, messageIds: ["u1", "a1"] },
+    ]);
+  });
 });

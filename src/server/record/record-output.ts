@@ -34,7 +34,7 @@ export function recordOutput(events: StoredEvent[], page: EventPageRequest): Rec
       type: event.type,
       ...(typeof fields.messageId === "string" ? { messageId: fields.messageId } : {}),
       ...(typeof fields.toolCallId === "string" ? { toolCallId: fields.toolCallId } : {}),
-      event: keep<unknown>(redactedDeltas.has(seq) ? { ...event, delta: redactedDeltas.get(seq) } : event, RECORD_LIMITS.event),
+      event: keep<unknown>(redactedDeltas.has(seq) ? { ...event, delta: redactedDeltas.get(seq) } : withoutMessages(event), RECORD_LIMITS.event),
     };
     const size = JSON.stringify(entry).length;
     if (output.events.length > 0 && (output.events.length >= page.limit || chars + size > page.maxChars)) {
@@ -46,6 +46,27 @@ export function recordOutput(events: StoredEvent[], page: EventPageRequest): Rec
   }
   output.surfaces = finalSurfaces(events);
   return output;
+}
+
+/**
+ * A RUN_STARTED's or MESSAGES_SNAPSHOT's messages as their count and ids: the
+ * history is the record's `input.messages`, what the run said its
+ * `modelCalls`, and keeping them again here would make every read of the page
+ * redact the whole request (in client mode the whole conversation).
+ */
+function withoutMessages(event: StoredEvent["event"]): unknown {
+  if (event.type === EventType.RUN_STARTED) {
+    const input = (event as unknown as { input?: { messages?: unknown } }).input;
+    return input && Array.isArray(input.messages) ? { ...event, input: messagesAsIds(input) } : event;
+  }
+  if (event.type === EventType.MESSAGES_SNAPSHOT) return messagesAsIds(event as unknown as { messages?: unknown });
+  return event;
+}
+
+function messagesAsIds<T extends { messages?: unknown }>(holder: T): Omit<T, "messages"> | T {
+  if (!Array.isArray(holder.messages)) return holder;
+  const { messages, ...rest } = holder;
+  return { ...rest, messageCount: messages.length, messageIds: messages.map((message: { id?: unknown }) => message?.id) };
 }
 
 /** The last ACTIVITY_SNAPSHOT of each surface position, in the order they first appeared. */
