@@ -93,4 +93,25 @@ describe("the cost of reading run records", () => {
       expect(started.event.input).toEqual({ threadId: "t0", runId: "r0", tools: [], context: [], messageCount: 1, messageIds: ["u0"] });
     }
   }, 120_000);
+
+  it(`computes each run's request part once over ${RUNS} records read in a cycle, and none after a restart`, async () => {
+    first.reads.requests.clear();
+    first.reads.conversations = 0;
+    for (let cycle = 0; cycle < 3; cycle++) for (let turn = 0; turn < RUNS; turn++) await record(app, `r${turn}`);
+    // r0 was read before: its part was kept then.
+    expect(first.reads.requests.size).toBe(RUNS - 1);
+    expect([...first.reads.requests.values()].every((reads) => reads === 1)).toBe(true);
+    expect(first.reads.conversations).toBe(RUNS - 1);
+    expect(largeKeeps.count).toBe(RUNS - 1);
+
+    // A restart: a fresh app on the same database, nothing cached.
+    await opened.pop()!.close();
+    largeKeeps.count = 0;
+    const reopened = open();
+    const restarted = await createScriptedApp([], { agent: { history: "client" }, store: reopened.store });
+    for (let turn = 0; turn < RUNS; turn++) expect((await record(restarted, `r${turn}`)).input.messageCount).toBe(1);
+    expect(reopened.reads.requests.size).toBe(0);
+    expect(reopened.reads.conversations).toBe(0);
+    expect(largeKeeps.count).toBe(0);
+  }, 300_000);
 });

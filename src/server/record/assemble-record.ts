@@ -4,7 +4,7 @@ import type { RunRecord } from "../store/port.ts";
 import type { RunFact } from "../store/run-facts.ts";
 import { indexMessages } from "./message-index.ts";
 import { recordInput, recordedTools } from "./record-input.ts";
-import type { RecordRequestPart } from "./record-input-cache.ts";
+import { callsFact, keptParts, requestFact, type KeptParts, type RequestPart } from "./record-kept-parts.ts";
 import { summarizeRunRequest } from "../store/run-request-summary.ts";
 import { recordModelCalls } from "./record-model-calls.ts";
 import { recordOutcome } from "./record-outcome.ts";
@@ -31,15 +31,22 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
     store.listFacts(run.runId),
     store.listReports(run.runId),
   ]);
+  // What an earlier read kept, here or as the run's facts (from another instance, or before a restart).
+  const kept: KeptParts = cached
+    ? { request: { input: cached.input, trigger: cached.trigger }, ...(cached.modelCalls ? { modelCalls: cached.modelCalls } : {}) }
+    : keptParts(facts);
   // The thread's messages (the whole conversation) only for what is not kept yet, and for reports, whose outcomes come later.
   // Every message of a request is in the thread (a stateless run stores those it had not seen), and the thread's word wins.
-  const messages = !cached?.modelCalls || reports.length > 0 ? indexMessages(await store.getMessages(run.threadId, { withSetAside: true })) : undefined;
-  const requestPart = cached ?? (await readRequestPart(sources, run, messages!.byId, events[0]?.event, facts));
-  const { surfaceCatalogs, ...kept } = requestPart.input;
+  const messages =
+    !kept.request || !kept.modelCalls || reports.length > 0 ? indexMessages(await store.getMessages(run.threadId, { withSetAside: true })) : undefined;
+  const requestPart = kept.request ?? (await readRequestPart(sources, run, messages!.byId, events[0]?.event, facts));
+  const { surfaceCatalogs, ...keptInput } = requestPart.input;
   const output = recordOutput(events, page);
-  const modelCalls = requestPart.modelCalls ?? recordModelCalls(facts, messages!.byId, messages!.results);
+  const modelCalls = kept.modelCalls ?? recordModelCalls(facts, messages!.byId, messages!.results);
   // An ended run's calls are settled: its facts are all written, and the messages they name are its own.
-  if (!requestPart.modelCalls && run.status !== "running") sources.recordInputs?.set(run.runId, { ...requestPart, modelCalls });
+  const ended = run.status !== "running";
+  if (ended && !kept.modelCalls) await keepFacts(sources, run.runId, [callsFact(modelCalls)]);
+  if (!cached || (ended && !cached.modelCalls)) sources.recordInputs?.set(run.runId, { ...requestPart, ...(ended ? { modelCalls } : {}) });
   nameSurfaces(output, modelCalls);
 
   const record: Omit<RunRecordDocument, "cuts"> = {
@@ -58,7 +65,7 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
       ...(run.parentRunId ? { previousRunId: run.parentRunId } : {}),
       nextRunIds: runs.filter((later) => later.parentRunId === run.runId).map((later) => later.runId),
     },
-    input: { ...kept, tools: recordedTools(facts), surfaceCatalogs },
+    input: { ...keptInput, tools: recordedTools(facts), surfaceCatalogs },
     modelCalls,
     output,
     reports: await recordReports({
@@ -77,20 +84,32 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
   return { ...record, cuts: cutPointers(record) };
 }
 
-/** What the record says of the run's request, read and kept (redacted, capped) once per run while the cache holds it. */
+/**
+ * What the record says of the run's request, redacted and capped once per run:
+ * kept as its fact, so no later read computes it again.
+ */
 async function readRequestPart(
   sources: RecordSources,
   run: RunRecord,
   byId: Map<string, Message>,
   first: { type: string } | undefined,
   facts: RunFact[],
-): Promise<RecordRequestPart> {
+): Promise<RequestPart> {
   const [stored, before] = await Promise.all([sources.store.readRunInput(run.runId), sources.store.getMessages(run.threadId, { beforeRunId: run.runId })]);
   const request = readRunRequest(stored, byId);
   const { tools: _tools, ...input } = recordInput({ request, before, added: addedMessages(first), facts, generatedUi: sources.generatedUi(run.agentId) });
   const part = { input, trigger: runTrigger(run, run.requestSummary ?? summarizeRunRequest(request.messages, request.resume)) };
-  sources.recordInputs?.set(run.runId, part);
+  await keepFacts(sources, run.runId, [requestFact(part)]);
   return part;
+}
+
+/**
+ * Writes parts of the record as the run's facts. Two first readers may both
+ * write: the next read takes the newest. A failed write costs only the next
+ * read computing them again, so the record is served anyway.
+ */
+async function keepFacts(sources: RecordSources, runId: string, facts: RunFact[]): Promise<void> {
+  await sources.store.appendFacts(runId, facts).catch(() => undefined);
 }
 
 /** The run's new messages, as its RUN_STARTED replays them. */

@@ -21,7 +21,8 @@ export interface RecordRequestPart {
  * first read of a run does, and later pages cost what they return. Safe to
  * keep: what the request part is computed from (the request, the run's first
  * event, the thread before it) never changes once the run began, nor an ended
- * run's calls (its facts and the messages it stored).
+ * run's calls (its facts and the messages it stored). The first level: past
+ * it, the parts are read back from the run's facts (record-kept-parts.ts).
  * One per app, never shared between apps; the least recently read goes first.
  */
 export interface RecordInputCache {

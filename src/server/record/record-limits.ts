@@ -18,3 +18,11 @@ export const RECORD_LIMITS = {
   /** What a `Cut` keeps of the beginning. */
   head: 1024,
 } as const;
+
+/**
+ * The version of the rules a record's parts are redacted and capped by
+ * (redact.ts, keep.ts, the limits above). Parts computed once and kept as the
+ * run's facts (`record-request`, `record-calls`) under another version are
+ * computed again: raise it whenever those rules change.
+ */
+export const RECORD_RULES_VERSION = 1;

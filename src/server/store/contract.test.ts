@@ -171,6 +171,21 @@ function runStoreContract(adapter: StoreAdapter) {
       expect(await store.listFacts("run_1")).toHaveLength(3);
     });
 
+    it("appends facts after a run's own, to a running or an ended run, kept across a restart, and refuses an unknown run", async () => {
+      const store = await openStore();
+      await store.beginRun({ ...begin(), facts: [offered] });
+      const later: RunFact = { kind: "trace", traceId: "a".repeat(32), spanId: "b".repeat(16) };
+      await store.appendFacts("run_1", [later]);
+      await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" }, facts: [modelCall(1)] });
+      // Two readers writing the same part at once: both kept, the newest last.
+      await Promise.all([store.appendFacts("run_1", [later]), store.appendFacts("run_1", [later])]);
+      expect(await rejection(store.appendFacts("run_2", [later]))).toBe("run_not_found");
+
+      const reopened = await restart(store);
+      expect(await reopened.listFacts("run_1")).toEqual([offered, later, modelCall(1), later, later]);
+      expect(await reopened.listFacts("run_2")).toEqual([]);
+    });
+
     it("creates the thread, the running run and its messages in beginRun", async () => {
       const store = await openStore();
       const trigger = { kind: "user-message" as const };

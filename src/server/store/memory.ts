@@ -210,6 +210,10 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     async listFacts(runId) {
       return copy(facts.get(runId) ?? []);
     },
+    async appendFacts(runId, added) {
+      if (!runs.has(runId)) throw new TetherError("run_not_found", `Run ${runId} does not exist.`);
+      addFacts(runId, copy(added));
+    },
     async recoverInterruptedRuns() {
       return 0;
     },

@@ -274,6 +274,11 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
     async listFacts(runId) {
       return (await rows<{ body: RunFact }>(sql.listFacts, [runId])).map((row) => row.body);
     },
+    appendFacts: (runId, facts) =>
+      write("store the run's record facts", async (tx) => {
+        if ((await tx.query(sql.runStatus, [runId])).rows.length === 0) throw new TetherError("run_not_found", `Run ${runId} does not exist.`);
+        await insertFacts(tx, runId, facts);
+      }),
     /**
      * Ends the running runs of instances that are gone, never those of an
      * instance still alive: each owner's liveness lock (pg-instance.ts) is

@@ -125,6 +125,13 @@ export interface RunStore {
   /** What the run wrote down for its record (see `RunFact`), in the order it was written. */
   listFacts(runId: string): Promise<RunFact[]>;
   /**
+   * Adds facts after the run's own writes: its record's parts computed once on
+   * a first read (`record-request`, `record-calls`), so no later read, restart
+   * or other instance computes them again. Refuses with `run_not_found` a run
+   * the store does not have.
+   */
+  appendFacts(runId: string, facts: RunFact[]): Promise<void>;
+  /**
    * Ends every run left `running` by a process that stopped, as `endLostRun`
    * does with code `instance_lost`, so their threads can continue. Called once
    * at start-up by the process that owns the store; returns how many.

@@ -1,4 +1,4 @@
-import type { RecordModelCall, RecordProviderError, RecordToolCall, RecordToolDecision } from "../../protocol/index.ts";
+import type { RecordInput, RecordModelCall, RecordProviderError, RecordStart, RecordToolCall, RecordToolDecision } from "../../protocol/index.ts";
 
 /**
  * What a run writes down for its record as it goes, beside its events and
@@ -6,7 +6,7 @@ import type { RecordModelCall, RecordProviderError, RecordToolCall, RecordToolDe
  * makes anyway (the run's start, a step's commit, the run's end), so the
  * record costs no transaction of its own.
  */
-export type RunFact = ToolsOfferedFact | ModelCallFact | TraceFact;
+export type RunFact = ToolsOfferedFact | ModelCallFact | TraceFact | RecordRequestFact | RecordCallsFact;
 
 /** The tools the run considered, as its start decided; written with the run. */
 export interface ToolsOfferedFact {
@@ -47,4 +47,30 @@ export interface TraceFact {
   traceId: string;
   /** The run span (`invoke_agent`); model calls and tool executions are its children. */
   spanId: string;
+}
+
+/**
+ * What the run's record says of its request (its `input` but the tools, and
+ * its trigger), redacted and capped once, on the record's first read: it is
+ * computed over the whole request (in client mode the whole history), which
+ * never changes once the run began. `rules` is the version of the redaction
+ * and cap rules it was kept with; a read under other rules computes it again.
+ * Two readers may both write it: any one with the current rules will do.
+ */
+export interface RecordRequestFact {
+  kind: "record-request";
+  rules: number;
+  input: Omit<RecordInput, "tools">;
+  trigger: RecordStart["trigger"];
+  /** Where its cuts are (JSON Pointers into `{ input, trigger }`): JSON keeps no mark of a cut. */
+  cuts: string[];
+}
+
+/** An ended run's model calls as its record gives them (texts and results redacted and capped), kept on the first read after it ended. */
+export interface RecordCallsFact {
+  kind: "record-calls";
+  rules: number;
+  modelCalls: RecordModelCall[];
+  /** Where their cuts are (JSON Pointers into `modelCalls`). */
+  cuts: string[];
 }

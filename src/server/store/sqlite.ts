@@ -206,6 +206,10 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     if (!row) throw new TetherError("run_not_found", `Run ${runId} does not exist.`);
     statements.setLog.run(JSON.stringify([...(JSON.parse(row.log) as RunLogEntry[]), ...entries]), runId);
   });
+  const appendFacts = db.transaction((runId: string, facts: RunFact[]) => {
+    if (!statements.getLog.get(runId)) throw new TetherError("run_not_found", `Run ${runId} does not exist.`);
+    insertFacts(runId, facts);
+  });
 
   // Reads rarely meet a lock in WAL mode, but when they do they wait like writes, never blocking the loop.
   const read = <T>(query: () => T) => sqliteAttempt(query, { ...startWait, what: "read from the database" });
@@ -279,6 +283,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     listReports: (runId) =>
       read((): RunReport[] => statements.listReports.all(runId).map((row) => ({ receivedAt: row.received_at, report: JSON.parse(row.body) }))),
     listFacts: (runId) => read(() => statements.listFacts.all(runId).map((row) => JSON.parse(row.body) as RunFact)),
+    appendFacts: (runId, facts) => group.run(() => appendFacts(runId, facts), { ...writeWait, what: "store the run's record facts" }),
     async recoverInterruptedRuns() {
       return group.run(() => recoverInterruptedRuns(), { ...writeWait, what: "recover the runs a stopped process left" });
     },
