@@ -1,0 +1,152 @@
+import type { BaseEvent, Interrupt, Message, ResumeEntry, RunFinishedOutcome, TokenUsage } from "@ag-ui/core";
+import type { Trigger } from "../../protocol/index.ts";
+import type { RunFact } from "./run-facts.ts";
+import type { RunRequestSummary } from "./run-request-summary.ts";
+
+// What the store keeps and is handed: threads, runs, their events, calls, approvals and reports. The port
+// (RunStore) is port.ts, which re-exports these.
+
+export interface ThreadRecord {
+  threadId: string;
+  agentId: string;
+  /** The user who started the thread; only they read and continue it. */
+  ownerId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type RunStatus = "running" | "finished" | "cancelled" | "error";
+
+export interface RunRecord {
+  runId: string;
+  threadId: string;
+  agentId: string;
+  userId: string;
+  parentRunId?: string;
+  trigger?: Trigger;
+  status: RunStatus;
+  outcome?: RunFinishedOutcome;
+  error?: { code: string; message: string };
+  usage?: TokenUsage[];
+  /** What a thread's chain shows of the request without reading it (absent on runs stored before it was kept). */
+  requestSummary?: RunRequestSummary;
+  log: RunLogEntry[];
+  createdAt: string;
+  finishedAt?: string;
+}
+
+/** What links a run to the runs around it. */
+export type RunLink = Pick<RunRecord, "runId" | "parentRunId" | "trigger" | "createdAt">;
+
+export interface RunLogEntry {
+  level: "info" | "warn" | "error";
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+export interface PendingToolCall {
+  toolCallId: string;
+  toolName: string;
+  runId: string;
+  /** The arguments exactly as the model streamed them. */
+  arguments: string;
+}
+
+export interface StoredEvent {
+  seq: number;
+  event: BaseEvent;
+  /** The event already serialized as JSON, when the caller has it: a store may write it as is rather than serialize again. */
+  json?: string;
+}
+
+export interface RunReport {
+  receivedAt: string;
+  report: unknown;
+}
+
+export interface BeginRun {
+  thread: { threadId: string; agentId: string; ownerId: string };
+  /** The run's first events, from seq 1: RUN_STARTED (and the snapshot a client lacks). */
+  events: StoredEvent[];
+  run: {
+    runId: string;
+    userId: string;
+    parentRunId?: string;
+    trigger?: Trigger;
+    /** The request as it arrived (after validation); read back only by `readRunInput`. */
+    input: unknown;
+    requestSummary?: RunRequestSummary;
+    log: RunLogEntry[];
+  };
+  /** The run's first facts for its record (the tools it considered). */
+  facts?: RunFact[];
+  /** New messages for the thread's history, in order. */
+  messages: Message[];
+  /** Pending browser calls this run answers (or closes as unanswered). */
+  resolvedToolCallIds: string[];
+  /**
+   * A run that answers the last user message again (`regenerate`): every
+   * message after `afterMessageId` is set aside, kept for the earlier runs'
+   * records but no longer part of the thread. Refused with `history_conflict`,
+   * writing nothing, unless they are the `count` messages the run was
+   * prepared with (the thread moved on meanwhile).
+   */
+  supersede?: { afterMessageId: string; count: number };
+  /**
+   * Interrupts this run answers. Recorded in the same transaction that starts
+   * the run, before anything executes: an answer is acted on at most once.
+   */
+  resolvedInterrupts?: Array<{
+    interruptId: string;
+    answer: ResumeEntry;
+    /** What was asked, recorded with its answer when the store never saw the question (a stateless interrupt after a restart). */
+    interrupt: StoredInterrupt;
+  }>;
+}
+
+export interface CommitStep {
+  threadId: string;
+  runId: string;
+  messages: Message[];
+  pending: PendingToolCall[];
+  /** Approvals this step asked for. */
+  interrupts?: StoredInterrupt[];
+  /** Facts for the run's record (the step's model call), stored in the same write. */
+  facts?: RunFact[];
+}
+
+/** An interrupt as the store keeps it: what was asked, about which call, and the answer once there is one. */
+export interface StoredInterrupt {
+  interrupt: Interrupt;
+  threadId: string;
+  runId: string;
+  userId: string;
+  toolCallId: string;
+  toolName: string;
+  /** The arguments the person was asked about, exactly as streamed. */
+  arguments: string;
+  status: "pending" | "resolved" | "cancelled";
+  answer?: ResumeEntry;
+  /** The run that carried the answer. */
+  resolvedByRunId?: string;
+}
+
+export interface FinishRun {
+  runId: string;
+  status: Exclude<RunStatus, "running">;
+  outcome?: RunFinishedOutcome;
+  error?: { code: string; message: string };
+  usage?: TokenUsage[];
+  /** The run's events not stored yet, its RUN_FINISHED or RUN_ERROR last. */
+  events?: StoredEvent[];
+  /** Facts for the run's record not stored yet (a last model call that committed no step). */
+  facts?: RunFact[];
+}
+
+/** Why a run whose process is gone was ended. */
+export interface LostRunEnding {
+  code: "instance_lost" | "run_cancelled";
+  message: string;
+  status: "error" | "cancelled";
+}
