@@ -90,12 +90,19 @@ describe("redact", () => {
     });
   });
 
-  it("keeps JSON in a string parseable when a secret-named member holds no string (null, a flag, an object)", () => {
-    const text = '{"token": null, "secret": true, "tokenCount": 3, "password": {"hint": "pet"}, "apiKey": "k-1"}';
+  it("keeps JSON in a string parseable when a secret-named member holds no string (null, a flag) or an object or a list", () => {
+    const text = '{"token": null, "secret": true, "tokenCount": 3, "password": {"hint": "pet", "n": 2}, "secrets": ["s-1", 3], "apiKey": "k-1"}';
 
     const redacted = redactString(text);
 
-    expect(JSON.parse(redacted)).toEqual({ token: null, secret: true, tokenCount: 3, password: { hint: "pet" }, apiKey: REDACTED });
+    expect(JSON.parse(redacted)).toEqual({
+      token: null,
+      secret: true,
+      tokenCount: 3,
+      password: { hint: REDACTED, n: 2 },
+      secrets: [REDACTED, 3],
+      apiKey: REDACTED,
+    });
   });
 
   it("replaces the values of keys that name a credential without saying token or key: auth, bearer, jwt, a session id", () => {

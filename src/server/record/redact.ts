@@ -7,23 +7,55 @@ export const REDACTED = "[redacted]";
 
 /**
  * A copy of `value` with every secret replaced by `"[redacted]"`: values under
- * secret-named keys (other than numbers and booleans) or of secret names
- * listed as `{ name, value }` (or `{ key, value }`), and the secrets inside any string (see `secretSpans`).
- * `onString` then sees each string (to cap it).
+ * secret-named keys (other than numbers and booleans), of secret names listed
+ * as `{ name, value }` or `{ key, value }` in any case, or following one in a
+ * pair (`["password", "x"]`, a raw header list), and the secrets inside any
+ * string (see `secretSpans`). `onString` then sees each string (to cap it).
  */
 export function redact(value: unknown, onString: (text: string) => unknown = (text) => text): unknown {
   if (typeof value === "string") return onString(redactString(value));
-  if (Array.isArray(value)) return value.map((item) => redact(item, onString));
+  if (Array.isArray(value))
+    return redactPairs(
+      value,
+      value.map((item) => redact(item, onString)),
+    );
   if (value === null || typeof value !== "object") return value;
   const copy: Record<string, unknown> = {};
+  let label: unknown;
+  let valueKey: string | undefined;
   for (const [key, item] of Object.entries(value)) {
-    copy[key] = isSecretName(key) && item !== null && typeof item !== "number" && typeof item !== "boolean" ? REDACTED : redact(item, onString);
+    copy[key] = isSecretName(key) && isRedactable(item) ? REDACTED : redact(item, onString);
+    const lower = key.toLowerCase();
+    if (lower === "name" || (lower === "key" && typeof label !== "string")) label = item;
+    else if (lower === "value") valueKey = key;
   }
-  // A name and its value as two members: a header list, a HAR entry, an environment list (`{ name: "DB_PASSWORD", value }`).
-  const { name, key, value: named } = value as { name?: unknown; key?: unknown; value?: unknown };
-  const label = typeof name === "string" ? name : key;
-  if (typeof label === "string" && (isSecretName(label) || isSecretHeader(label)) && typeof named === "string") copy.value = REDACTED;
+  // A name and its value as two members: a header list, a HAR entry, an environment list (`{ Name: "DB_PASSWORD", Value }`).
+  if (valueKey !== undefined && typeof label === "string" && isSecret(label) && isRedactable(copy[valueKey])) copy[valueKey] = REDACTED;
   return copy;
+}
+
+/**
+ * Names and values in turn (`["password", "x"]`, Node's raw headers `["X-Api-Key", "x", …]`): each value after a secret's name.
+ * A list of two field names (`["password", "email"]`) reads the same, and loses its second.
+ */
+function redactPairs(original: unknown[], copy: unknown[]): unknown[] {
+  if (copy.length % 2 !== 0) return copy;
+  for (let index = 0; index < copy.length; index += 2) if (typeof original[index] !== "string") return copy;
+  for (let index = 0; index < copy.length; index += 2) {
+    const [name, item] = [original[index] as string, original[index + 1]];
+    // A list of names (`["password", "token"]`) holds no value.
+    if (isSecret(name) && isRedactable(item) && !(typeof item === "string" && isSecret(item))) copy[index + 1] = REDACTED;
+  }
+  return copy;
+}
+
+function isSecret(name: string): boolean {
+  return isSecretName(name) || isSecretHeader(name);
+}
+
+/** Numbers, flags and nulls are counts and settings, kept even under a secret's name. */
+function isRedactable(item: unknown): boolean {
+  return item !== null && item !== undefined && typeof item !== "number" && typeof item !== "boolean";
 }
 
 /** A string with the secrets in it replaced. */
