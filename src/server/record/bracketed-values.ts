@@ -1,5 +1,4 @@
-import type { SecretSpan } from "./named-secret-spans.ts";
-import { BACKSLASH, CR, LF, blanksAfter, escapeLevel, isBlank, isQuote, quotedEnd, skipBackslashes } from "./text-scan.ts";
+import { BACKSLASH, CR, LF, blanksAfter, escapeLevel, isBlank, isQuote, quotedEnd, skipBackslashes, type SecretSpan } from "./text-scan.ts";
 
 /**
  * The values inside `{…}` or `[…]` under a secret's name, in a string

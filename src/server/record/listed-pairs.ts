@@ -1,6 +1,5 @@
-import type { SecretSpan } from "./named-secret-spans.ts";
 import { isSecretHeader, isSecretName } from "./secret-name.ts";
-import { BACKSLASH, blanksAfter, blanksBefore, escapeLevel, isBlank, isNameChar, isQuote, quotedEnd, skipBackslashes } from "./text-scan.ts";
+import { BACKSLASH, blanksAfter, blanksBefore, escapeLevel, isBlank, isNameChar, isQuote, quotedEnd, skipBackslashes, type SecretSpan } from "./text-scan.ts";
 
 /**
  * A secret's name and its value as two items of a list, in a string: the

@@ -14,11 +14,11 @@ import {
   quotedEnd,
   skipBackslashes,
   spaceAfter,
+  type SecretSpan,
 } from "./text-scan.ts";
 import { blockValue, lineValueEnd } from "./yaml-values.ts";
 
-/** Where a text holds a secret: `[start, end)`. */
-export type SecretSpan = [start: number, end: number];
+export type { SecretSpan };
 
 /**
  * The secrets a text names: the value of every `name=value` and `name: value`

@@ -105,6 +105,36 @@ describe("redacting the forms the second review found", () => {
     expect(redactString(text)).toBe(text);
   });
 
+  it("reads secrets marked by the syntax around them: a flag, an XML element, curl's user, SQL, a private key", () => {
+    expectRedacted([
+      [`mysql -u root --password ${SECRET} app`, `mysql -u root --password ${REDACTED} app`],
+      [`deploy --api-key "${SECRET}" -v`, `deploy --api-key "${REDACTED}" -v`],
+      [`keytool -pw '${SECRET}'`, `keytool -pw '${REDACTED}'`],
+      [`<config><password>${SECRET}</password><user>kim</user></config>`, `<config><password>${REDACTED}</password><user>kim</user></config>`],
+      [`<ns:ApiKey type="prod">${SECRET}</ns:ApiKey>`, `<ns:ApiKey type="prod">${REDACTED}</ns:ApiKey>`],
+      [`curl -u admin:${SECRET} https://x.example`, `curl -u admin:${REDACTED} https://x.example`],
+      [`curl --user "admin:${SECRET}" https://x.example`, `curl --user "admin:${REDACTED}" https://x.example`],
+      [`ALTER USER bob WITH PASSWORD '${SECRET}';`, `ALTER USER bob WITH PASSWORD '${REDACTED}';`],
+      [`CREATE USER 'a'@'%' IDENTIFIED BY '${SECRET}'`, `CREATE USER 'a'@'%' IDENTIFIED BY '${REDACTED}'`],
+      [
+        `key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIE${SECRET}\nAbC${SECRET}\n-----END RSA PRIVATE KEY-----\nthanks`,
+        `key:\n-----BEGIN RSA PRIVATE KEY-----${REDACTED}-----END RSA PRIVATE KEY-----\nthanks`,
+      ],
+      [`-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl${SECRET}`, `-----BEGIN OPENSSH PRIVATE KEY-----${REDACTED}`],
+    ]);
+    const kept = "npm --loglevel warn --max-tokens 300 --password --verbose; docker run -u 1000:1000 img; use <token> in <b>it</b>; ORDER BY 'x'";
+    expect(redactString(kept)).toBe(kept);
+  });
+
+  it("takes a URL's password to the last `@` before its host, `@` and `/` in it", () => {
+    expectRedacted([
+      [`postgres://u:p@ss/w@${SECRET}@db.internal/app`, `postgres://u:${REDACTED}@db.internal/app`],
+      [`redis://:ab/${SECRET}@cache:6379`, `redis://:${REDACTED}@cache:6379`],
+      [`https://u:${SECRET}@h.example/p?mail=a@b.example`, `https://u:${REDACTED}@h.example/p?mail=a@b.example`],
+    ]);
+    expect(redactString("http://localhost:4873/@types/node")).toBe("http://localhost:4873/@types/node");
+  });
+
   it("reads text it redacted before as it is", () => {
     for (const text of [`password: ${REDACTED}`, `password=${REDACTED}`, `{"secrets": ["${REDACTED}"]}`]) expect(redactString(text)).toBe(text);
   });

@@ -156,9 +156,24 @@ describe("redact", () => {
   // Every record read redacts every string it holds: a string built to make a pattern backtrack must cost no more than any other.
   it("reads strings built to make a search backtrack in linear time", { timeout: 60_000 }, () => {
     const length = 1_000_000;
-    const hostile = ["eyJ-", "a.", '"a":"\\"', 'password="', "password:", '\\"password\\":\\"', `${"a".repeat(60)}:`, "'", "\\"].map((unit) =>
-      unit.repeat(Math.ceil(length / unit.length)),
-    );
+    const hostile = [
+      ...["eyJ-", "a.", '"a":"\\"', 'password="', "password:", '\\"password\\":\\"', `${"a".repeat(60)}:`, "'", "\\"],
+      // YAML lines and blocks, brackets under a name, listed pairs and `{ name, value }` members.
+      ...[
+        "password: a ",
+        ", a: ",
+        "password:\n",
+        "password: >\n",
+        "password:\n  x\n",
+        "password: [",
+        "password: {",
+        "[",
+        '["password",',
+        '{"name":"password",',
+      ],
+      // Flags, elements, curl's user, SQL, private keys, URLs' passwords.
+      ...["--password ", ".-a", "-u a:", "<password>", "PASSWORD '", "-----BEGIN PRIVATE KEY-----", "a://u:", "a://u:p@/"],
+    ].map((unit) => unit.repeat(Math.ceil(length / unit.length)));
     for (const text of hostile) expect(redactString(text).length).toBeGreaterThan(0);
   });
 });

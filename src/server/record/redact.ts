@@ -1,4 +1,5 @@
 import { namedSecretSpans, type SecretSpan } from "./named-secret-spans.ts";
+import { markedSecretSpans } from "./marked-secret-spans.ts";
 import { isSecretHeader, isSecretName } from "./secret-name.ts";
 import { shapedSecretSpans } from "./shaped-secret-spans.ts";
 
@@ -74,6 +75,7 @@ export function secretSpans(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   shapedSecretSpans(text, spans);
   namedSecretSpans(text, spans);
+  markedSecretSpans(text, spans);
   return merge(spans);
 }
 

@@ -6,6 +6,9 @@
  * @module
  */
 
+/** Where a text holds a secret: `[start, end)`. */
+export type SecretSpan = [start: number, end: number];
+
 export const BACKSLASH = 92;
 export const LF = 10;
 export const CR = 13;

@@ -1,5 +1,17 @@
-import type { SecretSpan } from "./named-secret-spans.ts";
-import { BACKSLASH, CR, LF, blanksAfter, escapeLevel, isBlank, isNameChar, isQuote, lineBreakAt, lineBreakLevel, skipBackslashes } from "./text-scan.ts";
+import {
+  BACKSLASH,
+  CR,
+  LF,
+  blanksAfter,
+  escapeLevel,
+  isBlank,
+  isNameChar,
+  isQuote,
+  lineBreakAt,
+  lineBreakLevel,
+  skipBackslashes,
+  type SecretSpan,
+} from "./text-scan.ts";
 
 /**
  * Where a bare value after a secret's `name:` ends, read as YAML reads it: the
