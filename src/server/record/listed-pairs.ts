@@ -1,5 +1,18 @@
 import { isSecretHeader, isSecretName } from "./secret-name.ts";
-import { BACKSLASH, blanksAfter, blanksBefore, escapeLevel, isBlank, isNameChar, isQuote, quotedEnd, skipBackslashes, type SecretSpan } from "./text-scan.ts";
+import {
+  BACKSLASH,
+  blanksAfter,
+  blanksBefore,
+  escapeLevel,
+  isBlank,
+  isNameChar,
+  isQuote,
+  quotedEnd,
+  skipBackslashes,
+  spaceAfter,
+  spaceBefore,
+  type SecretSpan,
+} from "./text-scan.ts";
 
 /**
  * A secret's name and its value as two items of a list, in a string: the
@@ -20,9 +33,9 @@ export function listedPairAt(text: string, at: number, spans: SecretSpan[]): num
   if (!isSecret(text.slice(nameStart, nameEnd))) return at + 1;
   let opener = nameStart - 1;
   while (opener > 0 && text.charCodeAt(opener - 1) === BACKSLASH) opener--;
-  opener = blanksBefore(text, opener);
+  opener = spaceBefore(text, opener);
   if (!"[(,".includes(text[opener - 1] ?? "")) return at + 1;
-  const from = blanksAfter(text, at + 1);
+  const from = spaceAfter(text, at + 1);
   const quote = skipBackslashes(text, from);
   if (!isQuote(text[quote])) return at + 1;
   const [end, after] = quotedEnd(text, quote, escapeLevel(quote - from));

@@ -1,6 +1,6 @@
 import { bareEnd, type SecretSpan } from "./named-secret-spans.ts";
 import { isSecretName } from "./secret-name.ts";
-import { escapeLevel, isQuote, quotedEnd, realLineEnd, skipBackslashes } from "./text-scan.ts";
+import { blanksAfter, escapeLevel, isQuote, quotedEnd, realLineEnd, skipBackslashes } from "./text-scan.ts";
 
 /**
  * Secrets marked by the syntax around them rather than by `=` or `:`: a
@@ -18,20 +18,19 @@ export function markedSecretSpans(text: string, spans: SecretSpan[]): void {
   for (const match of text.matchAll(SQL_PASSWORD)) quotedSpan(text, match.index + match[0].length, spans);
 }
 
-/** A flag starting where a word does, then blanks: `--password `, `-api-key `. Its value after `=` is a `name=value`. */
-const FLAG = /(?<![\w.-])--?([A-Za-z][\w.-]*)(?=[ \t])/g;
+/** A flag starting where a word or an escaped line does, then blanks: `--password `, `-api-key `. Its value after `=` is a `name=value`. */
+const FLAG = /(?:(?<![\w.-])|(?<=\\[nrt]))--?([A-Za-z][\w.-]*)(?=[ \t]|\\+t)/g;
 /** curl's `-u user:password`, `--user=user:password`. */
-const CURL_USER = /(?<![\w.-])(?:-u|--user)(?:[ \t]+|=)/g;
+const CURL_USER = /(?:(?<![\w.-])|(?<=\\[nrt]))(?:-u|--user)(?:[ \t]+|=)/g;
 /** An element's opening tag, attributes allowed: `<password>`, `<ns:ApiKey type="x">`. */
 const XML_OPENING = /<([A-Za-z_][\w.:-]*)(?:[ \t\r\n][^<>]*)?>/g;
 /** SQL's `PASSWORD 'x'`, `IDENTIFIED BY 'x'`, `IDENTIFIED WITH plugin BY 'x'`. */
 const SQL_PASSWORD = /\b(?:PASSWORD|IDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY)[ \t]+(?=\\*['"])/gi;
 
-/** The value after a secret flag and its blanks: quoted, or bare to its natural end; another flag (`--password --verbose`) is none. */
+/** The value after a secret flag and its blanks: quoted, or bare to its natural end; another flag (`--password --verbose`, `-v`) is none. */
 function flagValue(text: string, from: number, spans: SecretSpan[]): void {
-  let at = from;
-  while (text[at] === " " || text[at] === "\t") at++;
-  if (text[at] === "-" || quotedSpan(text, at, spans)) return;
+  const at = blanksAfter(text, from);
+  if ((text[at] === "-" && /[A-Za-z-]/.test(text[at + 1] ?? "")) || quotedSpan(text, at, spans)) return;
   const end = bareEnd(text, at);
   if (end > at && !/^\d+$/.test(text.slice(at, end))) spans.push([at, end]);
 }

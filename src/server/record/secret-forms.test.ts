@@ -41,11 +41,20 @@ const NAMES = [
   "Cookie",
   "bearer",
   "jwt",
+  "pass",
+  "pw",
+  "mnemonic",
 ];
+/** Names a secret by their last word: a suffix would change what they name (`hmac_key_FILE` is a file), so they take none but a number. */
+const LAST_WORD_NAMES = ["webhook_key", "hmac_key", "kms_key", "X-Auth-Key", "seed_phrase", "X-Signature", "Stripe-Signature"];
 const PREFIXES = ["", "DB_", "db-", "my.", "app_", "X-", "OPENAI_", "--"];
 const SUFFIXES = ["", "_1", "_value", "-v2", "_FILE"];
 const CASES = [(name: string) => name, (name: string) => name.toUpperCase(), (name: string) => name.toLowerCase()];
 const SEPARATORS = ["=", ":", "=>", ":="];
+/** YAML's value on the lines under its name: next-line, literal and folded blocks. */
+const YAML_SEPARATORS = [":\n  ", ": |\n  ", ": >-\n    "];
+/** What a secret sits in besides `name=value`: a command line's flag, an XML element, a private key's armour. */
+const WRAPPERS = ["pair", "pair", "pair", "flag", "xml", "pem"] as const;
 const SPACES = ["", " ", "  ", "\t"];
 const QUOTES = ["", '"', "'", "`"];
 const AROUND_BEFORE = ["", "config ", "the tool said ", "{", "[", "(", "\n", "error: ", "export ", "note=1&", "{'a': 1, "];
@@ -59,11 +68,14 @@ const symbols = (alphabet: string) => fc.string({ unit: fc.constantFrom(...alpha
 /** One generated secret form: the text, and the two halves of the value's core that must never show. */
 const secretForm = fc
   .record({
-    name: fc.constantFrom(...NAMES),
+    named: fc.oneof(
+      fc.record({ name: fc.constantFrom(...NAMES), suffix: fc.constantFrom(...SUFFIXES) }),
+      fc.record({ name: fc.constantFrom(...LAST_WORD_NAMES), suffix: fc.constantFrom("", "_1", "-256", "-v2") }),
+    ),
     prefix: fc.constantFrom(...PREFIXES),
-    suffix: fc.constantFrom(...SUFFIXES),
     casing: fc.constantFrom(...CASES),
-    separator: fc.constantFrom(...SEPARATORS),
+    separator: fc.constantFrom(...SEPARATORS, ...YAML_SEPARATORS),
+    wrapper: fc.constantFrom(...WRAPPERS),
     before: fc.constantFrom(...SPACES),
     after: fc.constantFrom(...SPACES),
     quote: fc.constantFrom(...QUOTES),
@@ -76,14 +88,62 @@ const secretForm = fc
     aroundAfter: fc.constantFrom(...AROUND_AFTER),
   })
   .map((form) => {
-    const name = form.casing(`${form.prefix}${form.name}${form.suffix}`);
-    const [a, b, c] = form.quote ? form.quotedSymbols : form.bareSymbols;
+    const name = form.casing(`${form.prefix}${form.named.name}${form.named.suffix}`);
+    // An XML element's text and a flag's value are written bare or quoted as on a command line, never with `<` in them.
+    const quote = form.wrapper === "xml" ? "" : form.quote;
+    const [a, b, c] = quote ? form.quotedSymbols : form.bareSymbols;
     // The `k` keeps a bare value from reading as a number (a count is kept after `:`); the quote's own kind never sits inside.
-    const value = `${a}k${form.core.slice(0, 6)}${b}${form.core.slice(6)}${c}`.replaceAll(form.quote || "\u0000", "");
-    const quotedName = form.quoteName ? `${form.quote || '"'}${name}${form.quote || '"'}` : name;
-    let text = `${form.aroundBefore}${quotedName}${form.before}${form.separator}${form.after}${form.quote}${value}${form.quote}${form.aroundAfter}`;
+    const value = `${a.replace(/^-+/, "")}k${form.core.slice(0, 6)}${b}${form.core.slice(6)}${c}`.replaceAll(quote || "\u0000", "");
+    const quotedName = form.quoteName ? `${quote || '"'}${name}${quote || '"'}` : name;
+    // An element or a flag is named by letters first (`<password>`, `--password`).
+    const bareName = name.replace(/^[^A-Za-z]+/, "");
+    const secret = {
+      pair: `${quotedName}${form.before}${form.separator}${form.after}${quote}${value}${quote}`,
+      flag: `--${bareName}${form.after || " "}${quote}${value}${quote}`,
+      xml: `<${bareName}>${value}</${bareName}>`,
+      pem: `-----BEGIN ${form.casing === CASES[0] ? "RSA " : ""}PRIVATE KEY-----\n${value}\n${value}\n-----END PRIVATE KEY-----`,
+    }[form.wrapper];
+    let text = `${form.aroundBefore}${secret}${form.aroundAfter}`;
     for (let level = 0; level < form.depth; level++) text = JSON.stringify(text).slice(1, -1);
     return { text, name, value, halves: [form.core.slice(0, 6), form.core.slice(6)] };
+  });
+
+/** Capitalisations of a member's name: `name`, `Name`, `NAME`. */
+const CAPITALISED = [(word: string) => word, (word: string) => word[0]!.toUpperCase() + word.slice(1), (word: string) => word.toUpperCase()];
+/** What a secret's name holds or sits beside when it is not `name=value`: a list or an object under it, a `{ name, value }` member, a pair. */
+const SHAPES = {
+  list: (name: string, value: string) => ({ [name]: [value, 3] }),
+  object: (name: string, value: string, member: string) => ({ [name]: { [member]: value }, user: "kim" }),
+  nameValue: (name: string, value: string, member: string, capital: (word: string) => string) => ({
+    env: [{ [capital("name")]: name, [capital("value")]: value }],
+  }),
+  keyValue: (name: string, value: string, member: string, capital: (word: string) => string) => [{ [capital("key")]: name, [capital("value")]: value }],
+  pair: (name: string, value: string) => [[name, value]],
+  rawHeaders: (name: string, value: string) => ["Accept", "*/*", name, value],
+};
+
+/** A secret in one of those shapes: JSON (compact or indented) or a Python list of tuples, in text, escaped to a depth. */
+const structuredForm = fc
+  .record({
+    name: fc.constantFrom(...NAMES, ...LAST_WORD_NAMES),
+    shape: fc.constantFrom(...(Object.keys(SHAPES) as Array<keyof typeof SHAPES>), "python" as const),
+    member: fc.constantFrom("value", "hint", "v"),
+    capital: fc.constantFrom(...CAPITALISED),
+    indent: fc.constantFrom(undefined, 2),
+    core: hex(12),
+    quotedSymbols: fc.tuple(symbols(QUOTED_SYMBOLS), symbols(QUOTED_SYMBOLS), symbols(QUOTED_SYMBOLS)),
+    depth: fc.integer({ min: 0, max: 3 }),
+    aroundBefore: fc.constantFrom(...AROUND_BEFORE),
+    aroundAfter: fc.constantFrom(...AROUND_AFTER),
+  })
+  .map((form) => {
+    const [a, b, c] = form.quotedSymbols;
+    const value = `${a}k${form.core.slice(0, 6)}${b}${form.core.slice(6)}${c}`.replace(/["'\\]/g, "");
+    const parsed = form.shape === "python" ? undefined : SHAPES[form.shape](form.name, value, form.member, form.capital);
+    const written = parsed ? JSON.stringify(parsed, null, form.indent) : `[('Accept', '*/*'), ('${form.name}', '${value}')]`;
+    let text = `${form.aroundBefore}${written}${form.aroundAfter}`;
+    for (let level = 0; level < form.depth; level++) text = JSON.stringify(text).slice(1, -1);
+    return { text, parsed, name: form.name, value, halves: [form.core.slice(0, 6), form.core.slice(6)] };
   });
 
 /** Where a run carries a client's or a tool's text, as the record keeps each: the JSON of what the record would hold. */
@@ -131,6 +191,16 @@ describe("secrets in any form a run can carry", () => {
         }
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("leaves no part of a secret held in a list or an object under its name, or named in a `{ name, value }` member or a pair", () => {
+    fc.assert(
+      fc.property(structuredForm, ({ text, parsed, name, value, halves }) => {
+        const recorded = [...recordedEverywhere(text, name, value), JSON.stringify(keep({ parsed }, RECORD_LIMITS.value))];
+        for (const record of recorded) for (const half of halves) expect(record, `${JSON.stringify(text)} → ${record}`).not.toContain(half);
+      }),
+      { numRuns: 300 },
     );
   });
 

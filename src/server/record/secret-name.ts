@@ -109,9 +109,12 @@ function secretWords(split: string[]): boolean {
   return SECRET_LAST_WORDS.has(last);
 }
 
-/** The last word that is not a number: `X-Hub-Signature-256` → signature. */
+/** The last word that is not a number or a version: `X-Hub-Signature-256` → signature, `webhook_key_v2` → key. */
 function lastWord(split: string[]): string {
-  for (let index = split.length - 1; index >= 0; index--) if (!/^\d+$/.test(split[index]!)) return split[index]!;
+  for (let index = split.length - 1; index >= 0; index--) {
+    const word = split[index]!;
+    if (!/^\d+$/.test(word) && !(word === "v" && /^\d+$/.test(split[index + 1] ?? ""))) return word;
+  }
   return "";
 }
 

@@ -77,6 +77,20 @@ export function spaceAfter(text: string, from: number): number {
   return at;
 }
 
+/** Where the blanks and line breaks (real or escaped) before `at` start. */
+export function spaceBefore(text: string, at: number): number {
+  let start = blanksBefore(text, at);
+  for (;;) {
+    const code = text.charCodeAt(start - 1);
+    if (code === LF || code === CR) start = blanksBefore(text, start - 1);
+    else if ((text[start - 1] === "n" || text[start - 1] === "r") && text.charCodeAt(start - 2) === BACKSLASH) {
+      start -= 2;
+      while (text.charCodeAt(start - 1) === BACKSLASH) start--;
+      start = blanksBefore(text, start);
+    } else return start;
+  }
+}
+
 /** The length of the line break at `at`: real (`\n`, `\r\n`) or escaped at any depth (`\n`, `\\n` as written in a string); 0 if none. */
 export function lineBreakAt(text: string, at: number): number {
   const code = text.charCodeAt(at);

@@ -107,7 +107,11 @@ function nameColumn(text: string, at: number): number {
     lineStart--;
   }
   let column = lineStart;
-  while (column < at && (isBlank(text.charCodeAt(column)) || text[column] === "-")) column++;
+  for (;;) {
+    if (column < at && isBlank(text.charCodeAt(column))) column++;
+    else if (text[column] === "-" && isBlank(text.charCodeAt(column + 1))) column += 2;
+    else break;
+  }
   return column - lineStart;
 }
 
@@ -120,9 +124,14 @@ function contentEnd(text: string, from: number, level: number): number {
   return end;
 }
 
-/** Whether a quote at `at` (after its backslashes) closes the string at `level` that the lines are in. */
+/**
+ * Whether a quote at `at` (after its backslashes) closes the string at `level`
+ * that the lines are in: a `"` escaped less, as JSON writes a string (a `'` or
+ * a backtick is text there; in a string quoted otherwise the block runs on, the
+ * safe way to be wrong).
+ */
 function closesString(text: string, at: number, level: number): boolean {
   if (level === 0) return false;
   const quote = skipBackslashes(text, at);
-  return isQuote(text[quote]) && escapeLevel(quote - at) < level;
+  return text[quote] === '"' && escapeLevel(quote - at) < level;
 }
