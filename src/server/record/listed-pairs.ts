@@ -19,9 +19,9 @@ import {
  * comma at `at` follows a quoted secret name that opens a pair or follows
  * another item (`[["password", "x"]]`, Python's `[('Authorization', 'x')]`,
  * a raw header list `["Accept", "*", "X-Api-Key", "x"]`), and the quoted item
- * after it is the secret, unless it names a member (`"x": …`) or is itself a
- * secret's name (a list of names: `["password", "token"]`). Returns where the
- * search goes on.
+ * after it is the secret, unless it names a member (`"x": …`). A list of names
+ * (`["password", "email"]`) loses every other one: a secret may look like a
+ * name (`MyPassword1`). Returns where the search goes on.
  */
 export function listedPairAt(text: string, at: number, spans: SecretSpan[]): number {
   const nameEnd = quotedNameEnd(text, at);
@@ -39,7 +39,7 @@ export function listedPairAt(text: string, at: number, spans: SecretSpan[]): num
   const quote = skipBackslashes(text, from);
   if (!isQuote(text[quote])) return at + 1;
   const [end, after] = quotedEnd(text, quote, escapeLevel(quote - from));
-  if (text[blanksAfter(text, after)] === ":" || isSecret(text.slice(quote + 1, end))) return at + 1;
+  if (text[blanksAfter(text, after)] === ":") return at + 1;
   if (end > quote + 1) spans.push([quote + 1, end]);
   return after;
 }

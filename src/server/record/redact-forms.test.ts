@@ -52,8 +52,9 @@ describe("redacting the forms the second review found", () => {
       [`["Accept","*/*","X-Api-Key","${SECRET}"]`, `["Accept","*/*","X-Api-Key","${REDACTED}"]`],
       [JSON.stringify(JSON.stringify([["client_secret", SECRET]])), JSON.stringify(JSON.stringify([["client_secret", REDACTED]]))],
     ]);
-    // A list of names, and a name that is a member's value, hold no secret.
-    for (const kept of ['{"required": ["password", "token"]}', '{"field": "password", "label": "Password"}']) expect(redactString(kept)).toBe(kept);
+    // A name that is a member's value holds no secret; a value that looks like a name may be one.
+    expect(redactString('{"field": "password", "label": "Password"}')).toBe('{"field": "password", "label": "Password"}');
+    expect(redactString(`[["password", "My${SECRET}Password"]]`)).toBe(`[["password", "${REDACTED}"]]`);
   });
 
   it("replaces a `{ name, value }` member in any case, and the value after a secret's name in a pair or a raw header list", () => {
@@ -67,7 +68,7 @@ describe("redacting the forms the second review found", () => {
         ],
         pairs: [["password", SECRET]],
         rawHeaders: ["Accept", "*/*", "X-Api-Key", SECRET],
-        required: ["password", "token"],
+        looksLikeAName: [["client_secret", `My${SECRET}Token`]],
       }),
     ).toEqual({
       env: [
@@ -78,7 +79,7 @@ describe("redacting the forms the second review found", () => {
       ],
       pairs: [["password", REDACTED]],
       rawHeaders: ["Accept", "*/*", "X-Api-Key", REDACTED],
-      required: ["password", "token"],
+      looksLikeAName: [["client_secret", REDACTED]],
     });
   });
 

@@ -37,16 +37,12 @@ export function redact(value: unknown, onString: (text: string) => unknown = (te
 
 /**
  * Names and values in turn (`["password", "x"]`, Node's raw headers `["X-Api-Key", "x", …]`): each value after a secret's name.
- * A list of two field names (`["password", "email"]`) reads the same, and loses its second.
+ * A list of names (`["password", "email"]`) reads the same and loses every other one: a secret may look like a name (`MyPassword1`).
  */
 function redactPairs(original: unknown[], copy: unknown[]): unknown[] {
   if (copy.length % 2 !== 0) return copy;
   for (let index = 0; index < copy.length; index += 2) if (typeof original[index] !== "string") return copy;
-  for (let index = 0; index < copy.length; index += 2) {
-    const [name, item] = [original[index] as string, original[index + 1]];
-    // A list of names (`["password", "token"]`) holds no value.
-    if (isSecret(name) && isRedactable(item) && !(typeof item === "string" && isSecret(item))) copy[index + 1] = REDACTED;
-  }
+  for (let index = 0; index < copy.length; index += 2) if (isSecret(original[index] as string) && isRedactable(copy[index + 1])) copy[index + 1] = REDACTED;
   return copy;
 }
 

@@ -135,10 +135,12 @@ const structuredForm = fc
     depth: fc.integer({ min: 0, max: 3 }),
     aroundBefore: fc.constantFrom(...AROUND_BEFORE),
     aroundAfter: fc.constantFrom(...AROUND_AFTER),
+    // A secret may look like a name (`MyPassword1`): a pair is not a list of names for that.
+    lookalike: fc.constantFrom("", "Password", "Secret_"),
   })
   .map((form) => {
     const [a, b, c] = form.quotedSymbols;
-    const value = `${a}k${form.core.slice(0, 6)}${b}${form.core.slice(6)}${c}`.replace(/["'\\]/g, "");
+    const value = `${form.lookalike}${a}k${form.core.slice(0, 6)}${b}${form.core.slice(6)}${c}`.replace(/["'\\]/g, "");
     const parsed = form.shape === "python" ? undefined : SHAPES[form.shape](form.name, value, form.member, form.capital);
     const written = parsed ? JSON.stringify(parsed, null, form.indent) : `[('Accept', '*/*'), ('${form.name}', '${value}')]`;
     let text = `${form.aroundBefore}${written}${form.aroundAfter}`;
