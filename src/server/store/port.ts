@@ -19,21 +19,7 @@ import type { RunRequestSummary } from "./run-request-summary.ts";
 
 export type { RunRequestSummary };
 // What the store keeps lives beside the port; importers of the port keep finding it here.
-export type {
-  ThreadRecord,
-  RunStatus,
-  RunRecord,
-  RunLink,
-  RunLogEntry,
-  PendingToolCall,
-  StoredEvent,
-  RunReport,
-  BeginRun,
-  CommitStep,
-  StoredInterrupt,
-  FinishRun,
-  LostRunEnding,
-} from "./records.ts";
+export type * from "./records.ts";
 
 /**
  * How far a run's stream may run ahead of its stored log. Events reach
