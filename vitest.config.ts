@@ -3,6 +3,29 @@ import { defineConfig } from "vitest/config";
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+/**
+ * Tests that need PostgreSQL, Redis or nginx: each skips without its server,
+ * unless TETHER_TEST_REQUIRE_POSTGRES, _REDIS or _NGINX says it must be there (CI).
+ * The store's and the hub's contracts run their memory and SQLite cases here too.
+ */
+const SERVICE_TESTS = [
+  "test/{postgres,redis,nginx}/**/*.test.ts",
+  "src/server/adapters/{pg,redis}/**/*.test.ts",
+  // Where the PostgreSQL and Redis adapters lived before src/server/adapters/.
+  "src/server/store/pg*.test.ts",
+  "src/server/run/redis*.test.ts",
+  "src/server/**/*contract.test.ts",
+  "apps/**/pg-*.test.ts",
+];
+
+/** One project of `npm test`; projects run one after another (`groupOrder`), so each one's time is its own. */
+function project(name: string, groupOrder: number, files: { include: string[]; exclude: string[] }) {
+  return {
+    extends: true,
+    test: { name, include: files.include, exclude: ["node_modules/**", ...files.exclude], sequence: { groupOrder } },
+  } as const;
+}
+
 export default defineConfig({
   resolve: {
     // The package imports itself by name (apps use `@tether-agent/tether/server`), as its users do.
@@ -16,9 +39,14 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["src/**/*.test.ts", "apps/**/*.test.ts", "test/**/*.test.ts"],
-    exclude: ["test/e2e/**", "node_modules/**"],
     testTimeout: 20_000,
     pool: "forks",
+    // The default report, then each project's time (`npm test` runs all three; the browser suite is vitest.e2e.config.ts).
+    reporters: ["default", "./test/reporters/project-times.ts"],
+    projects: [
+      project("unit", 0, { include: ["src/**/*.test.ts", "apps/**/*.test.ts"], exclude: SERVICE_TESTS }),
+      project("integration", 1, { include: ["test/**/*.test.ts"], exclude: ["test/e2e/**", ...SERVICE_TESTS] }),
+      project("services", 2, { include: SERVICE_TESTS, exclude: [] }),
+    ],
   },
 });
