@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -19,11 +19,11 @@ const SERVICE_TESTS = [
 ];
 
 /** One project of `npm test`; projects run one after another (`groupOrder`), so each one's time is its own. */
-function project(name: string, groupOrder: number, files: { include: string[]; exclude: string[] }) {
+function project(name: string, groupOrder: number, files: { include: string[]; exclude: string[] }): TestProjectInlineConfiguration {
   return {
     extends: true,
     test: { name, include: files.include, exclude: ["node_modules/**", ...files.exclude], sequence: { groupOrder } },
-  } as const;
+  };
 }
 
 export default defineConfig({

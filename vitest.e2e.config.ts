@@ -5,6 +5,7 @@ import base from "./vitest.config.ts";
 export default defineConfig({
   resolve: base.resolve,
   test: {
+    name: "browser",
     include: ["test/e2e/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,

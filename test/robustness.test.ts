@@ -219,26 +219,6 @@ describe("robustness", () => {
     expect(next.status).toBe(200);
     expect(parseSseFrames(await next.text()).at(-1)!.data.type).toBe("RUN_FINISHED");
   });
-
-  it("answers a retried browser outcome with the run that took it in, not a new turn of the model", async () => {
-    const app = await createScriptedApp([{ toolCalls: [{ toolName: "openPanel", input: { panel: "billing" } }] }, { text: "Billing is open." }]);
-    const first = await app.run({
-      threadId: "d",
-      runId: "r1",
-      messages: [{ id: "u", role: "user", content: "open billing" }],
-      tools: [{ name: "openPanel", description: openPanel.description, parameters: openPanel.parameters }],
-    });
-    const callId = first.at(-1)!.data.outcome.pendingToolCallIds[0];
-    const history = [
-      ...(await app.store.getMessages("d")),
-      { id: "t1", role: "tool" as const, toolCallId: callId, content: JSON.stringify({ status: "succeeded", stage: "displayed" }) },
-    ];
-    const second = await app.run({ threadId: "d", runId: "r2", messages: history });
-    const retried = await app.post({ threadId: "d", runId: "r3", messages: history });
-    expect(retried.headers.get("x-tether-repeat-of")).toBe("r2");
-    expect(parseSseFrames(await retried.text())).toEqual(second);
-    expect(app.model.calls).toHaveLength(2);
-  });
 });
 
 /**

@@ -6,7 +6,7 @@ import { parseSseFrames } from "@tether-agent/tether/testing";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { createScriptedApp, openPanel, types } from "./helpers/scripted-app.ts";
+import { createScriptedApp, openPanel, types } from "../../../test/helpers/scripted-app.ts";
 
 const panelTool = toAgUiTool(openPanel);
 const user = (id: string, content: string) => ({ id, role: "user" as const, content });
@@ -210,54 +210,5 @@ describe("the run loop", () => {
       body: "{}",
     });
     expect(again.status).toBe(409);
-  });
-
-  it("leaves off-list browser tools out under the drop policy, and the run's log says why", async () => {
-    const app = await createScriptedApp([{ text: "Hi." }], { agent: { browserToolPolicy: "drop" } });
-    const frames = await app.run({
-      threadId: "t1",
-      runId: "r1",
-      messages: [user("u1", "hi")],
-      tools: [panelTool, { name: "wipeDisk", description: "x", parameters: { type: "object" } }, { ...panelTool, name: "other", parameters: {} }],
-    });
-    expect(frames.at(-1)!.data.type).toBe("RUN_FINISHED");
-    expect(app.model.calls[0]!.tools!.map((tool) => tool.name)).toEqual(["openPanel"]);
-    const run = await app.store.getRun("r1");
-    expect(run!.log).toEqual([
-      expect.objectContaining({ level: "warn", code: "tool_dropped", details: { tool: "wipeDisk", reason: "tool_not_allowed" } }),
-      expect.objectContaining({ level: "warn", code: "tool_dropped", details: { tool: "other", reason: "tool_not_allowed" } }),
-    ]);
-  });
-
-  it("offers the model the frontend's description, with the allow-listed schema", async () => {
-    const app = await createScriptedApp([{ text: "Hi." }]);
-    await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "hi")], tools: [{ ...panelTool, description: "Mobile: opens one panel full-width." }] });
-    expect(app.model.calls[0]!.tools).toEqual([
-      { type: "function", name: "openPanel", description: "Mobile: opens one panel full-width.", inputSchema: openPanel.parameters },
-    ]);
-  });
-
-  it("uses the request's history as sent in client mode", async () => {
-    const app = await createScriptedApp([{ text: "One." }, { text: "Two." }], { agent: { history: "client" } });
-    await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "first")] });
-    const history = [user("u1", "first"), { id: "a-elsewhere", role: "assistant" as const, content: "An answer from another server." }, user("u2", "second")];
-    const frames = await app.run({ threadId: "t1", runId: "r2", messages: history });
-    expect(frames.at(-1)!.data.type).toBe("RUN_FINISHED");
-    expect(promptText(app.model.calls[1]!)).toContain("An answer from another server.");
-    expect(promptText(app.model.calls[1]!)).not.toContain("One.");
-  });
-
-  it("replays in RUN_STARTED what a client-mode run added, so a page that follows it after a reload sees the question", async () => {
-    const app = await createScriptedApp([{ text: "One." }, { text: "Two." }], { agent: { history: "client" } });
-    const first = await app.run({ threadId: "t1", runId: "r1", messages: [user("u1", "first")] });
-    expect(first[0]!.data.input.messages).toEqual([user("u1", "first")]);
-    const answer = first.find((frame) => frame.data.type === EventType.TEXT_MESSAGE_START)!.data.messageId as string;
-    const second = await app.run({
-      threadId: "t1",
-      runId: "r2",
-      messages: [user("u1", "first"), { id: answer, role: "assistant", content: "One." }, user("u2", "second")],
-    });
-    // Only what this store had not seen: the rest is already the thread's.
-    expect(second[0]!.data.input.messages).toEqual([user("u2", "second")]);
   });
 });
