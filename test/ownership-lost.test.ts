@@ -1,11 +1,10 @@
 import { TetherError } from "@tether-agent/tether/protocol";
 import { createMemoryRunStore, defineTool, type RunStore } from "@tether-agent/tether/server";
-import { createScriptedModel } from "@tether-agent/tether/testing";
+import { createScriptedModel, readSseFrames } from "@tether-agent/tether/testing";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { HOLD_REPLY, heldModel } from "./helpers/held-model.ts";
 import { createScriptedApp, types } from "./helpers/scripted-app.ts";
-import { frames } from "./helpers/sse-frames.ts";
 
 const WRITES = new Set(["beginRun", "appendEvents", "commitStep", "finishRun", "endLostRun", "appendLog", "addReport"]);
 
@@ -48,7 +47,7 @@ describe("an instance that loses its hold on a shared store", () => {
     const app = await createScriptedApp([], { store: shared.store, agent: { model: held.model } });
     try {
       const release = held.hold();
-      const stream = frames(await app.post(input("r1")));
+      const stream = readSseFrames(await app.post(input("r1")));
       await stream.until(10);
 
       shared.lose({ down: true });

@@ -16,6 +16,7 @@
 import { randomUUID } from "node:crypto";
 import { Agent, request } from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { parseSseFrame } from "@tether-agent/tether/testing";
 import type { SentReport } from "./paced-model.ts";
 import { measureClockOffset } from "./measure-clock-offset.ts";
 import { percentiles, type Percentiles } from "./percentiles.ts";
@@ -93,14 +94,11 @@ const send = (message: object) => process.send?.(message);
 let open = 0;
 let maxOpen = 0;
 
-function onFrame(stream: Stream, frame: string, at: number) {
-  let data: string | undefined;
-  for (const line of frame.split("\n")) {
-    if (line.startsWith("data: ")) data = line.slice(6);
-    else if (line.startsWith("id: ") && config.sequenced) checkSeq(stream, line.slice(4));
-  }
-  if (data === undefined) return;
-  const event = JSON.parse(data) as { type: string; delta?: string; message?: string };
+function onFrame(stream: Stream, block: string, at: number) {
+  const frame = parseSseFrame(block);
+  if (frame.id !== undefined && config.sequenced) checkSeq(stream, frame.id);
+  if (frame.data === undefined) return;
+  const event = frame.data as { type: string; delta?: string; message?: string };
   stream.firstType ??= event.type;
   stream.lastType = event.type;
   if (event.type === "RUN_STARTED" && stream.startedAt === undefined) {

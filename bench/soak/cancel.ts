@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { frames } from "../../test/helpers/sse-frames.ts";
 import { checkStream } from "./check-stream.ts";
 import { TrafficError, post, userTurn, type SoakTarget } from "./soak-target.ts";
+import { readSseFrames } from "@tether-agent/tether/testing";
 
 /**
  * kim's search, cancelled once its first events arrived: `POST
@@ -12,7 +12,7 @@ import { TrafficError, post, userTurn, type SoakTarget } from "./soak-target.ts"
 export async function cancel(target: SoakTarget): Promise<"cancelled" | "ended first"> {
   const threadId = `soak-cancel-${randomUUID()}`;
   const input = userTurn(threadId, `${threadId}-r1`, "find badge reader requests");
-  const stream = frames(await post(target, "kim", "/api/agents/workdesk/run", input));
+  const stream = readSseFrames(await post(target, "kim", "/api/agents/workdesk/run", input));
   await stream.until(2);
   const response = await fetch(`${target.url}/api/runs/${input.runId}/cancel`, {
     method: "POST",

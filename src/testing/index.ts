@@ -5,6 +5,7 @@
  * @module
  */
 export { createScriptedModel, type ScriptedModel, type ScriptedStep } from "./scripted-model.ts";
-export { parseSseFrames, type SseFrame } from "./sse-frames.ts";
+export { parseSseFrame, parseSseFrames, type SseFrame } from "./sse-frames.ts";
+export { readSseFrames } from "./read-sse-frames.ts";
 export { catchTetherError } from "./catch-tether-error.ts";
 export { createMemoryStorage } from "./memory-storage.ts";

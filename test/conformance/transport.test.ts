@@ -1,7 +1,7 @@
 import { EventType, runHttpRequest, transformHttpEventStream, verifyEvents, type BaseEvent } from "@ag-ui/client";
 import { AGUI_MEDIA_TYPE } from "@ag-ui/encoder";
 import { toAgUiTool } from "@tether-agent/tether/protocol";
-import { parseSseFrames, type SseFrame } from "@tether-agent/tether/testing";
+import { parseSseFrames, readSseFrames, type SseFrame } from "@tether-agent/tether/testing";
 import { lastValueFrom, toArray } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
@@ -22,20 +22,12 @@ async function readWithClient(response: () => Promise<Response>): Promise<BaseEv
 
 /** Reads SSE frames from a response until `count` frames arrived, then drops the connection. */
 async function readFramesThenDrop(response: Response, count: number, abort: AbortController): Promise<SseFrame[]> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  for (;;) {
-    const frames = parseSseFrames(text.slice(0, text.lastIndexOf("\n\n") + 2));
-    if (frames.length >= count) {
-      abort.abort();
-      await reader.cancel().catch(() => {});
-      return frames.slice(0, count);
-    }
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`The stream ended after ${frames.length} frames.`);
-    text += decoder.decode(value, { stream: true });
-  }
+  const stream = readSseFrames(response);
+  const frames = await stream.until(count);
+  if (frames.length < count) throw new Error(`The stream ended after ${frames.length} frames.`);
+  abort.abort();
+  await stream.cancel().catch(() => {});
+  return frames.slice(0, count);
 }
 
 describe("transport", () => {

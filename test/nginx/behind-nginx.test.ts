@@ -1,11 +1,10 @@
 import type { ResumeEntry, RunAgentInput } from "@ag-ui/core";
 import { toAgUiTool } from "@tether-agent/tether/protocol";
-import { parseSseFrames, type SseFrame } from "@tether-agent/tether/testing";
+import { parseSseFrames, readSseFrames, type SseFrame } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 import { deploymentServices, startDeployment, type Deployment } from "../helpers/behind-nginx.ts";
 import { tokenFor, type ServerProcess } from "../helpers/server-process.ts";
-import { frames } from "../helpers/sse-frames.ts";
 
 /**
  * Issue 13 as an operator deploys it: two demo servers, each a real process,
@@ -60,19 +59,19 @@ describe.skipIf(skipped)("two instances behind nginx, on PostgreSQL and Redis", 
     const started = await ask("kim", threadId, runId, "open the work request list");
     expect(started.status).toBe(200);
     const executing = deployment.servedBy(started);
-    const whole = frames(started);
+    const whole = readSseFrames(started);
     await whole.until(3);
 
     // A second tab follows the run through the other instance, reads a little, and its connection drops.
     const follower = await attach(other(executing), "kim", threadId);
-    const reader = frames(follower);
+    const reader = readSseFrames(follower);
     const before = await reader.until(5);
     expect(before.some((frame) => frame.data.type === "RUN_FINISHED")).toBe(false);
     const heldId = before.at(-1)!.id!;
     await reader.cancel();
 
     // It reconnects with the last id it holds; nginx sends it to the other instance again.
-    const reconnect = frames(await attach(other(executing), "kim", threadId, heldId));
+    const reconnect = readSseFrames(await attach(other(executing), "kim", threadId, heldId));
     const resumed = await reconnect.all();
     const all = await whole.all();
 
@@ -142,9 +141,9 @@ describe.skipIf(skipped)("two instances behind nginx, on PostgreSQL and Redis", 
     const threadId = `nginx-kill-${Date.now()}`;
     const started = await ask("kim", threadId, `${threadId}-r1`, "open the work request list");
     const executing = deployment.servedBy(started);
-    await frames(started).until(2);
+    await readSseFrames(started).until(2);
     const survivor = other(executing);
-    const follower = frames(await attach(survivor, "kim", threadId));
+    const follower = readSseFrames(await attach(survivor, "kim", threadId));
     expect((await follower.until(2)).some((frame) => frame.data.type === "RUN_FINISHED")).toBe(false);
 
     const killedAt = performance.now();

@@ -1,8 +1,7 @@
-import { createScriptedModel } from "@tether-agent/tether/testing";
+import { createScriptedModel, readSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOLD_REPLY } from "../helpers/held-model.ts";
 import { postRun, sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
-import { frames } from "../helpers/sse-frames.ts";
 
 /**
  * Several instances on one PostgreSQL and no Redis: a cancel that lands on
@@ -38,7 +37,7 @@ describe.skipIf(skipped)("a cancel sent to another instance than the run's, on P
     const runId = `${threadId}-r1`;
     const release = a.hold();
     try {
-      const onA = frames(await postRun(a, { threadId, runId }));
+      const onA = readSseFrames(await postRun(a, { threadId, runId }));
       await onA.until(10);
 
       const response = await cancel(b, runId);
@@ -50,14 +49,14 @@ describe.skipIf(skipped)("a cancel sent to another instance than the run's, on P
     } finally {
       release();
     }
-    const next = await frames(await postRun(b, { threadId, runId: `${threadId}-r2` })).all();
+    const next = await readSseFrames(await postRun(b, { threadId, runId: `${threadId}-r2` })).all();
     expect(next.at(-1)!.data).toMatchObject({ type: "RUN_FINISHED" });
   });
 
   it("still answers run_not_active for a run that already ended", async () => {
     const threadId = `t-pg-ended-${process.pid}-${Date.now()}`;
     const runId = `${threadId}-r1`;
-    await frames(await postRun(a, { threadId, runId })).all();
+    await readSseFrames(await postRun(a, { threadId, runId })).all();
     const response = await cancel(b, runId);
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ error: { code: "run_not_active" } });

@@ -5,7 +5,7 @@ import pg from "pg";
 import type { SseFrame } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
-import { frames } from "../helpers/sse-frames.ts";
+import { readSseFrames } from "@tether-agent/tether/testing";
 
 /**
  * Issue 39, H1: the database drops an instance's connections while its runs
@@ -82,7 +82,7 @@ describe.skipIf("skipped" in postgres)("an instance whose PostgreSQL connections
   async function runAgain(threadId: string, runId: string): Promise<SseFrame[]> {
     for (let attempt = 0; ; attempt++) {
       const response = await post(threadId, `${runId}-${attempt}`);
-      if (response.ok) return frames(response).all();
+      if (response.ok) return readSseFrames(response).all();
       const { error } = (await response.json()) as { error: { code: string } };
       // store_unavailable: the lock is not back yet; run_in_progress: the stopped run's end is not stored yet.
       expect(["store_unavailable", "run_in_progress"]).toContain(error.code);
@@ -93,7 +93,7 @@ describe.skipIf("skipped" in postgres)("an instance whose PostgreSQL connections
   it(`lives through ${ROUNDS} rounds of its connections terminated under ${RUNS_PER_ROUND} streaming runs, and every thread goes on`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const threads = Array.from({ length: RUNS_PER_ROUND }, (_, index) => `t-${round}-${index}`);
-      const streams = await Promise.all(threads.map(async (threadId) => frames(await post(threadId, `${threadId}-r1`))));
+      const streams = await Promise.all(threads.map(async (threadId) => readSseFrames(await post(threadId, `${threadId}-r1`))));
       // Every run is under way: started, and into its steps.
       await Promise.all(streams.map((stream) => stream.until(3)));
 

@@ -1,12 +1,11 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import type { ResumeEntry, RunAgentInput } from "@ag-ui/core";
 import { defineTool } from "@tether-agent/tether/server";
-import { createScriptedModel, parseSseFrames, type SseFrame } from "@tether-agent/tether/testing";
+import { createScriptedModel, parseSseFrames, readSseFrames, type SseFrame } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { HOLD_REPLY } from "../helpers/held-model.ts";
 import { sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
-import { frames } from "../helpers/sse-frames.ts";
 
 /**
  * Issue 13's approval promise behind a load balancer: an approval asked in a
@@ -117,7 +116,7 @@ describe.skipIf(skipped)("an approval asked on one instance and answered on anot
       expect(await errorCode(loser)).toBe("run_in_progress");
 
       // The winner executed the tool and is still running: the refusal came while it was live.
-      const stream = frames(winner);
+      const stream = readSseFrames(winner);
       while (toolResults(stream.seen).length === 0) await stream.until(stream.seen.length + 1);
       expect(executed.filter((id) => id === threadId)).toHaveLength(1);
       expect(await a.store.getRun(winnerRunId)).toMatchObject({ status: "running" });

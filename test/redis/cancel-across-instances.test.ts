@@ -1,8 +1,7 @@
-import { createScriptedModel } from "@tether-agent/tether/testing";
+import { createScriptedModel, readSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOLD_REPLY } from "../helpers/held-model.ts";
 import { attachTo, postRun, sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
-import { frames } from "../helpers/sse-frames.ts";
 
 /**
  * A cancel behind a load balancer: the run executes on instance A, the
@@ -36,9 +35,9 @@ describe.skipIf(skipped)("a cancel sent to another instance than the run's, on P
     const threadId = `t-cancel-${process.pid}-${Date.now()}`;
     const runId = `${threadId}-r1`;
     const release = a.hold();
-    const onA = frames(await postRun(a, { threadId, runId }));
+    const onA = readSseFrames(await postRun(a, { threadId, runId }));
     await onA.until(10);
-    const throughB = frames(await attachTo(b, threadId));
+    const throughB = readSseFrames(await attachTo(b, threadId));
     await throughB.until(10);
 
     const response = await cancel(b, runId);
@@ -52,7 +51,7 @@ describe.skipIf(skipped)("a cancel sent to another instance than the run's, on P
     expect(fromB.map((frame) => frame.id)).toEqual(fromA.map((frame) => frame.id));
     expect(await b.store.getRun(runId)).toMatchObject({ status: "cancelled" });
 
-    const next = await frames(await postRun(b, { threadId, runId: `${threadId}-r2` })).all();
+    const next = await readSseFrames(await postRun(b, { threadId, runId: `${threadId}-r2` })).all();
     expect(next[0]!.data.type).toBe("RUN_STARTED");
     expect(next.at(-1)!.data).toMatchObject({ type: "RUN_FINISHED" });
     expect(next.at(-1)!.data.outcome).not.toEqual({ type: "cancelled" });
@@ -63,7 +62,7 @@ describe.skipIf(skipped)("a cancel sent to another instance than the run's, on P
     const runId = `${threadId}-r1`;
     const release = a.hold();
     try {
-      const onA = frames(await postRun(a, { threadId, runId }));
+      const onA = readSseFrames(await postRun(a, { threadId, runId }));
       await onA.until(10);
       // A hears the request but does not stop the run (say, it is ending it already, or the request came as it restarted).
       a.tether.hub.serveCancels!(() => false);
@@ -90,7 +89,7 @@ describe.skipIf(skipped)("a cancel sent to another instance than the run's, on P
   it("answers run_not_active from B for a run that already ended, without asking the bus", async () => {
     const threadId = `t-ended-${process.pid}-${Date.now()}`;
     const runId = `${threadId}-r1`;
-    await frames(await postRun(a, { threadId, runId })).all();
+    await readSseFrames(await postRun(a, { threadId, runId })).all();
     const response = await cancel(b, runId);
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ error: { code: "run_not_active" } });

@@ -3,11 +3,10 @@ import { fileURLToPath } from "node:url";
 import type { RunAgentInput } from "@ag-ui/core";
 import { Redis } from "ioredis";
 import { createPgRunStore, createTetherApp, defineAgent, silentLogger, type RunStore, type TetherApp } from "@tether-agent/tether/server";
-import { createScriptedModel } from "@tether-agent/tether/testing";
+import { createScriptedModel, readSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
 import { reachableRedis } from "../helpers/redis.ts";
-import { frames } from "../helpers/sse-frames.ts";
 
 /**
  * Run leases end to end: instance A, a real process, executes a run on
@@ -91,9 +90,9 @@ describe.skipIf(skipped)("an instance killed with SIGKILL mid-run, on PostgreSQL
     });
     const headers = { "Content-Type": "application/json", "x-user": "kim" };
 
-    const onA = frames(await fetch(`${instanceA.url}/api/agents/test/run`, { method: "POST", headers, body: JSON.stringify(input(runId)) }));
+    const onA = readSseFrames(await fetch(`${instanceA.url}/api/agents/test/run`, { method: "POST", headers, body: JSON.stringify(input(runId)) }));
     await onA.until(5);
-    const throughB = frames(await tether.app.request(`/api/threads/${threadId}/events`, { headers }));
+    const throughB = readSseFrames(await tether.app.request(`/api/threads/${threadId}/events`, { headers }));
     await throughB.until(5);
     expect((await store.getRun(runId))?.status).toBe("running");
 
@@ -111,10 +110,10 @@ describe.skipIf(skipped)("an instance killed with SIGKILL mid-run, on PostgreSQL
 
     // That client reconnects through B holding the end: it gets the end again. (A's stream in Redis stops before it.)
     const end = seen.at(-1)!.id!;
-    const again = await frames(await tether.app.request(`/api/threads/${threadId}/events`, { headers: { ...headers, "Last-Event-ID": end } })).all();
+    const again = await readSseFrames(await tether.app.request(`/api/threads/${threadId}/events`, { headers: { ...headers, "Last-Event-ID": end } })).all();
     expect(again.map((frame) => frame.id)).toEqual([end]);
 
-    const after = await frames(await tether.app.request("/api/agents/test/run", { method: "POST", headers, body: JSON.stringify(input(next)) })).all();
+    const after = await readSseFrames(await tether.app.request("/api/agents/test/run", { method: "POST", headers, body: JSON.stringify(input(next)) })).all();
     expect(after[0]!.data.type).toBe("RUN_STARTED");
     expect(after.at(-1)!.data.type).toBe("RUN_FINISHED");
     expect((await store.getRun(next))?.status).toBe("finished");

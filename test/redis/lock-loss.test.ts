@@ -1,11 +1,10 @@
 import pg from "pg";
 import type { Logger } from "@tether-agent/tether/server";
-import { createScriptedModel } from "@tether-agent/tether/testing";
+import { createScriptedModel, readSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { INSTANCE_LOCK } from "../../src/server/store/pg-instance.ts";
 import { HOLD_REPLY } from "../helpers/held-model.ts";
 import { attachTo, postRun, sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
-import { frames } from "../helpers/sse-frames.ts";
 
 /**
  * An instance whose liveness lock's connection breaks while it lives (here
@@ -50,9 +49,9 @@ describe.skipIf(skipped)("an instance whose liveness lock's connection is termin
     const threadId = `t-lock-${process.pid}-${Date.now()}`;
     const runId = `${threadId}-r1`;
     const release = a.hold();
-    const onA = frames(await postRun(a, { threadId, runId }));
+    const onA = readSseFrames(await postRun(a, { threadId, runId }));
     await onA.until(10);
-    const throughB = frames(await attachTo(b, threadId));
+    const throughB = readSseFrames(await attachTo(b, threadId));
     await throughB.until(10);
 
     // Let go of the model whatever happens, or closing A would wait for the run for ever.
@@ -73,7 +72,7 @@ describe.skipIf(skipped)("an instance whose liveness lock's connection is termin
     await vi.waitFor(async () => expect(await lockHolders()).toBe(1), { timeout: 15_000, interval: 100 });
     const next = `${threadId}-r2`;
     const releaseNext = a.hold();
-    const again = frames(await postRun(a, { threadId, runId: next }));
+    const again = readSseFrames(await postRun(a, { threadId, runId: next }));
     await again.until(10);
     expect(await b.store.endRunsOfLostInstances!()).toBe(0);
     releaseNext();

@@ -1,12 +1,11 @@
 import type { Logger } from "@tether-agent/tether/server";
-import { createScriptedModel } from "@tether-agent/tether/testing";
+import { createScriptedModel, readSseFrames } from "@tether-agent/tether/testing";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HOLD_REPLY } from "../helpers/held-model.ts";
 import { attachTo, postRun, startInstance, type Instance } from "../helpers/instances.ts";
 import { redisServerBinary, startOwnRedis, type OwnRedis } from "../helpers/own-redis.ts";
 import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
-import { frames } from "../helpers/sse-frames.ts";
 
 /**
  * Two instances on one PostgreSQL and a Redis of this file's own, which the
@@ -87,11 +86,11 @@ describe.skipIf(skipped)("a Redis stopped with SIGSTOP under two instances", { t
   it("answers a Last-Event-ID reconnect through B to a finished run at once, from the store", async () => {
     const threadId = newThread("reconnect");
     const runId = `${threadId}-r1`;
-    const whole = await frames(await postRun(a, { threadId, runId })).all();
+    const whole = await readSseFrames(await postRun(a, { threadId, runId })).all();
     expect(whole.at(-1)!.data.type).toBe("RUN_FINISHED");
 
     redis.stall();
-    const resumed = await within(10_000, "the reconnect through B", (async () => frames(await attachTo(b, threadId, `${runId}:5`)).all())());
+    const resumed = await within(10_000, "the reconnect through B", (async () => readSseFrames(await attachTo(b, threadId, `${runId}:5`)).all())());
     expect(resumed.map((frame) => frame.id)).toEqual(whole.slice(5).map((frame) => frame.id));
   });
 
@@ -99,9 +98,9 @@ describe.skipIf(skipped)("a Redis stopped with SIGSTOP under two instances", { t
     const threadId = newThread("follow");
     const runId = `${threadId}-r1`;
     const release = a.hold();
-    const onA = frames(await postRun(a, { threadId, runId }));
+    const onA = readSseFrames(await postRun(a, { threadId, runId }));
     await onA.until(10);
-    const throughB = frames(await attachTo(b, threadId));
+    const throughB = readSseFrames(await attachTo(b, threadId));
     await throughB.until(10);
 
     redis.stall();
@@ -118,9 +117,9 @@ describe.skipIf(skipped)("a Redis stopped with SIGSTOP under two instances", { t
     const next = `${threadId}-r2`;
     const releaseNext = a.hold();
     try {
-      const nextOnA = frames(await postRun(a, { threadId, runId: next }));
+      const nextOnA = readSseFrames(await postRun(a, { threadId, runId: next }));
       await nextOnA.until(10);
-      const nextThroughB = frames(await attachTo(b, threadId));
+      const nextThroughB = readSseFrames(await attachTo(b, threadId));
       await nextThroughB.until(10);
       // B reads the run's stream again (one reader connection), not the store.
       expect(await redis.clients()).toContain("tether-reader");
@@ -140,9 +139,9 @@ describe.skipIf(skipped)("a Redis stopped with SIGSTOP under two instances", { t
     const runId = `${threadId}-r1`;
     const release = a.hold();
     try {
-      const onA = frames(await postRun(a, { threadId, runId }));
+      const onA = readSseFrames(await postRun(a, { threadId, runId }));
       await onA.until(10);
-      const throughB = frames(await attachTo(b, threadId));
+      const throughB = readSseFrames(await attachTo(b, threadId));
       await throughB.until(10);
 
       redis.stall();
@@ -164,10 +163,10 @@ describe.skipIf(skipped)("a Redis stopped with SIGSTOP under two instances", { t
     const runId = `${threadId}-r1`;
     const release = a.hold();
     try {
-      const onA = frames(await postRun(a, { threadId, runId }));
+      const onA = readSseFrames(await postRun(a, { threadId, runId }));
       await onA.until(10);
       const before = await redis.clients();
-      const followers = await Promise.all(Array.from({ length: 200 }, async () => frames(await attachTo(b, threadId))));
+      const followers = await Promise.all(Array.from({ length: 200 }, async () => readSseFrames(await attachTo(b, threadId))));
       await Promise.all(followers.map((follower) => follower.until(10)));
 
       const during = await redis.clients();

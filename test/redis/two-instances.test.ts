@@ -1,10 +1,9 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { sequenceEvents } from "../../src/server/run/sequence-events.ts";
-import { createScriptedModel, type SseFrame } from "@tether-agent/tether/testing";
+import { createScriptedModel, readSseFrames, type SseFrame } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attachTo, postRun, sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
 import { HOLD_REPLY as REPLY } from "../helpers/held-model.ts";
-import { frames } from "../helpers/sse-frames.ts";
 
 /**
  * Two real Tether apps on one PostgreSQL and one Redis, as two instances
@@ -37,9 +36,9 @@ describe.skipIf(skipped)("two instances on PostgreSQL and Redis", () => {
   it("serves a run executing on A, live, to a client attached through B: the same events, same ids, through the end", async () => {
     const threadId = `t-follow-${process.pid}-${Date.now()}`;
     const release = a.hold();
-    const onA = frames(await postRun(a, { threadId, runId: `${threadId}-r1` }));
+    const onA = readSseFrames(await postRun(a, { threadId, runId: `${threadId}-r1` }));
     await onA.until(10);
-    const throughB = frames(await attachTo(b, threadId));
+    const throughB = readSseFrames(await attachTo(b, threadId));
     await throughB.until(10);
     // B serves the live tail: the run is still going on A.
     expect((await b.store.getRun(`${threadId}-r1`))?.status).toBe("running");
@@ -62,11 +61,11 @@ describe.skipIf(skipped)("two instances on PostgreSQL and Redis", () => {
     const threadId = `t-reconnect-${process.pid}-${Date.now()}`;
     const runId = `${threadId}-r1`;
     const release = a.hold();
-    const onA = frames(await postRun(a, { threadId, runId }));
+    const onA = readSseFrames(await postRun(a, { threadId, runId }));
     const held = (await onA.until(40))[39]!;
     expect(held.id).toBe(`${runId}:40`);
     // The connection to A broke after event 40; the balancer sends the reconnect to B, while the run goes on.
-    const throughB = frames(await attachTo(b, threadId, held.id));
+    const throughB = readSseFrames(await attachTo(b, threadId, held.id));
     await throughB.until(5);
     expect((await b.store.getRun(runId))?.status).toBe("running");
     release();
@@ -95,18 +94,18 @@ describe.skipIf(skipped)("two instances on PostgreSQL and Redis", () => {
     });
     await a.store.appendEvents(runId, sequenceEvents([text("a"), text("b")], 2));
 
-    const throughB = frames(await attachTo(b, threadId, `${runId}:3`));
+    const throughB = readSseFrames(await attachTo(b, threadId, `${runId}:3`));
     await a.store.finishRun({ runId, status: "finished", events: sequenceEvents([event(EventType.RUN_FINISHED)], 4) });
     expect((await throughB.all()).map((frame) => frame.id)).toEqual([`${runId}:4`]);
   });
 
   it("lets the thread's next run start through B as soon as B's client heard RUN_FINISHED", async () => {
     const threadId = `t-next-${process.pid}-${Date.now()}`;
-    const onA = frames(await postRun(a, { threadId, runId: `${threadId}-r1` }));
+    const onA = readSseFrames(await postRun(a, { threadId, runId: `${threadId}-r1` }));
     await onA.until(5);
-    const throughB = await frames(await attachTo(b, threadId)).all();
+    const throughB = await readSseFrames(await attachTo(b, threadId)).all();
     expect(throughB.at(-1)!.data.type).toBe("RUN_FINISHED");
-    const next = await frames(await postRun(b, { threadId, runId: `${threadId}-r2` })).all();
+    const next = await readSseFrames(await postRun(b, { threadId, runId: `${threadId}-r2` })).all();
     expect(next[0]!.data.type).toBe("RUN_STARTED");
     expect(next.at(-1)!.data.type).toBe("RUN_FINISHED");
     await onA.all();

@@ -1,7 +1,12 @@
-import { parseSseFrames, type SseFrame } from "@tether-agent/tether/testing";
+import { parseSseFrames, type SseFrame } from "./sse-frames.ts";
 
-/** SSE frames as they arrive, for reading part of a stream and the rest later. */
-export function frames(response: Response) {
+/**
+ * A response's SSE frames as they arrive, for reading part of a stream and
+ * the rest later: `until(count)` reads until that many came (or the stream
+ * ended), `all()` to the end, `cancel()` drops the connection; `seen` holds
+ * every frame read so far.
+ */
+export function readSseFrames(response: Response) {
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   const seen: SseFrame[] = [];
