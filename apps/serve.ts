@@ -23,7 +23,7 @@ import {
   type TelemetryOptions,
   type TetherApp,
 } from "@tether-agent/tether/server";
-import { listen } from "../src/server/listen.ts";
+import { listen } from "../src/server/adapters/node/listen.ts";
 import { openDemoData } from "./demo-data.ts";
 import { createDemoIdentity, type DemoIdentity } from "./demo-identity/demo-identity.ts";
 import { modelFromEnvironment } from "./model-from-environment.ts";

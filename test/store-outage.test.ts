@@ -6,7 +6,7 @@ import { TetherError } from "@tether-agent/tether/protocol";
 import { createSqliteRunStore, defineTool, type RunStore } from "@tether-agent/tether/server";
 import { createMemoryStorage } from "@tether-agent/tether/testing";
 import { z } from "zod";
-import { listen } from "../src/server/listen.ts";
+import { listen } from "../src/server/adapters/node/listen.ts";
 import { parseSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createScriptedApp, types } from "./helpers/scripted-app.ts";

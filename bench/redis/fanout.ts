@@ -12,8 +12,8 @@
 import { performance } from "node:perf_hooks";
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { createMemoryRunStore } from "../../src/server/store/memory.ts";
-import { createRunHub, sequenceEvents, type SequencedEvent } from "../../src/server/run/hub.ts";
-import { createRedisHub } from "../../src/server/run/redis-hub.ts";
+import { createRunHub, sequenceEvents, type SequencedEvent } from "../../src/server/hub/hub.ts";
+import { createRedisHub } from "../../src/server/adapters/redis/hub.ts";
 
 const url = process.env.TETHER_BENCH_REDIS_URL ?? process.env.TETHER_REDIS_URL ?? "redis://127.0.0.1:6379";
 const EVENTS = Number(process.env.EVENTS ?? 3000);

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TetherError, isTetherError } from "../protocol/index.ts";
-import { listen } from "../server/listen.ts";
+import { listen } from "../server/adapters/node/listen.ts";
 import { RECORD_SWITCHES, RECORD_USAGE, recordCommand } from "./record.ts";
 import { TOOLS_CHECK_USAGE, toolsCheck } from "./tools-check.ts";
 

@@ -17,16 +17,16 @@ import { capabilityRoutes } from "./http/routes/capabilities.ts";
 import { runAgentRoutes } from "./http/routes/run.ts";
 import { runRoutes } from "./http/routes/runs.ts";
 import { threadRoutes } from "./http/routes/threads.ts";
-import { createRunHub, type RunHub } from "./run/hub.ts";
-import { withStoredCancels } from "./run/stored-cancels.ts";
+import { createRunHub, type RunHub } from "./hub/hub.ts";
+import { withStoredCancels } from "./hub/stored-cancels.ts";
 import { DEFAULT_LEASE_SWEEP_MS, startLeaseSweeper } from "./run/lease-sweeper.ts";
-import { isRunLive } from "./run/run-liveness.ts";
+import { isRunLive } from "./hub/run-liveness.ts";
 import { createRandomIds, type IdSource } from "./run/ids.ts";
 import { providerMessage } from "./run/model-error.ts";
 import { createRunner, type Runner } from "./run/runner.ts";
 import type { RunStore } from "./store/port.ts";
-import { createPgRunStore } from "./store/pg.ts";
-import { createSqliteRunStore } from "./store/sqlite.ts";
+import { createPgRunStore } from "./adapters/pg/run-store.ts";
+import { createSqliteRunStore } from "./adapters/sqlite/run-store.ts";
 import type { TelemetryOptions } from "./telemetry/telemetry-options.ts";
 import { traceRuns } from "./telemetry/trace-runs.ts";
 
@@ -269,7 +269,7 @@ async function createHub(store: RunStore, redisUrl: string | undefined, logger: 
   // Several instances on one database without a bus: cancels between them go through the store.
   if (!redisUrl) return withStoredCancels(local, store);
   // Loaded only here: a process without Redis never pays for the client.
-  const { createRedisHub } = await import("./run/redis-hub.ts");
+  const { createRedisHub } = await import("./adapters/redis/hub.ts");
   return createRedisHub({
     local,
     store,

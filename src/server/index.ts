@@ -7,7 +7,7 @@
 export { createTetherApp, type TetherApp, type TetherAppOptions } from "./app.ts";
 export type { TelemetryOptions } from "./telemetry/telemetry-options.ts";
 export { TRACER_NAME } from "./telemetry/trace-runs.ts";
-export { createAgentHandlers, type AgentHandlers, type AgentHandlersOptions } from "./agent-handlers.ts";
+export { createAgentHandlers, type AgentHandlers, type AgentHandlersOptions } from "./adapters/fetch/agent-handlers.ts";
 export { defineAgent, type Agent, type AgentDefinition, type BrowserToolPolicy } from "./agent/define-agent.ts";
 export type { HistoryMode } from "./history/history-mode.ts";
 export { readSignedToken, signToken } from "./auth/signed-token.ts";
@@ -28,16 +28,16 @@ export { turnParts, type ScriptedTurn } from "./models/playbook/turn-parts.ts";
 export { providerFetch } from "./models/provider-fetch.ts";
 export { createCountingIds, createRandomIds, type IdSource } from "./run/ids.ts";
 export { DEFAULT_RETRY, type RetryPolicy } from "./agent/retry-policy.ts";
-export type { RunHub, RunChannel, SequencedEvent } from "./run/hub.ts";
+export type { RunHub, RunChannel, SequencedEvent } from "./hub/hub.ts";
 export type { Runner } from "./run/runner.ts";
 export { createMemoryRunStore } from "./store/memory.ts";
-export { createSqliteRunStore } from "./store/sqlite.ts";
-export type { SqliteRunStoreOptions } from "./store/sqlite-run-store-options.ts";
-export { createPgRunStore, type PgRunStoreOptions } from "./store/pg.ts";
-export { toPgStoreError } from "./store/pg-errors.ts";
-export type { PgliteLike } from "./store/pg-runner.ts";
-export { openSqliteDatabase } from "./store/sqlite-database.ts";
-export { sqliteAttempt, toStoreError, type SqliteAttemptOptions } from "./store/sqlite-attempt.ts";
+export { createSqliteRunStore } from "./adapters/sqlite/run-store.ts";
+export type { SqliteRunStoreOptions } from "./adapters/sqlite/run-store-options.ts";
+export { createPgRunStore, type PgRunStoreOptions } from "./adapters/pg/run-store.ts";
+export { toPgStoreError } from "./adapters/pg/errors.ts";
+export type { PgliteLike } from "./adapters/pg/runner.ts";
+export { openSqliteDatabase } from "./adapters/sqlite/database.ts";
+export { sqliteAttempt, toStoreError, type SqliteAttemptOptions } from "./adapters/sqlite/attempt.ts";
 export type {
   BeginRun,
   CommitStep,

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { createAgentHandlers, defineAgent, silentLogger, type AgentHandlers } from "@tether-agent/tether/server";
 import { createScriptedModel, parseSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listen } from "../../src/server/listen.ts";
+import { listen } from "../../src/server/adapters/node/listen.ts";
 
 /** The README's example: one agent mounted in a plain Hono app's own routes, without createTetherApp. */
 describe("createAgentHandlers in a plain Hono app", () => {

@@ -3,7 +3,7 @@
  * tests that kill it: prints "running <runId>" once the run is stored.
  * Environment: TETHER_TEST_DATABASE_URL, TETHER_TEST_SCHEMA, TETHER_TEST_THREAD.
  */
-import { createPgRunStore } from "../../src/server/store/pg.ts";
+import { createPgRunStore } from "../../src/server/adapters/pg/run-store.ts";
 
 const threadId = process.env.TETHER_TEST_THREAD!;
 const store = await createPgRunStore({

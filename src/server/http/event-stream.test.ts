@@ -3,7 +3,7 @@ import { EventType, type BaseEvent } from "@ag-ui/core";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
-import { listen, type Listening } from "../listen.ts";
+import { listen, type Listening } from "../adapters/node/listen.ts";
 import { eventStreamResponse, type RunEvents } from "./event-stream.ts";
 
 const text = (seq: number, delta: string) => ({ seq, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta } as BaseEvent });

@@ -4,7 +4,7 @@ import { X_ALREADY_SENT } from "@hono/node-server/utils/response/constants";
 import type { Context } from "hono";
 import { Buffer } from "node:buffer";
 import type { ServerResponse } from "node:http";
-import type { SequencedEvent } from "../run/hub.ts";
+import type { SequencedEvent } from "../hub/hub.ts";
 import { unsentNodeResponse } from "./node-request.ts";
 
 /** A batch of one run's events, as the hub hands them on; an event with `seq` 0 is no event of the log, and goes without an SSE id. */

@@ -7,7 +7,7 @@ import type { PendingToolCall, RunStore, StoredInterrupt } from "../store/port.t
 import { errorContent } from "../tools/run-server-tool.ts";
 import { sendToolResult } from "../tools/send-tool-result.ts";
 import type { ToolCall } from "../tools/tool-call.ts";
-import type { RunChannel } from "./hub.ts";
+import type { RunChannel } from "../hub/hub.ts";
 import type { IdSource } from "./ids.ts";
 import type { NewRun } from "./prepare-run.ts";
 import { providerMessage, toModelError } from "./model-error.ts";

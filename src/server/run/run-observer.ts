@@ -1,5 +1,5 @@
 import type { RunFact } from "../store/run-facts.ts";
-import type { RunEnding } from "./hub-port.ts";
+import type { RunEnding } from "../hub/port.ts";
 import type { NewRun } from "./prepare-run.ts";
 
 /**

@@ -4,7 +4,7 @@ import { TetherError, toTetherError } from "../../protocol/index.ts";
 import type { Agent } from "../agent/define-agent.ts";
 import type { TetherUser } from "../auth/user.ts";
 import type { RunStore } from "../store/port.ts";
-import { sequenceEvents, type RunChannel, type RunHub } from "./hub.ts";
+import { sequenceEvents, type RunChannel, type RunHub } from "../hub/hub.ts";
 import type { IdSource } from "./ids.ts";
 import { runLoop } from "./loop.ts";
 import { prepareRun, type NewRun } from "./prepare-run.ts";

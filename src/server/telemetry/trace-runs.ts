@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer, type TracerProvider } from "@opentelemetry/api";
 import type { RunObserver, ObserveRun } from "../run/run-observer.ts";
-import type { RunEnding } from "../run/hub-port.ts";
+import type { RunEnding } from "../hub/port.ts";
 import type { NewRun } from "../run/prepare-run.ts";
 import type { ModelCallFact, RunFact } from "../store/run-facts.ts";
 import { GEN_AI, GEN_AI_OPERATION, TETHER } from "./gen-ai-attributes.ts";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { readTetherProps, TetherError } from "../../../protocol/index.ts";
-import type { RunHub } from "../../run/hub.ts";
+import type { RunHub } from "../../hub/hub.ts";
 import type { Runner } from "../../run/runner.ts";
 import { eventsFor, readCompat } from "../compat.ts";
 import { eventStreamResponse, STREAM_CLOSED } from "../event-stream.ts";

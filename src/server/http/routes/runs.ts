@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { TetherError, ToolOutcomeSchema } from "../../../protocol/index.ts";
-import type { RunHub } from "../../run/hub.ts";
+import type { RunHub } from "../../hub/hub.ts";
 import type { Runner } from "../../run/runner.ts";
 import type { RunStore } from "../../store/port.ts";
 import type { AuthEnv } from "../middleware/auth.ts";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { TetherError } from "../../../protocol/index.ts";
-import type { RunHub } from "../../run/hub.ts";
-import { isRunLive } from "../../run/run-liveness.ts";
+import type { RunHub } from "../../hub/hub.ts";
+import { isRunLive } from "../../hub/run-liveness.ts";
 import type { RunRecord, RunStore } from "../../store/port.ts";
 import { eventsFor, readCompat } from "../compat.ts";
 import { eventStreamResponse, STREAM_CLOSED } from "../event-stream.ts";
