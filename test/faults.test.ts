@@ -3,7 +3,7 @@ import { EventType, HttpAgent, type BaseEvent } from "@ag-ui/client";
 import { APICallError, type LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { describe, expect, it } from "vitest";
-import { listen } from "../src/server/adapters/node/listen.ts";
+import { listen } from "@tether-agent/tether/node";
 import { createScriptedApp, openPanel } from "./helpers/scripted-app.ts";
 import { TETHER_COMMAND } from "./helpers/tether-command.ts";
 

@@ -8,7 +8,7 @@ import { createMemoryStorage, parseSseFrames } from "@tether-agent/tether/testin
 import { Hono } from "hono";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { listen } from "../src/server/adapters/node/listen.ts";
+import { listen } from "@tether-agent/tether/node";
 import { createScriptedApp, openPanel, types } from "./helpers/scripted-app.ts";
 import { apartFromOtherTabs } from "./helpers/stale-tab.ts";
 

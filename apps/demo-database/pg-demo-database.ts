@@ -1,5 +1,5 @@
 import { TetherError, isTetherError } from "@tether-agent/tether/protocol";
-import { toPgStoreError } from "@tether-agent/tether/server";
+import { toPgStoreError } from "@tether-agent/tether/pg";
 import pg from "pg";
 import { quoteIdentifier } from "./quote-identifier.ts";
 import { listenForNotifications, type NotificationHandlers, type NotificationListener } from "./pg-notifications.ts";

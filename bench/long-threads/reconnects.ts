@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EventType, type BaseEvent, type Message } from "@ag-ui/core";
-import { createSqliteRunStore } from "../../src/server/adapters/sqlite/run-store.ts";
+import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
 import { createTetherApp, defineAgent, silentLogger, type RunStore } from "../../src/server/index.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
 

@@ -15,7 +15,7 @@ import { EventType, type BaseEvent, type Message } from "@ag-ui/core";
 import { assembleRecord } from "../../src/server/record/assemble-record.ts";
 import { createRecordInputCache } from "../../src/server/record/record-input-cache.ts";
 import type { RecordSources } from "../../src/server/record/record-sources.ts";
-import { createSqliteRunStore } from "../../src/server/adapters/sqlite/run-store.ts";
+import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
 
 const REQUEST_KB = Number(process.env.REQUEST_KB ?? 700);
 const PAGES = 16;

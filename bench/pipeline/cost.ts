@@ -1,7 +1,8 @@
 import { BatchSpanProcessor, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
-import * as current from "@tether-agent/tether/server";
+import * as server from "@tether-agent/tether/server";
+import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
 import { loadBuildAt } from "./build-at-ref.ts";
-import { startTetherVariant, type VariantContender } from "./contenders/tether-variant.ts";
+import { startTetherVariant, type ServerBuild, type VariantContender } from "./contenders/tether-variant.ts";
 import { median } from "./report.ts";
 import { createToolStubModel } from "./tool-stub-model.ts";
 import type { WorkerClient } from "./worker-client.ts";
@@ -22,6 +23,9 @@ export interface CostOptions {
 }
 
 /** A span exporter that takes every batch and keeps nothing: the SDK's whole path but the wire. */
+/** This build: the runtime, and the SQLite store from its own subpath. */
+const current: ServerBuild = { ...server, createSqliteRunStore };
+
 const discarding: SpanExporter = {
   export: (_spans, done) => done({ code: 0 }), // ExportResultCode.SUCCESS
   shutdown: async () => {},

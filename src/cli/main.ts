@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TetherError, isTetherError } from "../protocol/index.ts";
-import { listen } from "../server/adapters/node/listen.ts";
+import { missingDriver } from "../server/missing-driver.ts";
 import { RECORD_SWITCHES, RECORD_USAGE, recordCommand } from "./record.ts";
 import { TOOLS_CHECK_USAGE, toolsCheck } from "./tools-check.ts";
 
@@ -61,6 +61,10 @@ async function serve(args: string[]): Promise<number> {
   if (typeof exported === "function") exported = await (exported as () => unknown)();
   const app = toFetchable(exported);
   if (!app) throw new Error(`${modulePath} must export (by default) an app with fetch(), an object with an app, or a function returning one.`);
+  // Loaded only to serve: the other commands run without the Node server package (an optional peer).
+  const { listen } = await import("../server/adapters/node/index.ts").catch((error: unknown) => {
+    throw missingDriver(error, "node") ?? error;
+  });
   const server = await listen(app, { port: Number(flags.port ?? process.env.PORT ?? 8787), host: flags.host ?? process.env.HOST ?? "127.0.0.1" });
   process.stdout.write(`Tether serving ${modulePath} at ${server.url}\n`);
   await new Promise<void>((done) => {

@@ -24,9 +24,8 @@ import { isRunLive } from "./hub/run-liveness.ts";
 import { createRandomIds, type IdSource } from "./run/ids.ts";
 import { providerMessage } from "./run/model-error.ts";
 import { createRunner, type Runner } from "./run/runner.ts";
+import { loadAdapter } from "./load-adapter.ts";
 import type { RunStore } from "./store/port.ts";
-import { createPgRunStore } from "./adapters/pg/run-store.ts";
-import { createSqliteRunStore } from "./adapters/sqlite/run-store.ts";
 import type { TelemetryOptions } from "./telemetry/telemetry-options.ts";
 import { traceRuns } from "./telemetry/trace-runs.ts";
 
@@ -254,12 +253,18 @@ function recordReaders<User extends TetherUser>(options: TetherAppOptions<User>,
   return canReadRecord as CanReadRecord | undefined;
 }
 
-/** The store when none is given: PostgreSQL when a database URL is set (several instances), else SQLite in the data folder (one process). */
+/**
+ * The store when none is given: PostgreSQL when a database URL is set (several
+ * instances), else SQLite in the data folder (one process). Each adapter is
+ * loaded only when picked, so only its driver need be installed.
+ */
 async function defaultStore(options: Pick<TetherAppOptions, "databaseUrl" | "databaseSchema" | "dataDir">): Promise<RunStore> {
   const databaseUrl = options.databaseUrl ?? process.env.TETHER_DATABASE_URL;
   if (databaseUrl) {
+    const { createPgRunStore } = await loadAdapter("pg");
     return createPgRunStore({ connectionString: databaseUrl, schema: options.databaseSchema ?? (process.env.TETHER_DATABASE_SCHEMA || "tether") });
   }
+  const { createSqliteRunStore } = await loadAdapter("sqlite");
   return createSqliteRunStore({ filename: join(options.dataDir ?? process.env.TETHER_DATA_DIR ?? "./data", "tether.db") });
 }
 
@@ -269,7 +274,7 @@ async function createHub(store: RunStore, redisUrl: string | undefined, logger: 
   // Several instances on one database without a bus: cancels between them go through the store.
   if (!redisUrl) return withStoredCancels(local, store);
   // Loaded only here: a process without Redis never pays for the client.
-  const { createRedisHub } = await import("./adapters/redis/hub.ts");
+  const { createRedisHub } = await loadAdapter("redis");
   return createRedisHub({
     local,
     store,

@@ -1,13 +1,15 @@
 /**
  * The Tether runtime for Node: a standard AG-UI server with checked browser
- * tools, durable threads, reconnect and the offline playbook model.
+ * tools, durable threads, reconnect and the offline playbook model. Storage,
+ * the hub across instances, Node listening and the `(Request) → Response`
+ * handlers are adapters, each a subpath of its own (`/sqlite`, `/pg`,
+ * `/redis`, `/node`, `/fetch`) with its driver an optional peer dependency.
  *
  * @module
  */
 export { createTetherApp, type TetherApp, type TetherAppOptions } from "./app.ts";
 export type { TelemetryOptions } from "./telemetry/telemetry-options.ts";
 export { TRACER_NAME } from "./telemetry/trace-runs.ts";
-export { createAgentHandlers, type AgentHandlers, type AgentHandlersOptions } from "./adapters/fetch/agent-handlers.ts";
 export { defineAgent, type Agent, type AgentDefinition, type BrowserToolPolicy } from "./agent/define-agent.ts";
 export type { HistoryMode } from "./history/history-mode.ts";
 export { readSignedToken, signToken } from "./auth/signed-token.ts";
@@ -31,13 +33,6 @@ export { DEFAULT_RETRY, type RetryPolicy } from "./agent/retry-policy.ts";
 export type { RunHub, RunChannel, SequencedEvent } from "./hub/hub.ts";
 export type { Runner } from "./run/runner.ts";
 export { createMemoryRunStore } from "./store/memory.ts";
-export { createSqliteRunStore } from "./adapters/sqlite/run-store.ts";
-export type { SqliteRunStoreOptions } from "./adapters/sqlite/run-store-options.ts";
-export { createPgRunStore, type PgRunStoreOptions } from "./adapters/pg/run-store.ts";
-export { toPgStoreError } from "./adapters/pg/errors.ts";
-export type { PgliteLike } from "./adapters/pg/runner.ts";
-export { openSqliteDatabase } from "./adapters/sqlite/database.ts";
-export { sqliteAttempt, toStoreError, type SqliteAttemptOptions } from "./adapters/sqlite/attempt.ts";
 export type {
   BeginRun,
   CommitStep,

@@ -3,7 +3,7 @@ import { createMemoryStorage, createScriptedModel } from "@tether-agent/tether/t
 import { createMemoryRunStore, createTetherApp, defineAgent, defineTool, silentLogger, turnParts } from "@tether-agent/tether/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { listen } from "../../src/server/adapters/node/listen.ts";
+import { listen } from "@tether-agent/tether/node";
 import { createScriptedApp, openPanel, type ScriptedApp } from "../helpers/scripted-app.ts";
 import { apartFromOtherTabs } from "../helpers/stale-tab.ts";
 

@@ -2,7 +2,7 @@ import { createAgentSession, type BrowserToolHandler } from "@tether-agent/tethe
 import { defineBrowserTool } from "@tether-agent/tether/protocol";
 import { createMemoryStorage } from "@tether-agent/tether/testing";
 import { describe, expect, it, vi } from "vitest";
-import { listen } from "../../src/server/adapters/node/listen.ts";
+import { listen } from "@tether-agent/tether/node";
 import { createScriptedApp, openPanel } from "../helpers/scripted-app.ts";
 
 const showCards = defineBrowserTool({

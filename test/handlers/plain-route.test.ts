@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HttpAgent } from "@ag-ui/client";
 import { Hono } from "hono";
-import { createAgentHandlers, defineAgent, silentLogger, type AgentHandlers } from "@tether-agent/tether/server";
+import { defineAgent, silentLogger } from "@tether-agent/tether/server";
+import { createAgentHandlers, type AgentHandlers } from "@tether-agent/tether/fetch";
 import { createScriptedModel, parseSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listen } from "../../src/server/adapters/node/listen.ts";
+import { listen } from "@tether-agent/tether/node";
 
 /** The README's example: one agent mounted in a plain Hono app's own routes, without createTetherApp. */
 describe("createAgentHandlers in a plain Hono app", () => {

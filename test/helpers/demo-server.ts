@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { HttpAgent } from "@ag-ui/client";
 import { silentLogger } from "@tether-agent/tether/server";
 import { createDemo, type Demo, type DemoOptions } from "../../apps/serve.ts";
-import { listen } from "../../src/server/adapters/node/listen.ts";
+import { listen } from "@tether-agent/tether/node";
 
 export interface DemoServer {
   url: string;

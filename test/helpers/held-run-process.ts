@@ -9,7 +9,7 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { createTetherApp, defineAgent, silentLogger } from "@tether-agent/tether/server";
 import { createScriptedModel } from "@tether-agent/tether/testing";
-import { listen } from "../../src/server/adapters/node/listen.ts";
+import { listen } from "@tether-agent/tether/node";
 
 /** Stream parts that go out before the model stops: enough for RUN_STARTED and some text. */
 const PARTS_BEFORE_HOLD = 20;

@@ -3,7 +3,7 @@
  * tests that kill it: prints "running <runId>" once the run is stored.
  * Environment: TETHER_TEST_DATABASE_URL, TETHER_TEST_SCHEMA, TETHER_TEST_THREAD.
  */
-import { createPgRunStore } from "../../src/server/adapters/pg/run-store.ts";
+import { createPgRunStore } from "@tether-agent/tether/pg";
 
 const threadId = process.env.TETHER_TEST_THREAD!;
 const store = await createPgRunStore({

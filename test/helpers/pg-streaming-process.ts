@@ -12,7 +12,7 @@ import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { z } from "zod";
 import { createTetherApp, defineAgent, defineTool, type Logger } from "@tether-agent/tether/server";
 import { createScriptedModel } from "@tether-agent/tether/testing";
-import { listen } from "../../src/server/adapters/node/listen.ts";
+import { listen } from "@tether-agent/tether/node";
 
 const LOOKUPS = 3;
 const ANSWER = Array.from({ length: 40 }, (_, index) => `part${index} `).join("");

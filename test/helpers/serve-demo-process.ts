@@ -1,6 +1,6 @@
 import { isTetherError } from "@tether-agent/tether/protocol";
 import { createDemo, type Demo, type DemoOptions } from "../../apps/serve.ts";
-import { listen } from "../../src/server/adapters/node/listen.ts";
+import { listen } from "@tether-agent/tether/node";
 
 /**
  * Runs the demo server as this process, for tests and benchmarks that start

@@ -1,5 +1,6 @@
 import pg from "pg";
-import { createPgRunStore, createTetherApp, defineAgent, silentLogger, type TetherApp } from "@tether-agent/tether/server";
+import { createTetherApp, defineAgent, silentLogger, type TetherApp } from "@tether-agent/tether/server";
+import { createPgRunStore } from "@tether-agent/tether/pg";
 import { createScriptedModel } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isTetherError } from "../../src/protocol/index.ts";

@@ -11,7 +11,7 @@ import { LLMock, type Fixture } from "@copilotkit/aimock";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { createMemoryRunStore, createTetherApp, defineAgent, silentLogger, type TetherUser } from "@tether-agent/tether/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listen, type Listening } from "../../src/server/adapters/node/listen.ts";
+import { listen, type Listening } from "@tether-agent/tether/node";
 import { PROVIDER_WIRES, type ProviderWire } from "./provider-wires.ts";
 import { toolCall } from "./story-fixtures.ts";
 import { ofType, parseResult, runAgent } from "./tether-stack.ts";

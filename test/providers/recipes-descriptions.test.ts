@@ -3,7 +3,7 @@ import { LLMock } from "@copilotkit/aimock";
 import { createMemoryRunStore, createTetherApp, silentLogger } from "@tether-agent/tether/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RECIPES_USERS, createRecipesAgent, offerRecipes } from "../../apps/recipes/agent/index.ts";
-import { listen, type Listening } from "../../src/server/adapters/node/listen.ts";
+import { listen, type Listening } from "@tether-agent/tether/node";
 import { RECIPES_CLIENTS, recipesAgent, runRecipes } from "../recipes/recipes-runs.ts";
 import { PROVIDER_WIRES, type ProviderWire } from "./provider-wires.ts";
 import { startUpstreamTap, type UpstreamTap } from "./upstream-tap.ts";

@@ -18,7 +18,7 @@ import {
   navigateToScreen,
   type WorkdeskUser,
 } from "../../apps/workdesk/agent/index.ts";
-import { listen, type Listening } from "../../src/server/adapters/node/listen.ts";
+import { listen, type Listening } from "@tether-agent/tether/node";
 
 /** The browser tool the Workdesk page declares on every run. */
 export const BROWSER_TOOLS = [toAgUiTool(navigateToScreen)];

@@ -2,7 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createSqliteRunStore, type RunStore } from "@tether-agent/tether/server";
+import { type RunStore } from "@tether-agent/tether/server";
+import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
 import { createScriptedApp, type ScriptedApp } from "../helpers/scripted-app.ts";
 
 /** Every call of `keep` (redact + cap) over a value whose JSON is longer than this counts as redacting a whole request. */

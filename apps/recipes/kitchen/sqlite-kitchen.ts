@@ -1,4 +1,4 @@
-import { openSqliteDatabase, sqliteAttempt } from "@tether-agent/tether/server";
+import { openSqliteDatabase, sqliteAttempt } from "@tether-agent/tether/sqlite";
 import type { Recipe } from "../agent/index.ts";
 import { otherOrderRefused, scaleIngredients, toOrder, type Kitchen, type OrderRow } from "./kitchen.ts";
 

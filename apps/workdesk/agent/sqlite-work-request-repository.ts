@@ -1,4 +1,4 @@
-import { openSqliteDatabase, sqliteAttempt, toStoreError } from "@tether-agent/tether/server";
+import { openSqliteDatabase, sqliteAttempt, toStoreError } from "@tether-agent/tether/sqlite";
 import { workRequestMatches } from "./work-request-matches.ts";
 import type { CloseWorkRequestResult, WorkRequestRepository } from "./work-request-repository.ts";
 import { seedWorkRequests, type WorkRequest } from "./work-requests.ts";

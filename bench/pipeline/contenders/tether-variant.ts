@@ -10,7 +10,7 @@ import { closeServer, listening, runInputBody, type Contender } from "./contende
 
 /** What a variant needs of a Tether build: the current one (`@tether-agent/tether/server`) or an older one loaded from git. */
 export interface ServerBuild {
-  createSqliteRunStore: typeof import("@tether-agent/tether/server").createSqliteRunStore;
+  createSqliteRunStore: typeof import("@tether-agent/tether/sqlite").createSqliteRunStore;
   createTetherApp: typeof import("@tether-agent/tether/server").createTetherApp;
   defineAgent: typeof import("@tether-agent/tether/server").defineAgent;
   defineTool: typeof import("@tether-agent/tether/server").defineTool;

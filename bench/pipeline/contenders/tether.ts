@@ -3,7 +3,8 @@ import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
-import { createSqliteRunStore, createTetherApp, defineAgent, silentLogger, type RunStore } from "@tether-agent/tether/server";
+import { createTetherApp, defineAgent, silentLogger, type RunStore } from "@tether-agent/tether/server";
+import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
 import { createStubModel } from "../stub-model.ts";
 import { closeServer, listening, runInputBody, type Contender } from "./contender.ts";
 

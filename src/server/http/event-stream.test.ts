@@ -1,8 +1,9 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { RESPONSE_ALREADY_SENT as NODE_SERVER_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
+import { RESPONSE_ALREADY_SENT } from "./response-already-sent.ts";
 import { listen, type Listening } from "../adapters/node/listen.ts";
 import { eventStreamResponse, type RunEvents } from "./event-stream.ts";
 
@@ -61,6 +62,8 @@ describe("eventStreamResponse", () => {
       expect(headers.get("x-after")).toBe("kept too");
       expect(headers.has("x-hono-already-sent")).toBe(false);
       expect([...RESPONSE_ALREADY_SENT.headers.keys()]).toEqual(["x-hono-already-sent"]); // shared by every request: never written into
+      // The same mark as the Node server package's own, which the core does not import (an optional peer).
+      expect([...RESPONSE_ALREADY_SENT.headers]).toEqual([...NODE_SERVER_ALREADY_SENT.headers]);
       expect(headers.get("x-tether-repeat-of")).toBe("r1");
       expect(headers.getSetCookie()).toEqual(["a=1", "b=2"]);
       expect(body.match(/^id: .*$/gm)).toEqual(["id: r1:1", "id: r1:2", "id: r1:3"]);

@@ -1,11 +1,10 @@
 import { AGUI_MEDIA_TYPE, EventEncoder } from "@ag-ui/encoder";
-import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { X_ALREADY_SENT } from "@hono/node-server/utils/response/constants";
 import type { Context } from "hono";
 import { Buffer } from "node:buffer";
 import type { ServerResponse } from "node:http";
 import type { SequencedEvent } from "../hub/hub.ts";
 import { unsentNodeResponse } from "./node-request.ts";
+import { RESPONSE_ALREADY_SENT, X_ALREADY_SENT } from "./response-already-sent.ts";
 
 /** A batch of one run's events, as the hub hands them on; an event with `seq` 0 is no event of the log, and goes without an SSE id. */
 export interface RunEvents {

@@ -1,4 +1,5 @@
 import { TetherError, isTetherError } from "../../../protocol/index.ts";
+import { missingDriver } from "../../missing-driver.ts";
 import { toPgStoreError } from "./errors.ts";
 import { quoteIdentifier } from "./schema.ts";
 import { pgPoolRunner, pgliteRunner, type PgRunner } from "./runner.ts";
@@ -17,7 +18,9 @@ export async function openPgRunner(options: PgRunStoreOptions): Promise<PgRunner
       `TETHER_DATABASE_URL names a ${scheme}: database; the store needs PostgreSQL (postgres://user@host:5432/database).`,
     );
   // Loaded only here: a process on the SQLite default never pays for the driver.
-  const { default: pg } = await import("pg");
+  const { default: pg } = await import("pg").catch((error: unknown) => {
+    throw missingDriver(error, "pg") ?? error;
+  });
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     application_name: "tether",
