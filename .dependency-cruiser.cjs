@@ -1,5 +1,7 @@
 /**
  * The layer order, enforced: apps → react → client → protocol, apps → server → protocol.
+ * Inside the server, ports in the core and adapters at the edge: adapters import the core,
+ * the core reaches an adapter only by loading it (src/server/load-adapter.ts), through its entry file.
  * `npm test` runs it (npm run lint); a forbidden import or a cycle fails the build.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -30,6 +32,34 @@ module.exports = {
       severity: "error",
       from: { path: "^src/react" },
       to: { path: "^src/(server|cli)/" },
+    },
+    {
+      name: "the-core-never-imports-an-adapter",
+      severity: "error",
+      comment:
+        "The server's core (src/server outside adapters/) knows adapters only through their ports; createTetherApp loads the one it picks in src/server/load-adapter.ts, so a process needs only that one's driver.",
+      from: { path: "^src/server/", pathNot: "^src/server/(adapters/|load-adapter\\.ts$)" },
+      to: { path: "^src/server/adapters/" },
+    },
+    {
+      name: "the-adapter-loader-only-loads",
+      severity: "error",
+      comment: "The loader reaches an adapter by a dynamic import() of its entry file only: a static import would load every driver with the core.",
+      from: { path: "^src/server/load-adapter\\.ts$" },
+      to: { path: "^src/server/adapters/", dependencyTypesNot: ["dynamic-import"] },
+    },
+    {
+      name: "an-adapter-is-entered-by-its-index",
+      severity: "error",
+      comment: "From outside an adapter's folder (another adapter, the cli, an app), only its entry file index.ts: the rest is its own.",
+      from: { path: "^(src|apps)/", pathNot: "^src/server/adapters/" },
+      to: { path: "^src/server/adapters/[^/]+/", pathNot: "^src/server/adapters/[^/]+/index\\.ts$" },
+    },
+    {
+      name: "adapters-enter-each-other-by-index",
+      severity: "error",
+      from: { path: "^src/server/adapters/([^/]+)/" },
+      to: { path: "^src/server/adapters/[^/]+/", pathNot: "^src/server/adapters/($1/|[^/]+/index\\.ts$)" },
     },
     {
       name: "the-library-never-imports-an-app",

@@ -47,7 +47,10 @@ describe("loadAdapter", () => {
   });
 
   it("keeps any other failure as it was: another package missing, or the driver there but failing", async () => {
-    expect(await loadWithout("sqlite", "not-a-tether-driver")).toMatchObject({ code: "ERR_MODULE_NOT_FOUND", message: expect.stringContaining("not-a-tether-driver") });
+    expect(await loadWithout("sqlite", "not-a-tether-driver")).toMatchObject({
+      code: "ERR_MODULE_NOT_FOUND",
+      message: expect.stringContaining("not-a-tether-driver"),
+    });
     const broken = new Error("Could not locate the bindings file.");
     await expect(loadAdapter("sqlite", (() => Promise.reject(broken)) as ImportAdapter)).rejects.toBe(broken);
   });

@@ -1,23 +1,22 @@
 import { missingDriver } from "./missing-driver.ts";
 
-/** The adapters `createTetherApp` picks from, each loaded only when chosen, through its entry file. */
-export interface AdapterModules {
-  sqlite: typeof import("./adapters/sqlite/index.ts");
-  pg: typeof import("./adapters/pg/index.ts");
-  redis: typeof import("./adapters/redis/index.ts");
-}
+/**
+ * The adapters `createTetherApp` picks from, each reached only here and only
+ * through a dynamic import of its entry file: a process loads the one it
+ * picks, and needs only that one's driver installed. One literal `import()`
+ * each, so bundlers and the dependency rules see them.
+ */
+const ADAPTERS = {
+  sqlite: () => import("./adapters/sqlite/index.ts"),
+  pg: () => import("./adapters/pg/index.ts"),
+  redis: () => import("./adapters/redis/index.ts"),
+};
+
+export type AdapterModules = { [Name in keyof typeof ADAPTERS]: Awaited<ReturnType<(typeof ADAPTERS)[Name]>> };
 
 export type ImportAdapter = <Name extends keyof AdapterModules>(name: Name) => Promise<AdapterModules[Name]>;
 
-// One literal import() per adapter: bundlers and the dependency rules see each one; a process loads only the one it picks.
-const importAdapter: ImportAdapter = async (name) => {
-  const modules = {
-    sqlite: () => import("./adapters/sqlite/index.ts"),
-    pg: () => import("./adapters/pg/index.ts"),
-    redis: () => import("./adapters/redis/index.ts"),
-  };
-  return (await modules[name]()) as AdapterModules[typeof name];
-};
+const importAdapter: ImportAdapter = async (name) => (await ADAPTERS[name]()) as AdapterModules[typeof name];
 
 /**
  * An adapter's module, loaded on first use. Its driver not installed, the
