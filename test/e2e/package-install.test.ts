@@ -1,6 +1,7 @@
 import { LLMock } from "@copilotkit/aimock";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import pg from "pg";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +9,7 @@ import { npm } from "../helpers/npm.ts";
 import { promisify } from "node:util";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
 import { launchChromium } from "./browser.ts";
 
 /**
@@ -15,15 +17,51 @@ import { launchChromium } from "./browser.ts";
  * registry's side of things (no path aliases, no workspace, outside the repo)
  * into a fresh NodeNext TypeScript server and a fresh Vite + React app, both
  * built and typechecked, then run with a real OpenAI-wire model (aimock).
+ * The server twice, each with one store adapter's driver: SQLite only (no
+ * PostgreSQL or Redis driver, no React), and PostgreSQL only (no
+ * better-sqlite3, so nothing compiles).
  */
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("../fixtures/installed-app", import.meta.url));
 const run = promisify(execFile);
+const REPO_MANIFEST = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+
+/** Which of `names` are installed in an app's node_modules. */
+function installed(app: string, names: string[]): string[] {
+  return names.filter((name) => existsSync(join(app, "node_modules", name)));
+}
+
+/** The server fixture with the PostgreSQL driver in place of SQLite's: the same code, another store adapter. */
+function pgOnlyManifest(manifest: string): string {
+  const json = JSON.parse(manifest) as { dependencies: Record<string, string>; allowScripts?: Record<string, boolean> };
+  delete json.dependencies["better-sqlite3"];
+  delete json.allowScripts;
+  json.dependencies.pg = REPO_MANIFEST.devDependencies.pg!;
+  return JSON.stringify(json, null, 2);
+}
 
 /** Errors TypeScript finds inside the installed package's declaration files, checked even where the app skips library checks. */
 async function errorsInTetherDeclarations(cwd: string): Promise<string[]> {
   const output = await npm(cwd, ["exec", "--", "tsc", "--noEmit", "--skipLibCheck", "false"]).catch((error: Error) => error.message);
   return output.split("\n").filter((line) => line.includes("node_modules/@tether-agent/tether/"));
+}
+
+/** The installed app's built server, started; resolves with its URL once it listens, rejects with its output if it exits first. */
+function startServer(cwd: string, env: NodeJS.ProcessEnv, log: (chunk: string) => void): { child: ChildProcess; url: Promise<string> } {
+  const child = spawn(process.execPath, ["dist/server.js"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const url = new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      log(chunk.toString());
+      const found = /listening on (\S+)/.exec(output);
+      if (found) resolve(found[1]!);
+    };
+    child.stdout!.on("data", read);
+    child.stderr!.on("data", read);
+    child.once("exit", (code) => reject(new Error(`the installed server exited (${code}):\n${output}`)));
+  });
+  return { child, url };
 }
 
 describe("the packed package, installed into new apps", () => {
@@ -39,15 +77,21 @@ describe("the packed package, installed into new apps", () => {
     work = mkdtempSync(join(tmpdir(), "tether-installed-"));
     const [packed] = JSON.parse(await npm(REPO, ["pack", "--json", "--pack-destination", work])) as Array<{ filename: string }>;
     tarball = join(work, packed!.filename);
-    for (const app of ["server", "web"]) {
-      cpSync(join(FIXTURES, app), join(work, app), { recursive: true });
+    for (const [app, fixture] of [
+      ["server", "server"],
+      ["server-pg", "server"],
+      ["web", "web"],
+    ] as const) {
+      cpSync(join(FIXTURES, fixture), join(work, app), { recursive: true });
       const manifest = join(work, app, "package.json");
-      writeFileSync(manifest, readFileSync(manifest, "utf8").replace('"TARBALL"', JSON.stringify(`file:${tarball}`)));
+      const text = readFileSync(manifest, "utf8").replace('"TARBALL"', JSON.stringify(`file:${tarball}`));
+      writeFileSync(manifest, app === "server-pg" ? pgOnlyManifest(text) : text);
     }
-    // One after the other: both may compile better-sqlite3, and the machine has two cores. No --prefer-offline:
+    // One after the other: the SQLite server compiles better-sqlite3, and the machine has two cores. No --prefer-offline:
     // resolving afresh from a cache, a package published since could ask for a version the cached lists lack.
-    for (const app of ["server", "web"]) await npm(join(work, app), ["install", "--no-audit", "--no-fund"]);
+    for (const app of ["server", "server-pg", "web"]) await npm(join(work, app), ["install", "--no-audit", "--no-fund"]);
 
+    mock.addFixture({ match: { userMessage: /^hello from PostgreSQL$/ }, response: { content: "Stored in PostgreSQL." } });
     mock.addFixture({ match: { toolResultContains: '"succeeded"' }, response: { content: "The orders page is showing." } });
     mock.addFixture({
       match: { userMessage: /^show me the orders$/, hasToolResult: false },
@@ -63,9 +107,10 @@ describe("the packed package, installed into new apps", () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it("ships compiled JavaScript with types and source maps, React as a peer, and no TypeScript to run", async () => {
+  it("ships compiled JavaScript with types and source maps, React and the drivers as optional peers, and no TypeScript to run", async () => {
     const listing = (await run("tar", ["-tzf", tarball])).stdout.split("\n");
-    for (const entry of ["server", "client", "react", "protocol", "testing", "server/genui"]) {
+    const adapters = ["sqlite", "pg", "redis", "node", "fetch"].map((name) => `server/adapters/${name}`);
+    for (const entry of ["server", "client", "react", "protocol", "testing", "server/genui", ...adapters]) {
       expect(listing).toContain(`package/dist/${entry}/index.js`);
       expect(listing).toContain(`package/dist/${entry}/index.d.ts`);
       expect(listing).toContain(`package/dist/${entry}/index.js.map`);
@@ -76,8 +121,21 @@ describe("the packed package, installed into new apps", () => {
     expect(Object.keys(manifest.dependencies)).not.toContain("react");
     expect(Object.keys(manifest.dependencies)).not.toContain("tsx");
     expect(manifest.peerDependencies).toMatchObject({ react: expect.any(String), "react-dom": expect.any(String) });
+    const optionalPeers = ["react", "react-dom", "@a2ui/react", "streamdown", "better-sqlite3", "pg", "ioredis", "@hono/node-server"];
+    for (const name of optionalPeers) {
+      expect(Object.keys(manifest.dependencies)).not.toContain(name);
+      expect(manifest.peerDependenciesMeta[name]).toEqual({ optional: true });
+    }
     // One React in the app: the package brought none of its own.
     expect((await npm(join(work, "web"), ["ls", "react", "--all", "--parseable"])).trim().split("\n")).toHaveLength(1);
+  });
+
+  it("installs the server with one store adapter's driver and nothing of the others, nor React", () => {
+    const others = ["pg", "ioredis", "react", "react-dom", "@a2ui/react", "streamdown"];
+    expect(installed(join(work, "server"), ["better-sqlite3", ...others])).toEqual(["better-sqlite3"]);
+    // No better-sqlite3, so no native build: the PostgreSQL server installs from JavaScript alone.
+    expect(installed(join(work, "server-pg"), ["better-sqlite3", "pg", ...others.slice(1)])).toEqual(["pg"]);
+    expect(installed(join(work, "web"), ["better-sqlite3", "pg", "ioredis"])).toEqual([]);
   });
 
   it("builds and typechecks a NodeNext server, and its `tether` command runs compiled", async () => {
@@ -98,21 +156,13 @@ describe("the packed package, installed into new apps", () => {
   });
 
   it("runs: the React app in Chromium renders the styled panel, and a browser tool call completes", async () => {
-    server = spawn(process.execPath, ["dist/server.js"], {
-      cwd: join(work, "server"),
-      env: { ...process.env, PORT: "0", OPENAI_BASE_URL: `${mock.url}/v1`, OPENAI_API_KEY: "mock", WEB_DIST: "../web/dist", DATA_DIR: join(work, "data") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    serverUrl = await new Promise<string>((resolve, reject) => {
-      const read = (chunk: Buffer) => {
-        serverLog += chunk.toString();
-        const found = /listening on (\S+)/.exec(serverLog);
-        if (found) resolve(found[1]!);
-      };
-      server!.stdout!.on("data", read);
-      server!.stderr!.on("data", read);
-      server!.once("exit", (code) => reject(new Error(`the installed server exited (${code}):\n${serverLog}`)));
-    });
+    const started = startServer(
+      join(work, "server"),
+      { ...process.env, PORT: "0", OPENAI_BASE_URL: `${mock.url}/v1`, OPENAI_API_KEY: "mock", WEB_DIST: "../web/dist", DATA_DIR: join(work, "data") },
+      (chunk) => (serverLog += chunk),
+    );
+    server = started.child;
+    serverUrl = await started.url;
 
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
@@ -139,5 +189,57 @@ describe("the packed package, installed into new apps", () => {
     expect(requests).toHaveLength(2);
     expect(JSON.stringify(requests[1]!.body)).toContain('\\"status\\":\\"succeeded\\"');
     expect(errors).toEqual([]);
+  });
+
+  it("serves a run from the PostgreSQL-only install on the local PostgreSQL, and without a database URL says to install better-sqlite3", async (context) => {
+    const postgres = await reachablePostgres();
+    if ("skipped" in postgres) return context.skip(postgres.skipped);
+    await npm(join(work, "server-pg"), ["run", "build"]);
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", OPENAI_BASE_URL: `${mock.url}/v1`, OPENAI_API_KEY: "mock", WEB_DIST: "../web/dist" };
+    delete env.TETHER_DATABASE_URL;
+
+    // The default store is SQLite's, whose driver this install lacks: refused at start, saying what to install.
+    const refused = startServer(join(work, "server-pg"), { ...env, DATA_DIR: join(work, "data-pg") }, () => undefined);
+    await expect(refused.url).rejects.toThrow("needs the better-sqlite3 package, which is not installed: npm install better-sqlite3");
+
+    const schemas = serverSchemas(postgres.url);
+    const schema = schemas.make("installed");
+    const started = startServer(join(work, "server-pg"), { ...env, TETHER_DATABASE_URL: postgres.url, TETHER_DATABASE_SCHEMA: schema }, () => undefined);
+    try {
+      const url = await started.url;
+      const response = await fetch(`${url}/api/agents/assistant/run`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "text/event-stream" },
+        body: JSON.stringify({
+          threadId: "pg-only-1",
+          runId: "pg-only-1-r1",
+          messages: [{ id: "u1", role: "user", content: "hello from PostgreSQL" }],
+          tools: [],
+          context: [],
+          state: {},
+          forwardedProps: {},
+        }),
+      });
+      const body = await response.text();
+      expect(response.status).toBe(200);
+      expect(body).toContain("Stored in PostgreSQL.");
+      expect(body).toContain('"type":"RUN_FINISHED"');
+      // The run is PostgreSQL's: in the schema this instance made.
+      const client = new pg.Client({ connectionString: postgres.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query(`SELECT status FROM "${schema}".runs WHERE run_id = $1`, ["pg-only-1-r1"]);
+        expect(rows).toEqual([{ status: "finished" }]);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      if (started.child.exitCode === null) {
+        const exited = new Promise((resolve) => started.child.once("exit", resolve));
+        started.child.kill();
+        await exited;
+      }
+      await schemas.dropAll();
+    }
   });
 });
