@@ -12,7 +12,15 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type MiddlewareHandler } from "hono";
 import { TetherError, isTetherError } from "@tether-agent/tether/protocol";
-import { consoleLogger, createTetherApp, type IdSource, type Logger, type PlaybookModelOptions, type TelemetryOptions, type TetherApp } from "@tether-agent/tether/server";
+import {
+  consoleLogger,
+  createTetherApp,
+  type IdSource,
+  type Logger,
+  type PlaybookModelOptions,
+  type TelemetryOptions,
+  type TetherApp,
+} from "@tether-agent/tether/server";
 import { createPgRunStore } from "@tether-agent/tether/pg";
 import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
 import { listen } from "@tether-agent/tether/node";

@@ -1,6 +1,15 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { RunAgentInput } from "@ag-ui/core";
-import { createCountingIds, createTetherApp, defineAgent, silentLogger, type Logger, type RunStore, type ServerTool, type TetherApp } from "@tether-agent/tether/server";
+import {
+  createCountingIds,
+  createTetherApp,
+  defineAgent,
+  silentLogger,
+  type Logger,
+  type RunStore,
+  type ServerTool,
+  type TetherApp,
+} from "@tether-agent/tether/server";
 import { createPgRunStore } from "@tether-agent/tether/pg";
 import type { TestUser } from "../fixtures/messages.ts";
 import { heldModel } from "./held-model.ts";

@@ -4,7 +4,7 @@ import { RESPONSE_ALREADY_SENT as NODE_SERVER_ALREADY_SENT } from "@hono/node-se
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
 import { RESPONSE_ALREADY_SENT } from "./response-already-sent.ts";
-import { listen, type Listening } from "../adapters/node/listen.ts";
+import { listen, type Listening } from "../adapters/node/index.ts";
 import { eventStreamResponse, type RunEvents } from "./event-stream.ts";
 
 const text = (seq: number, delta: string) => ({ seq, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta } as BaseEvent });

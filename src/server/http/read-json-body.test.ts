@@ -5,7 +5,7 @@ import { bodyLimit } from "./middleware/body-limit.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { TetherError } from "../../protocol/index.ts";
-import { listen, type Listening } from "../adapters/node/listen.ts";
+import { listen, type Listening } from "../adapters/node/index.ts";
 import { errorHandler } from "./errors.ts";
 import { silentLogger } from "./logger.ts";
 import { readJsonBody } from "./read-json-body.ts";

@@ -5,11 +5,11 @@ import { EventType, type BaseEvent } from "@ag-ui/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { embeddedPostgres, reachablePostgres, serverSchemas } from "../../../test/helpers/postgres.ts";
 import { dropRedisPrefix, reachableRedis, uniqueRedisPrefix } from "../../../test/helpers/redis.ts";
-import { createPgRunStore } from "../adapters/pg/run-store.ts";
+import { createPgRunStore } from "../adapters/pg/index.ts";
 import type { RunStore } from "../store/port.ts";
-import { createSqliteRunStore } from "../adapters/sqlite/run-store.ts";
+import { createSqliteRunStore } from "../adapters/sqlite/index.ts";
 import { createRunHub, sequenceEvents, type RunChannel, type RunHub, type SequencedEvent } from "./hub.ts";
-import { createRedisHub } from "../adapters/redis/hub.ts";
+import { createRedisHub } from "../adapters/redis/index.ts";
 
 /**
  * What every RunHub must do for followers, whichever instance they are on:

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { createSqliteRunStore } from "../adapters/sqlite/run-store.ts";
+import { createSqliteRunStore } from "../adapters/sqlite/index.ts";
 import { UNSTORED_EVENT_LIMIT, type RunStore } from "../store/port.ts";
 import { createRunHub, sequenceEvents, type SequencedEvent } from "./hub.ts";
 

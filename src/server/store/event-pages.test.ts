@@ -60,7 +60,7 @@ describe("event pages as the SQLite store writes them", () => {
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
     const { default: Database } = await import("better-sqlite3");
-    const { createSqliteRunStore } = await import("../adapters/sqlite/run-store.ts");
+    const { createSqliteRunStore } = await import("../adapters/sqlite/index.ts");
     const dir = mkdtempSync(join(tmpdir(), "tether-pages-"));
     try {
       const filename = join(dir, "tether.db");

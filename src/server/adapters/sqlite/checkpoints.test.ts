@@ -119,7 +119,10 @@ console.log("closed");
 `,
     );
     const run = promisify(execFile);
-    const { stdout } = await run(process.execPath, ["--import", "tsx", script], { cwd: fileURLToPath(new URL("../../../..", import.meta.url)), timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ["--import", "tsx", script], {
+      cwd: fileURLToPath(new URL("../../../..", import.meta.url)),
+      timeout: 30_000,
+    });
     expect(stdout.trim()).toBe("closed");
     expect(existsSync(join(dir, "tether.db-wal"))).toBe(false);
   }, 40_000);
