@@ -7,7 +7,7 @@ export interface CpuProfile {
 
 const root = new URL("../../", import.meta.url).href;
 
-/** `src/server/run/hub.ts`, `hono`, `node:internal/...`, or a V8 pseudo-frame like `(garbage collector)`. */
+/** `src/server/hub/hub.ts`, `hono`, `node:internal/...`, or a V8 pseudo-frame like `(garbage collector)`. */
 function place(url: string, name: string): string {
   if (!url) return name.startsWith("(") ? name : "(native)";
   const packageAt = url.lastIndexOf("/node_modules/");

@@ -64,6 +64,33 @@ function startServer(cwd: string, env: NodeJS.ProcessEnv, log: (chunk: string) =
   return { child, url };
 }
 
+/** One run through the installed server's HTTP API, no browser: its SSE body and the assistant's words. */
+async function postRun(url: string, threadId: string, text: string): Promise<{ status: number; body: string; said: string }> {
+  const response = await fetch(`${url}/api/agents/assistant/run`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify({
+      threadId,
+      runId: `${threadId}-r1`,
+      messages: [{ id: "u1", role: "user", content: text }],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+    }),
+  });
+  const body = await response.text();
+  return { status: response.status, body, said: [...body.matchAll(/"delta":"([^"]*)"/g)].map((delta) => delta[1]).join("") };
+}
+
+/** Stops a server this test started, once it has exited. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill();
+  await exited;
+}
+
 describe("the packed package, installed into new apps", () => {
   let work: string;
   let tarball: string;
@@ -92,6 +119,7 @@ describe("the packed package, installed into new apps", () => {
     for (const app of ["server", "server-pg", "web"]) await npm(join(work, app), ["install", "--no-audit", "--no-fund"]);
 
     mock.addFixture({ match: { userMessage: /^hello from PostgreSQL$/ }, response: { content: "Stored in PostgreSQL." } });
+    mock.addFixture({ match: { userMessage: /^hello from SQLite$/ }, response: { content: "Stored in SQLite." } });
     mock.addFixture({ match: { toolResultContains: '"succeeded"' }, response: { content: "The orders page is showing." } });
     mock.addFixture({
       match: { userMessage: /^show me the orders$/, hasToolResult: false },
@@ -149,6 +177,30 @@ describe("the packed package, installed into new apps", () => {
     expect(refused).toContain("install tsx (npm install -D tsx) or serve the compiled JavaScript");
   });
 
+  it("serves a run from the SQLite-only install, its store a file in the data folder", async () => {
+    const dataDir = join(work, "data-sqlite");
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: "0",
+      OPENAI_BASE_URL: `${mock.url}/v1`,
+      OPENAI_API_KEY: "mock",
+      WEB_DIST: "../web/dist",
+      DATA_DIR: dataDir,
+    };
+    delete env.TETHER_DATABASE_URL;
+    delete env.TETHER_REDIS_URL;
+    const started = startServer(join(work, "server"), env, () => undefined);
+    try {
+      const { status, body, said } = await postRun(await started.url, "sqlite-only-1", "hello from SQLite");
+      expect(status).toBe(200);
+      expect(said).toBe("Stored in SQLite.");
+      expect(body).toContain('"type":"RUN_FINISHED"');
+      expect(existsSync(join(dataDir, "tether.db"))).toBe(true);
+    } finally {
+      await stop(started.child);
+    }
+  });
+
   it("builds and typechecks a Vite + React app", async () => {
     await npm(join(work, "web"), ["run", "typecheck"]);
     expect(await errorsInTetherDeclarations(join(work, "web"))).toEqual([]);
@@ -197,6 +249,7 @@ describe("the packed package, installed into new apps", () => {
     await npm(join(work, "server-pg"), ["run", "build"]);
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", OPENAI_BASE_URL: `${mock.url}/v1`, OPENAI_API_KEY: "mock", WEB_DIST: "../web/dist" };
     delete env.TETHER_DATABASE_URL;
+    delete env.TETHER_REDIS_URL;
 
     // The default store is SQLite's, whose driver this install lacks: refused at start, saying what to install.
     const refused = startServer(join(work, "server-pg"), { ...env, DATA_DIR: join(work, "data-pg") }, () => undefined);
@@ -207,22 +260,9 @@ describe("the packed package, installed into new apps", () => {
     const started = startServer(join(work, "server-pg"), { ...env, TETHER_DATABASE_URL: postgres.url, TETHER_DATABASE_SCHEMA: schema }, () => undefined);
     try {
       const url = await started.url;
-      const response = await fetch(`${url}/api/agents/assistant/run`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "text/event-stream" },
-        body: JSON.stringify({
-          threadId: "pg-only-1",
-          runId: "pg-only-1-r1",
-          messages: [{ id: "u1", role: "user", content: "hello from PostgreSQL" }],
-          tools: [],
-          context: [],
-          state: {},
-          forwardedProps: {},
-        }),
-      });
-      const body = await response.text();
-      expect(response.status).toBe(200);
-      expect(body).toContain("Stored in PostgreSQL.");
+      const { status, body, said } = await postRun(url, "pg-only-1", "hello from PostgreSQL");
+      expect(status).toBe(200);
+      expect(said).toBe("Stored in PostgreSQL.");
       expect(body).toContain('"type":"RUN_FINISHED"');
       // The run is PostgreSQL's: in the schema this instance made.
       const client = new pg.Client({ connectionString: postgres.url });
@@ -234,11 +274,7 @@ describe("the packed package, installed into new apps", () => {
         await client.end();
       }
     } finally {
-      if (started.child.exitCode === null) {
-        const exited = new Promise((resolve) => started.child.once("exit", resolve));
-        started.child.kill();
-        await exited;
-      }
+      await stop(started.child);
       await schemas.dropAll();
     }
   });
