@@ -11,9 +11,6 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SERVICE_TESTS = [
   "test/{postgres,redis,nginx}/**/*.test.ts",
   "src/server/adapters/{pg,redis}/**/*.test.ts",
-  // Where the PostgreSQL and Redis adapters lived before src/server/adapters/.
-  "src/server/store/pg*.test.ts",
-  "src/server/run/redis*.test.ts",
   "src/server/**/*contract.test.ts",
   "apps/**/pg-*.test.ts",
 ];
