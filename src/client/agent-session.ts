@@ -2,6 +2,7 @@ import type { HttpAgentFetchFn } from "@ag-ui/client";
 import type { Context, Interrupt, Message } from "@ag-ui/core";
 import type { AgentWelcome, ApprovalResponse } from "../protocol/index.ts";
 import type { DriftReport } from "./drift.ts";
+import type { SessionError } from "./errors.ts";
 import type { BrowserToolHandler, ToolRegistry } from "./tool-registry.ts";
 import type { ToolActivity } from "./tool-activity-timeline.ts";
 
@@ -69,7 +70,7 @@ export interface SessionState {
   /** Following a run this page did not start (a second window, or after a reload): it never acts. */
   observing: boolean;
   runId?: string;
-  error?: { code: string; message: string };
+  error?: SessionError;
   /** The mode the app set (see `AgentSessionOptions.mode`). */
   mode: string;
   /** Questions the agent is waiting on (approvals); the thread goes on once each has an answer. */
@@ -84,7 +85,7 @@ export interface SessionState {
 export interface UnsentMessage {
   messageId: string;
   text: string;
-  error: { code: string; message: string };
+  error: SessionError;
   /** Whether sending it again as it is may work (the network, a busy server), or it was refused for what it is. */
   retryable: boolean;
 }

@@ -215,8 +215,8 @@ describe("eventStream", () => {
     const error = await new Promise((resolve) =>
       eventStream({ ...server.options, maxReconnects: 3 }).subscribe({ next: (event) => events.push(event), error: resolve }),
     );
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/3 reconnects failed/);
+    expect(isTetherError(error)).toBe(true);
+    expect(error).toMatchObject({ code: "network_error", message: expect.stringMatching(/3 reconnects failed/) });
     expect(server.resume).toHaveBeenCalledTimes(3);
     expect(types(events)).toEqual(ALL_TYPES.slice(0, 2));
   });

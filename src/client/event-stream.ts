@@ -1,6 +1,6 @@
 import type { BaseEvent } from "@ag-ui/core";
 import { Observable } from "rxjs";
-import { isTetherError } from "../protocol/index.ts";
+import { TetherError, isTetherError } from "../protocol/index.ts";
 import { errorFromResponse } from "./errors.ts";
 import { readSseBatches } from "./sse-reader.ts";
 
@@ -63,7 +63,7 @@ export function eventStream(options: EventStreamOptions): Observable<BaseEvent> 
         await consume(await options.open(controller.signal));
         // `failures` counts tries since the last one that delivered events: the limit is per drop, not per stream.
         for (let failures = 0; !ended && !controller.signal.aborted;) {
-          if (failures === maxReconnects) throw new Error(`The event stream dropped and ${maxReconnects} reconnects failed.`);
+          if (failures === maxReconnects) throw new TetherError("network_error", `The event stream dropped and ${maxReconnects} reconnects failed.`);
           await new Promise((resolve) => setTimeout(resolve, Math.min(backoff * 2 ** failures, 4000)));
           let response: Response;
           try {

@@ -4,7 +4,7 @@ import { TetherError, isTetherError, type Trigger } from "../protocol/index.ts";
 import type { AgentSessionOptions } from "./agent-session.ts";
 import { dropUnsent } from "./drop-unsent.ts";
 import type { DriftReport } from "./drift.ts";
-import { errorJson, isRetryable } from "./errors.ts";
+import { errorJson, isRetryable, type SessionError } from "./errors.ts";
 import type { InterruptAnswers } from "./interrupt-answers.ts";
 import type { StoredThread } from "./load-thread.ts";
 import type { OutcomeReporter } from "./outcome-reporter.ts";
@@ -62,7 +62,7 @@ export function createMessageSender(options: MessageSenderOptions): MessageSende
    * regenerated answer). The thread is loaded again, so what happened shows here, and the message waits in words,
    * not with the server's ids.
    */
-  const catchUp = async (message: Message, refusal: { code: string; message: string }): Promise<void> => {
+  const catchUp = async (message: Message, refusal: SessionError): Promise<void> => {
     const seen = agent.messages.filter((known) => known.id !== message.id).map((known) => known.id);
     // Another agent's thread under this id is not this conversation moved on: nothing of it is loaded here.
     const { agentId } = options.sessionOptions;

@@ -1,5 +1,5 @@
 import type { HttpAgentFetchFn } from "@ag-ui/client";
-import { errorFromResponse, errorJson } from "./errors.ts";
+import { errorFromResponse, errorJson, type SessionError } from "./errors.ts";
 
 export interface RunCancel {
   /** Asks the server to stop the run; one it does not know yet (404: its request is still on the way) is asked again when it starts. */
@@ -20,7 +20,7 @@ export function createRunCancel(options: {
   headers: Record<string, string>;
   /** Whether `runId` is still the run this page is waiting on. */
   isCurrent(runId: string): boolean;
-  onError(error: { code: string; message: string }): void;
+  onError(error: SessionError): void;
 }): RunCancel {
   let startedRunId: string | undefined;
   let cancelWhenStarted: string | undefined;

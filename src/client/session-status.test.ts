@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { sessionStatus } from "./session-status.ts";
 
 const interrupt = { id: "int_1", reason: "approval" } as Interrupt;
-const error = { code: "model_error", message: "The model failed." };
+const error = { code: "model_error" as const, message: "The model failed." };
 const idle = { running: false, observing: false, interrupts: [] as Interrupt[] };
 
 describe("sessionStatus", () => {

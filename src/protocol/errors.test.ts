@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HTTP_STATUS, TETHER_ERROR_CODES, TetherError, isTetherError, isTetherErrorCode, toTetherError, type TetherErrorCode } from "./errors.ts";
+import { TETHER_ERROR_CODES, TetherError, isTetherError, isTetherErrorCode, toTetherError, type TetherErrorCode } from "./errors.ts";
 
 const codes = Object.keys(TETHER_ERROR_CODES) as TetherErrorCode[];
 
@@ -10,47 +10,10 @@ describe("TETHER_ERROR_CODES", () => {
       expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
     }
   });
-
-  it("gives every code an HTTP error status", () => {
-    expect(Object.keys(HTTP_STATUS).sort()).toEqual([...codes].sort());
-    for (const code of codes) {
-      expect(HTTP_STATUS[code], code).toBeGreaterThanOrEqual(400);
-      expect(HTTP_STATUS[code], code).toBeLessThan(600);
-    }
-  });
-
-  it("maps the codes named in the style guide to their documented statuses", () => {
-    expect({
-      invalid_input: HTTP_STATUS.invalid_input,
-      tool_not_allowed: HTTP_STATUS.tool_not_allowed,
-      unauthenticated: HTTP_STATUS.unauthenticated,
-      forbidden: HTTP_STATUS.forbidden,
-      agent_not_found: HTTP_STATUS.agent_not_found,
-      history_conflict: HTTP_STATUS.history_conflict,
-      body_too_large: HTTP_STATUS.body_too_large,
-      model_error: HTTP_STATUS.model_error,
-      internal: HTTP_STATUS.internal,
-    }).toEqual({
-      invalid_input: 400,
-      tool_not_allowed: 400,
-      unauthenticated: 401,
-      forbidden: 403,
-      agent_not_found: 404,
-      history_conflict: 409,
-      body_too_large: 413,
-      model_error: 502,
-      internal: 500,
-    });
-  });
 });
 
 describe("the codes of actions on generated UI", () => {
-  it("refuse a malformed action with 400 and an unknown surface or action with 404", () => {
-    expect({
-      ui_action_invalid: HTTP_STATUS.ui_action_invalid,
-      surface_unknown: HTTP_STATUS.surface_unknown,
-      ui_action_unknown: HTTP_STATUS.ui_action_unknown,
-    }).toEqual({ ui_action_invalid: 400, surface_unknown: 404, ui_action_unknown: 404 });
+  it("serialise like any other code", () => {
     expect(new TetherError("surface_unknown", "Thread t1 shows no surface s1.").toJSON()).toEqual({
       error: { code: "surface_unknown", message: "Thread t1 shows no surface s1." },
     });
@@ -58,14 +21,13 @@ describe("the codes of actions on generated UI", () => {
 });
 
 describe("TetherError", () => {
-  it("carries its code, message and the status of its code", () => {
+  it("carries its code and message", () => {
     const error = new TetherError("history_conflict", "Message m2 differs from the stored thread.");
 
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe("TetherError");
     expect(error.code).toBe("history_conflict");
     expect(error.message).toBe("Message m2 differs from the stored thread.");
-    expect(error.status).toBe(409);
   });
 
   it("serialises to { error: { code, message } } without details when it has none", () => {
@@ -88,15 +50,14 @@ describe("TetherError", () => {
     expect(new TetherError("model_error", "The model failed.", { cause }).cause).toBe(cause);
   });
 
-  it("is retryable for a rate limit, an upstream model failure, storage trouble and a lost instance only", () => {
+  it("is retryable for a rate limit, an upstream model failure, storage trouble, a lost instance and an unreachable server only", () => {
     expect(new TetherError("model_rate_limited", "Slow down.").retryable).toBe(true);
     expect(new TetherError("model_error", "Upstream failed.").retryable).toBe(true);
     expect(new TetherError("store_unavailable", "The database is locked.").retryable).toBe(true);
-    expect(new TetherError("store_unavailable", "The database is locked.").status).toBe(503);
     expect(new TetherError("instance_lost", "The server stopped.").retryable).toBe(true);
+    expect(new TetherError("network_error", "No answer.").retryable).toBe(true);
     expect(new TetherError("invalid_input", "Bad body.").retryable).toBe(false);
     expect(new TetherError("internal", "Bug.").retryable).toBe(false);
-    expect(new TetherError("model_rate_limited", "Slow down.").status).toBe(429);
   });
 });
 
@@ -141,7 +102,6 @@ describe("toTetherError", () => {
     const error = toTetherError(thrown);
 
     expect(error.code).toBe("internal");
-    expect(error.status).toBe(500);
     expect(error.cause).toBe(thrown);
     expect(error.message).not.toContain("cannot read properties");
   });

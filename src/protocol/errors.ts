@@ -2,8 +2,9 @@
  * One error type for everything Tether can refuse or fail at.
  *
  * Codes are specific, lowercase snake_case strings gathered in one object so
- * they form a string union; `HTTP_STATUS` maps every code to a status, so a new
- * code does not compile until it has one.
+ * they form a string union. What a code means on a wire is the transport's:
+ * the server's HTTP layer maps every code to a status (`server/http/error-status.ts`),
+ * so a new code does not compile until it has one.
  *
  * @module
  */
@@ -73,71 +74,16 @@ export const TETHER_ERROR_CODES = {
   model_config_missing: "model_config_missing",
   config_invalid: "config_invalid",
   data_dir_in_use: "data_dir_in_use",
+  // In the browser: the request never got an answer (fetch failed, or the stream dropped and every reconnect
+  // failed). The server never sends it; it is a code so that a session's state holds only codes of this union.
+  network_error: "network_error",
   // Ours.
   internal: "internal",
 } as const;
 
 export type TetherErrorCode = keyof typeof TETHER_ERROR_CODES;
 
-/** The HTTP status of each code, used before a stream opens. */
-export const HTTP_STATUS: Record<TetherErrorCode, number> = {
-  invalid_json: 400,
-  invalid_input: 400,
-  invalid_id: 400,
-  invalid_trigger: 400,
-  invalid_last_event_id: 400,
-  unsupported_media_type: 415,
-  body_too_large: 413,
-  // nginx's "client closed request": nobody reads it, but a log or a proxy shows why nothing ran.
-  client_gone: 499,
-  unauthenticated: 401,
-  forbidden: 403,
-  cross_origin_request: 403,
-  not_found: 404,
-  agent_not_found: 404,
-  thread_not_found: 404,
-  run_not_found: 404,
-  user_not_found: 404,
-  tool_not_allowed: 400,
-  tool_schema_mismatch: 400,
-  tool_name_conflict: 400,
-  tool_duplicate: 400,
-  history_conflict: 409,
-  tool_result_unknown: 409,
-  tool_result_conflict: 409,
-  tool_results_pending: 409,
-  run_in_progress: 409,
-  run_exists: 409,
-  run_not_active: 409,
-  run_cancelled: 409,
-  report_too_large: 413,
-  report_limit_exceeded: 429,
-  interrupt_pending: 409,
-  interrupt_unknown: 404,
-  interrupt_expired: 410,
-  interrupt_thread_mismatch: 403,
-  resume_invalid: 400,
-  resume_conflict: 409,
-  ui_action_invalid: 400,
-  surface_unknown: 404,
-  ui_action_unknown: 404,
-  invalid_arguments: 400,
-  tool_unknown: 400,
-  tool_failed: 500,
-  step_limit_exceeded: 500,
-  model_error: 502,
-  model_rate_limited: 429,
-  store_unavailable: 503,
-  instance_lost: 503,
-  tool_executor_missing: 500,
-  model_provider_unknown: 500,
-  model_config_missing: 500,
-  config_invalid: 500,
-  data_dir_in_use: 500,
-  internal: 500,
-};
-
-const RETRYABLE: ReadonlySet<TetherErrorCode> = new Set(["model_rate_limited", "model_error", "store_unavailable", "instance_lost"]);
+const RETRYABLE: ReadonlySet<TetherErrorCode> = new Set(["model_rate_limited", "model_error", "store_unavailable", "instance_lost", "network_error"]);
 
 // A Symbol.for marker survives the package being bundled twice, where instanceof does not.
 const MARKER = Symbol.for("tether.error");
@@ -158,10 +104,6 @@ export class TetherError extends Error {
     this.name = "TetherError";
     this.code = code;
     if (options.details !== undefined) this.details = options.details;
-  }
-
-  get status(): number {
-    return HTTP_STATUS[this.code];
   }
 
   /** Whether trying again later may succeed (rate limits, upstream failures). */

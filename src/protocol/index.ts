@@ -5,16 +5,7 @@
  *
  * @module
  */
-export {
-  HTTP_STATUS,
-  TETHER_ERROR_CODES,
-  TetherError,
-  isTetherError,
-  isTetherErrorCode,
-  toTetherError,
-  type TetherErrorCode,
-  type TetherErrorOptions,
-} from "./errors.ts";
+export { TETHER_ERROR_CODES, TetherError, isTetherError, isTetherErrorCode, toTetherError, type TetherErrorCode, type TetherErrorOptions } from "./errors.ts";
 export { ID_PATTERN, isValidId } from "./ids.ts";
 export { AgentWelcomeSchema, readWelcome, type AgentWelcome } from "./welcome.ts";
 export { formatIssues, type SchemaIssue } from "./format-issues.ts";

@@ -15,6 +15,7 @@ export type { HistoryMode } from "./history/history-mode.ts";
 export { readSignedToken, signToken } from "./auth/signed-token.ts";
 export type { Authenticate, TetherUser } from "./auth/user.ts";
 export { errorHandler, notFoundHandler } from "./http/errors.ts";
+export { HTTP_STATUS } from "./http/error-status.ts";
 export { readJsonBody } from "./http/read-json-body.ts";
 export type { CanReadRecord, RecordScope } from "./http/owned.ts";
 export { auth, type AuthEnv } from "./http/middleware/auth.ts";

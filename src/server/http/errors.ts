@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { TetherError, toTetherError } from "../../protocol/index.ts";
+import { HTTP_STATUS } from "./error-status.ts";
 import type { Logger } from "./logger.ts";
 
 /**
@@ -18,7 +19,7 @@ export function errorHandler(logger: Logger) {
     if (error.code === "body_too_large") c.header("Connection", "close");
     // Storage trouble passes: say when to come back, so clients and proxies retry instead of giving up.
     if (error.code === "store_unavailable") c.header("Retry-After", "1");
-    return c.json(error.toJSON(), error.status as ContentfulStatusCode);
+    return c.json(error.toJSON(), HTTP_STATUS[error.code] as ContentfulStatusCode);
   };
 }
 

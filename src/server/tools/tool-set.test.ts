@@ -7,6 +7,7 @@ import { defineAgent, type BrowserToolPolicy } from "../agent/define-agent.ts";
 import { createCallDecisions } from "../approvals/decide-call.ts";
 import { defineTool } from "./define-tool.ts";
 import { buildToolSet } from "./tool-set.ts";
+import { HTTP_STATUS } from "../http/error-status.ts";
 import { catchTetherError } from "../../testing/index.ts";
 
 const navigate = defineBrowserTool({
@@ -234,7 +235,7 @@ describe("buildToolSet", () => {
 
       expect(error.code).toBe("tool_not_allowed");
       expect(error.message).toBe('"deleteEverything" is not on agent "workdesk"\'s browser-tool allow-list.');
-      expect(error.status).toBe(400);
+      expect(HTTP_STATUS[error.code]).toBe(400);
     });
 
     it("refuses a browser tool whose schema differs with tool_schema_mismatch and a readable diff", () => {
