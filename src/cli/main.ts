@@ -60,7 +60,8 @@ async function serve(args: string[]): Promise<number> {
   let exported = loaded.default;
   if (typeof exported === "function") exported = await (exported as () => unknown)();
   const app = toFetchable(exported);
-  if (!app) throw new Error(`${modulePath} must export (by default) an app with fetch(), an object with an app, or a function returning one.`);
+  if (!app)
+    throw new TetherError("config_invalid", `${modulePath} must export (by default) an app with fetch(), an object with an app, or a function returning one.`);
   // Loaded only to serve: the other commands run without the Node server package (an optional peer).
   const { listen } = await import("../server/adapters/node/index.ts").catch((error: unknown) => {
     throw missingDriver(error, "node") ?? error;

@@ -49,7 +49,7 @@ export type {
   StoredInterrupt,
   ThreadRecord,
 } from "./store/port.ts";
-export { loadToolCatalog, type ToolDeclaration, type ToolExecutor } from "./tools/catalog.ts";
+export { loadToolCatalog, type ToolDeclaration, type ToolExecutor, type ToolExecutors } from "./tools/catalog.ts";
 export { defineTool, type ServerTool, type ToolContext, type ToolDefinition } from "./tools/define-tool.ts";
 // Generated UI: the validator loads @a2ui/web_core when first used, so it is not re-exported here (the import would cost every app a second).
 export { A2UI_ACTIVITY_TYPE, RENDER_A2UI } from "./genui/surface-lifecycle.ts";

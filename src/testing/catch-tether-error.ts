@@ -8,5 +8,6 @@ export function catchTetherError(action: () => unknown): TetherError {
     if (isTetherError(error)) return error;
     throw error;
   }
+  // A failed assertion for the test's author, as expect() throws: not a TetherError, so no test can mistake it for one.
   throw new Error("expected a TetherError, but nothing was thrown");
 }

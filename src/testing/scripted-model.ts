@@ -30,6 +30,7 @@ export function createScriptedModel(steps: ScriptedStep[], options: { chunkDelay
     async doStream(call) {
       calls.push(call);
       const step = steps[calls.length - 1];
+      // The test's author scripted too few steps: a programmer error, which the run reports as the model's failure.
       if (step === undefined) throw new Error(`The scripted model has ${steps.length} steps; call ${calls.length} was not scripted.`);
       const resolved = typeof step === "function" ? step(call) : step;
       const parts = "parts" in resolved ? resolved.parts : turnParts(resolved, { newToolCallId: () => `call_s${++counter}` });
@@ -49,6 +50,7 @@ export function createScriptedModel(steps: ScriptedStep[], options: { chunkDelay
       };
     },
     async doGenerate() {
+      // A programmer error: Tether's run loop never calls doGenerate.
       throw new Error("not implemented: Tether always streams.");
     },
   };

@@ -8,7 +8,7 @@ import type { WorkdeskUser } from "./users.ts";
 
 const user = (userId: string) => WORKDESK_USERS.find((candidate) => candidate.id === userId)!;
 const [kim, lee, park] = [user("kim"), user("lee"), user("park")];
-const context = (who: WorkdeskUser): ToolContext => ({
+const context = (who: WorkdeskUser): ToolContext<WorkdeskUser> => ({
   user: who,
   threadId: "thread-1",
   runId: "run-1",

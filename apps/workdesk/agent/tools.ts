@@ -1,11 +1,12 @@
-import { loadToolCatalog, type ServerTool, type ToolExecutor } from "@tether-agent/tether/server";
+import { loadToolCatalog, type ServerTool, type ToolExecutors } from "@tether-agent/tether/server";
 import { lookupScreens } from "./lookup-screens.ts";
 import declarations from "./tools.json" with { type: "json" };
+import type { WorkdeskUser } from "./users.ts";
 import type { WorkRequestRepository } from "./work-request-repository.ts";
 import type { WorkRequestStatus } from "./work-requests.ts";
 
 /** The code behind each declaration in tools.json, bound by key. */
-export function workdeskExecutors(requests: WorkRequestRepository): Record<string, ToolExecutor> {
+export function workdeskExecutors(requests: WorkRequestRepository): ToolExecutors<WorkdeskUser> {
   return {
     "workdesk.lookupScreens": ({ query }: { query: string }, { user }) => lookupScreens(query, user, requests),
     "workdesk.searchWorkRequests": async ({ query, status }: { query?: string; status?: WorkRequestStatus }, { user }) => {
@@ -22,6 +23,6 @@ export function workdeskExecutors(requests: WorkRequestRepository): Record<strin
 }
 
 /** The Workdesk's server tools, loaded from their JSON declarations. */
-export function workdeskTools(requests: WorkRequestRepository, declared: unknown = declarations): ServerTool[] {
+export function workdeskTools(requests: WorkRequestRepository, declared: unknown = declarations): ServerTool<unknown, WorkdeskUser>[] {
   return loadToolCatalog(declared, workdeskExecutors(requests));
 }

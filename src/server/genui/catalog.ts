@@ -32,6 +32,7 @@ let built: SurfaceCatalog | undefined;
 function buildBasicCatalog(): SurfaceCatalog {
   const processor = new MessageProcessor([webCoreBasicCatalog]);
   const declared = processor.getClientCapabilities({ includeInlineCatalogs: true })["v0.9"]?.inlineCatalogs?.[0];
+  // A programmer error (ours, or an @a2ui/web_core whose shape changed under the pinned version), not a user's.
   if (!declared?.components) throw new Error("@a2ui/web_core declared no inline basic catalog");
   return { catalogId: declared.catalogId, components: declared.components };
 }

@@ -2,6 +2,7 @@ import { AGUI_MEDIA_TYPE, EventEncoder } from "@ag-ui/encoder";
 import type { Context } from "hono";
 import { Buffer } from "node:buffer";
 import type { ServerResponse } from "node:http";
+import { toTetherError } from "../../protocol/index.ts";
 import type { SequencedEvent } from "../hub/hub.ts";
 import { unsentNodeResponse } from "./node-request.ts";
 import { RESPONSE_ALREADY_SENT, X_ALREADY_SENT } from "./response-already-sent.ts";
@@ -85,7 +86,8 @@ export function eventStreamResponse(c: Context, source: AsyncIterable<RunEvents>
 
 /**
  * Why a stream's follow of the hub stops once the stream closed: one reason for all, as `abort()` without
- * one builds a DOMException and its stack for every stream.
+ * one builds a DOMException and its stack for every stream. A plain Error, not a TetherError: it is an
+ * abort reason the follow ends on quietly, never thrown to a caller nor answered to a client.
  */
 export const STREAM_CLOSED = new Error("The event stream closed.");
 
@@ -144,7 +146,8 @@ async function writeToNode(
     // Cut, not ended: the client sees a stream without its end and can reconnect. What was just written may still be
     // held (Node corks a response's socket at each write until the next tick), and destroy() would drop it: it goes out first.
     while (outgoing.writableCorked > 0) outgoing.uncork();
-    outgoing.destroy(error instanceof Error ? error : new Error(String(error)));
+    // A non-Error thrown is a bug of ours: `internal`, kept as the cause (destroy() takes an Error).
+    outgoing.destroy(error instanceof Error ? error : toTetherError(error));
     close(false);
   }
 }

@@ -158,6 +158,7 @@ export function createRunHub(options: { store: RunStore; onPersistError?: (error
         persistSoon(run);
       };
       const push = (event: BaseEvent) => {
+        // A programmer error (a bug in whoever ends runs), not a client's: after the end there is nobody to tell.
         if (run.closed || run.held !== Infinity) throw new Error(`Run ${runId} has ended; no more events can be emitted.`);
         const sequenced = sequenceEvent(event, lastSeq(run) + 1);
         run.events.push(sequenced);

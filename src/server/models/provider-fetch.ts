@@ -64,7 +64,8 @@ function toResponse(response: IncomingMessage, signal: AbortSignal | null | unde
       response.on("data", (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
       response.once("end", () => settle(() => controller.close()));
       response.once("error", (error) => settle(() => controller.error(error)));
-      // Closed before its end without an error of its own: aborted, or the connection dropped.
+      // Closed before its end without an error of its own: aborted, or the connection dropped. A plain Error, as
+      // fetch's own body errors are: the AI SDK reads it, and toModelError words it as model_error for the client.
       response.once("close", () =>
         settle(() => controller.error(signal?.aborted ? signal.reason : new Error("The model's connection closed before its answer ended."))),
       );

@@ -13,7 +13,7 @@ import {
 import type { TetherUser } from "../auth/user.ts";
 
 /** What a server tool knows about the call it is answering; `user` is the app's own user type. */
-export interface ToolContext<User extends TetherUser = any> {
+export interface ToolContext<User extends TetherUser = TetherUser> {
   user: User;
   threadId: string;
   runId: string;
@@ -38,7 +38,14 @@ export interface ApprovalOptions<Args = any, User extends TetherUser = any> {
   applyApproval?(args: Args, answer: ApprovalResponse): Args;
 }
 
-/** A tool that runs on the server. Its result is what the model sees. */
+/**
+ * A tool that runs on the server. Its result is what the model sees.
+ *
+ * The `any` defaults are for lists of tools (an agent's), where each tool has
+ * arguments of its own and a hook taking them (`needsApproval`) makes a tool of
+ * one type no tool of another; `defineTool` and `ToolExecutors` give each
+ * tool's own code typed arguments.
+ */
 export interface ServerTool<Args = any, User extends TetherUser = any> extends ApprovalOptions<Args, User> {
   name: string;
   description: string;

@@ -46,6 +46,7 @@ export function createPlaybookModel(playbook: Playbook, options: PlaybookModelOp
       return { stream: stream(call) };
     },
     async doGenerate() {
+      // A programmer error: only a caller outside Tether can reach it (Tether's run loop never calls doGenerate).
       throw new Error("The offline playbook model only streams; Tether always calls doStream.");
     },
   };
