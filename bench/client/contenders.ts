@@ -5,6 +5,7 @@ import { TetherHttpAgent, createCallJournal, createToolRegistry, createToolRunne
 import type { Observable } from "rxjs";
 // Not part of the public surface: the session's own event reader, so the benchmark does what a session does.
 import { createRunEventReader } from "../../src/client/run-event-reader.ts";
+import { MemoryStorage } from "./memory-storage.ts";
 import { BROWSER_TOOL, replayFetch, type Workload } from "./workload.ts";
 
 /** What one contender did with the whole workload (every run, in order). */
@@ -40,29 +41,6 @@ const navigate = defineBrowserTool({
   },
 });
 const tools: Tool[] = [toAgUiTool(navigate)];
-
-/** sessionStorage, in memory: the journal writes to it on every executed call. */
-class MemoryStorage implements Storage {
-  private readonly items = new Map<string, string>();
-  get length() {
-    return this.items.size;
-  }
-  clear() {
-    this.items.clear();
-  }
-  getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  key(index: number) {
-    return [...this.items.keys()][index] ?? null;
-  }
-  removeItem(key: string) {
-    this.items.delete(key);
-  }
-  setItem(key: string, value: string) {
-    this.items.set(key, value);
-  }
-}
 
 /**
  * The baseline: what `new HttpAgent({ url }).runAgent()` does — runHttpRequest

@@ -41,6 +41,13 @@
  * exactly once and no server call executed. A failed check exits 1; a missed
  * target is reported and exits 0.
  *
+ * Then dispatch latency, through the public session (bench/client/dispatch.ts):
+ * each run that stops on a browser call is sent by a session of its own, its
+ * TOOL_CALL_END held back until the page is idle (BENCH_DISPATCH_PAUSE_MS,
+ * default 5), and the time from those bytes reaching the page to the tool's
+ * `execute` being called is one sample; one warm-up pass, then
+ * BENCH_DISPATCH_ROUNDS (default 3) measured ones.
+ *
  *   npm run bench:client
  *   BENCH_MB=2 BENCH_ROUNDS=3 npm run bench:client
  *   BENCH_DIAG=full npm run bench:client    # also splits transport from tool runner
@@ -49,6 +56,7 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { reference, referenceParse, tether, tetherParse, type Contender, type RoundResult } from "./contenders.ts";
+import { describeDispatch, measureDispatch } from "./dispatch.ts";
 import { digest, median, ratioLine, table, type Row } from "./report.ts";
 import { buildWorkload } from "./workload.ts";
 
@@ -58,6 +66,8 @@ const WARMUP = process.env.BENCH_WARMUP === "0" ? 0 : positiveNumber("BENCH_WARM
 const CHUNK = Math.round(positiveNumber("BENCH_CHUNK_KB", 64) * 1024);
 const DIAGNOSTICS = process.env.BENCH_DIAG !== "0";
 const FULL_DIAGNOSTICS = process.env.BENCH_DIAG === "full";
+const DISPATCH_ROUNDS = positiveNumber("BENCH_DISPATCH_ROUNDS", 3);
+const DISPATCH_PAUSE = positiveNumber("BENCH_DISPATCH_PAUSE_MS", 5);
 const TARGET = 1.2;
 
 setFlagsFromString("--expose-gc");
@@ -150,6 +160,11 @@ async function main() {
     console.log(ratioLine("tether-agent / reference", at("tether-agent") / at("reference")));
     console.log(ratioLine("tether / tether-agent", at("tether") / at("tether-agent")));
   }
+  console.log("");
+  await measureDispatch(workload, CHUNK, DISPATCH_PAUSE); // warm-up
+  const dispatch: number[] = [];
+  for (let round = 0; round < DISPATCH_ROUNDS; round++) dispatch.push(...(await measureDispatch(workload, CHUNK, DISPATCH_PAUSE)).samples);
+  console.log(`dispatch latency (TOOL_CALL_END bytes reach the page → the tool's execute is called): ${describeDispatch(dispatch)}`);
   console.log("");
   if (problems.length === 0) {
     console.log(
