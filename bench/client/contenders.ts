@@ -3,8 +3,10 @@ import type { BaseEvent, Message, Tool } from "@ag-ui/core";
 import { defineBrowserTool, toAgUiTool } from "@tether-agent/tether/protocol";
 import { TetherHttpAgent, createCallJournal, createToolRegistry, createToolRunner, eventStream, type ToolActivity } from "@tether-agent/tether/client";
 import type { Observable } from "rxjs";
-// Not part of the public surface: the session's own event reader, so the benchmark does what a session does.
-import { createRunEventReader } from "../../src/client/run-event-reader.ts";
+// Not part of the public surface: the session's own event reader and the middleware that hands it each event, so the
+// benchmark does what a session does.
+import { readRunEvents } from "../../src/client/session/read-run-events.ts";
+import { createRunEventReader } from "../../src/client/session/run-event-reader.ts";
 import { MemoryStorage } from "./memory-storage.ts";
 import { BROWSER_TOOL, replayFetch, type Workload } from "./workload.ts";
 
@@ -76,12 +78,12 @@ export const reference: Contender = {
 };
 
 /**
- * Tether's client path, per event what a session does (src/client/session.ts):
+ * Tether's client path, per event what a session does (src/client/session/session.ts):
  * readSse (ids kept) → eventStream's Observable → TetherHttpAgent into the
  * same reference pipeline; every event off the wire also goes to the tool
- * runner through the agent's `onEvent` (one registered browser tool, a
- * journal over in-memory storage; RUN_STARTED marks the run as this tab's),
- * through the same run event reader the session uses.
+ * runner through the session's middleware (`agent.use(readRunEvents(...))`,
+ * one registered browser tool, a journal over in-memory storage; RUN_STARTED
+ * marks the run as this tab's), through the same run event reader the session uses.
  * One session's worth of registry, journal and runner per round; browser
  * calls at their TOOL_CALL_END really execute (ajv-validated, outcome
  * checked with zod, journaled), server calls are only tracked. The
@@ -91,7 +93,7 @@ export function tether(options: { runner: boolean } = { runner: true }): Contend
   return {
     name: options.runner ? "tether" : "tether-agent",
     description: options.runner
-      ? "TetherHttpAgent (readSse + eventStream) + same pipeline, agent onEvent → toolRunner.observe (1 browser tool)"
+      ? "TetherHttpAgent (readSse + eventStream) + same pipeline, middleware readRunEvents → toolRunner.observe (1 browser tool)"
       : "TetherHttpAgent (readSse + eventStream) + same pipeline, no tool runner",
     headline: options.runner,
     async round(workload, chunkSize) {
@@ -119,13 +121,13 @@ export function tether(options: { runner: boolean } = { runner: true }): Contend
         threadId: workload.threadId,
         mode: () => "side",
         // What a session does on a timeline change (minus notifying its listeners).
-        onChange: () => {
-          activities = runner.activities();
+        onChange: (current) => {
+          activities = current;
         },
       });
-      // The reader session.ts gives the agent's onEvent: one path for every event.
+      // The reader the session's middleware hands every event to: one path for every event.
       let ends = 0;
-      const onEvent = createRunEventReader({ journal, runner, onRunEnded: () => void ends++ });
+      const read = createRunEventReader({ journal, runner, onRunEnded: () => void ends++ });
       const subscriber: AgentSubscriber = {
         onEvent: () => {
           events++;
@@ -137,8 +139,8 @@ export function tether(options: { runner: boolean } = { runner: true }): Contend
           eventsUrl: `${API}/threads/${workload.threadId}/events`,
           fetch,
           threadId: workload.threadId,
-          ...(options.runner ? { onEvent } : {}),
         });
+        if (options.runner) agent.use(readRunEvents(agent, read));
         if (options.runner) journal.ownRun(run.runId);
         await agent.runAgent(
           { runId: run.runId, tools, ...(options.runner ? { forwardedProps: { tether: { trigger: { kind: "user-message" } } } } : {}) },

@@ -23,13 +23,14 @@
  *
  * Contenders (one round = the whole workload, run after run):
  *   reference     new HttpAgent({ url, fetch }).runAgent(), onEvent counts
- *   tether        new TetherHttpAgent({ url, eventsUrl, fetch, onEvent }).runAgent(), the agent's
- *                 onEvent the session's run event reader → createToolRunner(...).observe, as
- *                 session.ts wires it (one browser tool, journal over in-memory storage)
+ *   tether        new TetherHttpAgent({ url, eventsUrl, fetch }).runAgent(), with the session's
+ *                 middleware (agent.use(readRunEvents(...))): its run event reader →
+ *                 createToolRunner(...).observe, as session/session.ts wires it (one
+ *                 browser tool, journal over in-memory storage)
  * and, as diagnostics without a target:
  *   ref-parse     runHttpRequest + transformHttpEventStream alone   (BENCH_DIAG=0 drops these two)
  *   tether-parse  eventStream (readSse) alone
- *   tether-agent  TetherHttpAgent without onEvent: no tool runner   (only with BENCH_DIAG=full)
+ *   tether-agent  TetherHttpAgent without the middleware: no tool runner   (only with BENCH_DIAG=full)
  *
  * BENCH_WARMUP (default 2) warm-up rounds + BENCH_ROUNDS (default 7)
  * measured ones, round-robin with the order rotating, a full GC before each;

@@ -1,6 +1,6 @@
 import type { AgentCapabilities, Tool } from "@ag-ui/core";
 import { TetherError, diffSchemas, formatSchemaDiff, splitSchemaDiff, toAgUiTool } from "../protocol/index.ts";
-import type { BrowserToolHandler } from "./tool-registry.ts";
+import type { BrowserToolHandler } from "./tools/index.ts";
 
 /** How this page's browser tools and the server's allow-list disagree. */
 export interface DriftReport {

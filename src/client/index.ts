@@ -4,16 +4,18 @@
  *
  * @module
  */
-export { createAgentSession } from "./session.ts";
-export type {
-  AgentSession,
-  AgentSessionOptions,
-  RendererErrorReport,
-  SessionState,
-  SurfaceAction,
-  ToolDispatchTiming,
-  UnsentMessage,
-} from "./agent-session.ts";
+export {
+  createAgentSession,
+  sessionStatus,
+  type AgentSession,
+  type AgentSessionOptions,
+  type RendererErrorReport,
+  type SessionState,
+  type SessionStatus,
+  type SurfaceAction,
+  type ToolDispatchTiming,
+  type UnsentMessage,
+} from "./session/index.ts";
 export {
   describeSurfaceClick,
   readSurfaceActivity,
@@ -23,13 +25,19 @@ export {
   type SurfaceActivity,
   type SurfaceIssue,
 } from "./surface-activity.ts";
-export { sessionStatus, type SessionStatus } from "./session-status.ts";
-export { createToolRegistry, type BrowserToolHandler, type ToolExecution, type ToolRegistry } from "./tool-registry.ts";
-export { createToolRunner, type SettledCall, type ToolRunner } from "./tool-runner.ts";
-export type { ToolActivity } from "./tool-activity-timeline.ts";
-export { createCallJournal, type CallJournal, type JournalEntry } from "./call-journal.ts";
-export { TetherHttpAgent, type TetherAgentConfig } from "./tether-agent.ts";
-export { eventStream, type EventStreamOptions } from "./event-stream.ts";
-export { readSse, readSseBatches, type SseMessage } from "./sse-reader.ts";
+export {
+  createCallJournal,
+  createToolRegistry,
+  createToolRunner,
+  type BrowserToolHandler,
+  type CallJournal,
+  type JournalEntry,
+  type SettledCall,
+  type ToolActivity,
+  type ToolExecution,
+  type ToolRegistry,
+  type ToolRunner,
+} from "./tools/index.ts";
+export { eventStream, readSse, readSseBatches, TetherHttpAgent, type EventStreamOptions, type SseMessage, type TetherAgentConfig } from "./transport/index.ts";
 export { allowListOf, compareHandlers, compareTools, formatDrift, formatNotes, hasDrift, type DriftReport } from "./drift.ts";
 export { errorFromResponse, errorFromRunError } from "./errors.ts";

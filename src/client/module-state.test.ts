@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 describe("src/client", () => {
   it("declares no mutable state at module scope", () => {
     const directory = new URL(".", import.meta.url);
-    const offending = readdirSync(directory)
+    const offending = readdirSync(directory, { recursive: true, encoding: "utf8" })
       .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
       .flatMap((file) =>
         readFileSync(new URL(file, directory), "utf8")
