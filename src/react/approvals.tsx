@@ -2,13 +2,13 @@ import { useEffect, useRef } from "react";
 import { sessionStatus } from "../client/index.ts";
 import { ApprovalCard } from "./approval-card.tsx";
 import { isBusy } from "./is-busy.ts";
-import { useAgentSession } from "./use-agent-session.ts";
+import { useSessionState } from "./use-session-state.ts";
 import { useTetherSession } from "./use-tether-session.ts";
 
 /** An `ApprovalCard` for each question the nearest `TetherProvider`'s session waits on; nothing when there is none. */
 export function Approvals() {
   const session = useTetherSession();
-  const state = useAgentSession(session);
+  const state = useSessionState(session);
   const open = state.interrupts.length;
   // The panel the cards were in, kept after they are gone, to find its composer.
   const panel = useRef<Element | null>(null);

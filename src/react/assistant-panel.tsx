@@ -7,7 +7,7 @@ import type { PanelMode } from "./panel-mode.ts";
 import { SessionNotice } from "./session-notice.tsx";
 import { TetherContext } from "./tether-context.ts";
 import { TetherProvider } from "./tether-provider.tsx";
-import { useAgentSession } from "./use-agent-session.ts";
+import { useSessionState } from "./use-session-state.ts";
 import { useFocusTrap } from "./use-focus-trap.ts";
 import { useMediaQuery } from "./use-media-query.ts";
 import { Welcome } from "./welcome.tsx";
@@ -79,7 +79,7 @@ function PanelLayout({
   onOpenChange,
   shortcut,
 }: AssistantPanelProps & { session: AgentSession }) {
-  const state = useAgentSession(session);
+  const state = useSessionState(session);
   const mode = state.mode;
   const { closable, isOpen, setOpen } = usePanelOpen({ open, defaultOpen, onOpenChange, shortcut });
   const id = useId();

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { sessionStatus } from "../client/index.ts";
 import { isBusy } from "./is-busy.ts";
-import { useAgentSession } from "./use-agent-session.ts";
+import { useSessionState } from "./use-session-state.ts";
 import { useTetherSession } from "./use-tether-session.ts";
 
 export interface ComposerProps {
@@ -16,7 +16,7 @@ export interface ComposerProps {
  */
 export function Composer({ placeholder = "Ask the assistant…" }: ComposerProps) {
   const session = useTetherSession();
-  const state = useAgentSession(session);
+  const state = useSessionState(session);
   const status = sessionStatus(state);
   const busy = isBusy(status);
   const [draft, setDraft] = useState("");

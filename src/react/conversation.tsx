@@ -3,7 +3,7 @@ import { sessionStatus } from "../client/index.ts";
 import { isBusy } from "./is-busy.ts";
 import { MessageList, type MessageMarks, type SurfaceHandlers } from "./message-list.tsx";
 import { ToolRenderersContext } from "./tool-renderers.ts";
-import { useAgentSession } from "./use-agent-session.ts";
+import { useSessionState } from "./use-session-state.ts";
 import { useTetherSession } from "./use-tether-session.ts";
 
 /**
@@ -13,7 +13,7 @@ import { useTetherSession } from "./use-tether-session.ts";
  */
 export function Conversation() {
   const session = useTetherSession();
-  const state = useAgentSession(session);
+  const state = useSessionState(session);
   const renderers = useContext(ToolRenderersContext);
   // A tool that registers its renderer after the first paint still shows its calls its way.
   const version = renderers?.version ?? noVersion;

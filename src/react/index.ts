@@ -16,7 +16,7 @@ export { SessionNotice } from "./session-notice.tsx";
 export { TetherProvider, type TetherProviderProps } from "./tether-provider.tsx";
 export { ToolActivityItem } from "./tool-activity-item.tsx";
 export { ToolTimeline } from "./tool-timeline.tsx";
-export { useAgentSession } from "./use-agent-session.ts";
+export { useSessionState } from "./use-session-state.ts";
 export { useBrowserTool, type ReactBrowserToolHandler } from "./use-browser-tool.ts";
 export { createToolRenderers, type ToolCallDescriber, type ToolCallRenderer, type ToolCallView, type ToolRenderers, type ToolView } from "./tool-renderers.ts";
 export { useSessionStatus } from "./use-session-status.ts";

@@ -1,5 +1,5 @@
 import { sessionStatus } from "../client/index.ts";
-import { useAgentSession } from "./use-agent-session.ts";
+import { useSessionState } from "./use-session-state.ts";
 import { useTetherSession } from "./use-tether-session.ts";
 
 /**
@@ -8,7 +8,7 @@ import { useTetherSession } from "./use-tether-session.ts";
  * (as an alert; a message not sent says why beside itself).
  */
 export function SessionNotice() {
-  const state = useAgentSession(useTetherSession());
+  const state = useSessionState(useTetherSession());
   const status = sessionStatus(state);
   return (
     <>

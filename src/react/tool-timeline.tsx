@@ -1,4 +1,4 @@
-import { useAgentSession } from "./use-agent-session.ts";
+import { useSessionState } from "./use-session-state.ts";
 import { useTetherSession } from "./use-tether-session.ts";
 import { ToolActivityItem } from "./tool-activity-item.tsx";
 
@@ -8,7 +8,7 @@ import { ToolActivityItem } from "./tool-activity-item.tsx";
  * conversation (which already shows them after each answer).
  */
 export function ToolTimeline({ title = "Tool timeline" }: { title?: string }) {
-  const { activities } = useAgentSession(useTetherSession());
+  const { activities } = useSessionState(useTetherSession());
   return (
     <ol className="tether-timeline" aria-label={title}>
       {activities.map((activity) => (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { AgentWelcome } from "../protocol/index.ts";
-import { useAgentSession } from "./use-agent-session.ts";
+import { useSessionState } from "./use-session-state.ts";
 import { useTetherSession } from "./use-tether-session.ts";
 
 /**
@@ -10,7 +10,7 @@ import { useTetherSession } from "./use-tether-session.ts";
  */
 export function Welcome() {
   const session = useTetherSession();
-  const state = useAgentSession(session);
+  const state = useSessionState(session);
   const [welcome, setWelcome] = useState<AgentWelcome>();
   useEffect(() => {
     let current = true;

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { AssistantPanel, useAgentSession, useSessionStatus, useTetherSession } from "@tether-agent/tether/react";
+import { AssistantPanel, useSessionState, useSessionStatus, useTetherSession } from "@tether-agent/tether/react";
 import type { Recipe } from "./api.ts";
 import { useKitchenTimers, type KitchenTimers } from "./kitchen-timers.ts";
 import { RecipeView } from "./recipe-view.tsx";
@@ -29,7 +29,7 @@ export function KitchenPage(props: {
   const { device, open, timers } = props;
   const running = useKitchenTimers(timers);
   // A phone shows how to start only until the conversation does: the screen is small.
-  const talking = useAgentSession(useTetherSession()).messages.length > 0;
+  const talking = useSessionState(useTetherSession()).messages.length > 0;
   const stage: ReactNode[] = [];
   if (running.length > 0)
     stage.push(

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
 import type { AgentSession } from "@tether-agent/tether/client";
-import { AssistantPanel, TetherProvider, useAgentSession, useBrowserTool, type PanelMode } from "@tether-agent/tether/react";
+import { AssistantPanel, TetherProvider, useSessionState, useBrowserTool, type PanelMode } from "@tether-agent/tether/react";
 import { navigateToScreen } from "../../agent/navigate-to-screen.ts";
 import { getJson, type Screen, type User } from "./api.ts";
 import { Menu } from "./menu.tsx";
@@ -21,7 +21,7 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
 
   useEffect(() => session.setMode(mode), [session, mode]);
   // When the assistant finishes, what it did (closing a request) shows on the screen.
-  const running = useAgentSession(session).running;
+  const running = useSessionState(session).running;
   useEffect(() => {
     if (!running) refresh();
   }, [running]);
