@@ -37,7 +37,7 @@ interface Node {
   children?: number[];
 }
 
-/** `src/client/sse-reader.ts readSse`, `rxjs`, `@ag-ui/client`, `(garbage collector)`; a builtin is charged to its JS caller. */
+/** `src/client/transport/sse-reader.ts readSse`, `rxjs`, `@ag-ui/client`, `(garbage collector)`; a builtin is charged to its JS caller. */
 function selfByPlace(profile: CpuProfile): Map<string, number> {
   const nodes = profile.nodes as Node[];
   const byId = new Map(nodes.map((node) => [node.id, node]));
