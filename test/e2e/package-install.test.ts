@@ -215,6 +215,7 @@ describe("the packed package, installed into new apps", () => {
     );
     server = started.child;
     serverUrl = await started.url;
+    const earlier = mock.getRequests().length; // the other installs' runs asked the same mock
 
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
@@ -237,7 +238,10 @@ describe("the packed package, installed into new apps", () => {
     await expect.poll(() => page.locator("h1").textContent(), { timeout: 20_000 }).toBe("Orders");
     await expect.poll(() => page.locator(".tether-message--assistant").last().textContent(), { timeout: 20_000 }).toContain("The orders page is showing.");
     // The outcome reached the model before it said so: its second request carries the tool's result.
-    const requests = mock.getRequests().filter((entry) => entry.path.endsWith("/chat/completions"));
+    const requests = mock
+      .getRequests()
+      .slice(earlier)
+      .filter((entry) => entry.path.endsWith("/chat/completions"));
     expect(requests).toHaveLength(2);
     expect(JSON.stringify(requests[1]!.body)).toContain('\\"status\\":\\"succeeded\\"');
     expect(errors).toEqual([]);
