@@ -40,4 +40,4 @@ export {
 } from "./tools/index.ts";
 export { eventStream, readSse, readSseBatches, TetherHttpAgent, type EventStreamOptions, type SseMessage, type TetherAgentConfig } from "./transport/index.ts";
 export { allowListOf, compareHandlers, compareTools, formatDrift, formatNotes, hasDrift, type DriftReport } from "./drift.ts";
-export { errorFromResponse, errorFromRunError } from "./errors.ts";
+export { errorFromResponse, errorFromRunError, type SessionError } from "./errors.ts";

@@ -55,6 +55,7 @@ const MODES: Array<{ mode: PanelMode; label: string }> = [
 export function AssistantPanel({ session: given, ...props }: AssistantPanelProps) {
   const provided = useContext(TetherContext);
   const session = given ?? provided;
+  // A programmer error (the component is placed outside its provider), not a user's: a plain Error, thrown while rendering.
   if (!session) throw new Error("AssistantPanel needs a session: pass `session`, or render it inside <TetherProvider session={…}>.");
   // Inside a provider of the same session, keep it: its browser tools' renderers live there.
   if (provided === session) return <PanelLayout session={session} {...props} />;

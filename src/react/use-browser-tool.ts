@@ -30,6 +30,7 @@ export function useBrowserTool<Args>(session: AgentSession, handler: ReactBrowse
   const renderers = useContext(ToolRenderersContext);
   const renders = handler.render !== undefined;
   const describes = handler.describe !== undefined;
+  // A programmer error (the component is placed outside its provider), not a user's: a plain Error, thrown while rendering.
   if ((renders || describes) && !renderers)
     throw new Error(`useBrowserTool("${spec.name}"): ${renders ? "render" : "describe"} needs a <TetherProvider session={…}> above this component.`);
   useEffect(
