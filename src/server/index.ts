@@ -40,14 +40,14 @@ export type {
   FinishRun,
   PendingToolCall,
   RunLogEntry,
-  RunRecord,
+  StoredRun,
   RunRequestSummary,
   RunReport,
   RunStatus,
   RunStore,
   StoredEvent,
   StoredInterrupt,
-  ThreadRecord,
+  StoredThread,
 } from "./store/port.ts";
 export { loadToolCatalog, type ToolDeclaration, type ToolExecutor, type ToolExecutors } from "./tools/catalog.ts";
 export { defineTool, type ServerTool, type ToolContext, type ToolDefinition } from "./tools/define-tool.ts";

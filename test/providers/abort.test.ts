@@ -94,7 +94,7 @@ describe.each(PROVIDER_WIRES)("cancelling a run over $name", (wire) => {
     expect(result.failed).toBeUndefined();
     expect(result.finished!.outcome).toEqual({ type: "cancelled" });
     await expectClosedEarly(exchange, textFrames);
-    expect((await stack.record(runId)).status).toBe("cancelled");
+    expect((await stack.storedRun(runId)).status).toBe("cancelled");
   });
 
   it("closes the model call when the client goes away from a run that asked for cancelOnDisconnect", async () => {
@@ -105,7 +105,7 @@ describe.each(PROVIDER_WIRES)("cancelling a run over $name", (wire) => {
     await running;
     await expectClosedEarly(exchange, textFrames);
     await stack.tether.runner.settled(runId);
-    expect(await stack.record(runId)).toMatchObject({ status: "cancelled", outcome: { type: "cancelled" } });
+    expect(await stack.storedRun(runId)).toMatchObject({ status: "cancelled", outcome: { type: "cancelled" } });
   });
 
   it("lets the model call finish when the client goes away from a run that did not ask for cancellation", async () => {
@@ -115,7 +115,7 @@ describe.each(PROVIDER_WIRES)("cancelling a run over $name", (wire) => {
     await stack.tether.runner.settled(runId);
     await exchange.ended;
     expect(exchange).toMatchObject({ completed: true, abortedByCaller: false });
-    expect(await stack.record(runId)).toMatchObject({ status: "finished", outcome: { type: "success" } });
+    expect(await stack.storedRun(runId)).toMatchObject({ status: "finished", outcome: { type: "success" } });
     const thread = await (await stack.api(`/threads/outlive-${wire.name}`)).json();
     expect(thread.messages.at(-1)).toMatchObject({ role: "assistant", content: LONG_ANSWER });
   });

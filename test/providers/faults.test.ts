@@ -145,7 +145,7 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
   const requestsSince = (count: number) => providerRequests(mock, wire).slice(count);
   const recordDocument = async (result: RunResult): Promise<RunRecordDocument> => (await stack.api(`/runs/${result.events[0]!.runId as string}/record`)).json();
   const log = async (result: RunResult) =>
-    (await stack.record(result.events[0]!.runId as string)).log.filter((entry: RunLogEntry) => entry.code === "model_retry");
+    (await stack.storedRun(result.events[0]!.runId as string)).log.filter((entry: RunLogEntry) => entry.code === "model_retry");
 
   it("passes tool arguments on as the provider streams them, down to one character at a time through quotes, escapes and non-ASCII text", async () => {
     const { result, messages } = await ask("awkward", ASK.awkward);
@@ -281,8 +281,8 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
     // An error after the stream opened is not retried: its events already reached the client.
     expect(requestsSince(before)).toHaveLength(1);
 
-    const record = await stack.record(result.events[0]!.runId as string);
-    expect(record).toMatchObject({ status: "error", error: { code: "model_error" } });
+    const run = await stack.storedRun(result.events[0]!.runId as string);
+    expect(run).toMatchObject({ status: "error", error: { code: "model_error" } });
     // What the model said before the error stays in the thread, as the client saw it.
     const said = ofType<TextMessageContentEvent>(result, EventType.TEXT_MESSAGE_CONTENT)
       .map((event) => event.delta)
@@ -362,7 +362,7 @@ describe.each(PROVIDER_WIRES)("model faults over $name", (wire) => {
     });
     expect(requestsSince(before).map((request) => request.status)).toEqual([429, 429, 429]);
     expect(await log(result)).toHaveLength(2);
-    expect((await stack.record(result.events[0]!.runId as string)).error).toMatchObject({ code: "model_rate_limited" });
+    expect((await stack.storedRun(result.events[0]!.runId as string)).error).toMatchObject({ code: "model_rate_limited" });
   });
 
   it("does not retry a request the provider refused as invalid, and reports it as model_error", async () => {

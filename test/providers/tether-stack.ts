@@ -8,7 +8,7 @@ import {
   createTetherApp,
   silentLogger,
   type RetryPolicy,
-  type RunRecord,
+  type StoredRun,
   type TetherApp,
 } from "@tether-agent/tether/server";
 import {
@@ -30,7 +30,8 @@ export interface TetherStack {
   agent(threadId: string): HttpAgent;
   /** Tether's own API as kim: cancel a run, read its record. */
   api(path: string, init?: RequestInit): Promise<Response>;
-  record(runId: string): Promise<RunRecord>;
+  /** The run as the store keeps it, once its record is readable. */
+  storedRun(runId: string): Promise<StoredRun>;
   close(): Promise<void>;
 }
 
@@ -58,10 +59,10 @@ export async function startTetherStack(model: LanguageModelV3, options: { retry?
     tether,
     agent: (threadId) => new HttpAgent({ url: `${server.url}/api/agents/workdesk/run`, headers: { "x-user": "kim" }, threadId }),
     api,
-    async record(runId) {
+    async storedRun(runId) {
       // The record is readable, and the run row behind it says how the run ended and what it logged.
       expect((await api(`/runs/${runId}/record`)).status).toBe(200);
-      return (await tether.store.getRun(runId)) as RunRecord;
+      return (await tether.store.getRun(runId)) as StoredRun;
     },
     async close() {
       await server.close();

@@ -1,10 +1,10 @@
 import { beginRunRefusals } from "../store/begin-run-refusals.ts";
 import { TetherError, isValidId } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/user.ts";
-import type { RunRecord, RunStore, ThreadRecord } from "../store/port.ts";
+import type { StoredRun, RunStore, StoredThread } from "../store/port.ts";
 
 /** The thread, if it exists and belongs to the user: 404 or 403 otherwise. */
-export async function ownedThread(store: RunStore, threadId: string, user: TetherUser): Promise<ThreadRecord> {
+export async function ownedThread(store: RunStore, threadId: string, user: TetherUser): Promise<StoredThread> {
   if (!isValidId(threadId)) throw new TetherError("invalid_id", "That thread id is not a valid id.");
   const thread = await store.getThread(threadId);
   if (!thread) throw new TetherError("thread_not_found", `There is no thread ${threadId}.`);
@@ -13,7 +13,7 @@ export async function ownedThread(store: RunStore, threadId: string, user: Tethe
 }
 
 /** The run, if it exists and its thread belongs to the user: 404 or 403 otherwise. */
-export async function ownedRun(store: RunStore, runId: string, user: TetherUser): Promise<RunRecord> {
+export async function ownedRun(store: RunStore, runId: string, user: TetherUser): Promise<StoredRun> {
   if (!isValidId(runId)) throw new TetherError("invalid_id", "That run id is not a valid id.");
   const run = await store.getRun(runId);
   if (!run) throw new TetherError("run_not_found", `There is no run ${runId}.`);
@@ -38,7 +38,7 @@ export interface RecordScope {
 export type CanReadRecord<User extends TetherUser = TetherUser> = (reader: User, record: RecordScope) => boolean | Promise<boolean>;
 
 /** The thread, if it exists and the user owns it or `canRead` lets them read it: 404 or 403 otherwise, as `ownedThread`. */
-export async function readableThread(store: RunStore, threadId: string, user: TetherUser, canRead?: CanReadRecord): Promise<ThreadRecord> {
+export async function readableThread(store: RunStore, threadId: string, user: TetherUser, canRead?: CanReadRecord): Promise<StoredThread> {
   if (!isValidId(threadId)) throw new TetherError("invalid_id", "That thread id is not a valid id.");
   const thread = await store.getThread(threadId);
   if (!thread) throw new TetherError("thread_not_found", `There is no thread ${threadId}.`);
@@ -50,7 +50,7 @@ export async function readableThread(store: RunStore, threadId: string, user: Te
 }
 
 /** The run, if it exists and the user owns its thread or `canRead` lets them read it: 404 or 403 otherwise, as `ownedRun`. */
-export async function readableRun(store: RunStore, runId: string, user: TetherUser, canRead?: CanReadRecord): Promise<RunRecord> {
+export async function readableRun(store: RunStore, runId: string, user: TetherUser, canRead?: CanReadRecord): Promise<StoredRun> {
   if (!isValidId(runId)) throw new TetherError("invalid_id", "That run id is not a valid id.");
   const run = await store.getRun(runId);
   if (!run) throw new TetherError("run_not_found", `There is no run ${runId}.`);

@@ -1,6 +1,6 @@
 import { EventType, type Message, type TokenUsage } from "@ag-ui/core";
 import { cutPointers, type RunRecordDocument } from "../../protocol/index.ts";
-import type { RunRecord } from "../store/port.ts";
+import type { StoredRun } from "../store/port.ts";
 import type { RunFact } from "../store/run-facts.ts";
 import { indexMessages } from "./message-index.ts";
 import { recordInput, recordedTools } from "./record-input.ts";
@@ -21,7 +21,7 @@ import { runTrigger } from "./run-trigger.ts";
  * thread's messages, its events, its record facts and its reports. `page`
  * picks which of its events come in this document (the rest by `output.next`).
  */
-export async function assembleRecord(sources: RecordSources, run: RunRecord, page: EventPageRequest): Promise<RunRecordDocument> {
+export async function assembleRecord(sources: RecordSources, run: StoredRun, page: EventPageRequest): Promise<RunRecordDocument> {
   const { store } = sources;
   const cached = sources.recordInputs?.get(run.runId);
   const [runs, events, facts, reports] = await Promise.all([
@@ -90,7 +90,7 @@ export async function assembleRecord(sources: RecordSources, run: RunRecord, pag
  */
 async function readRequestPart(
   sources: RecordSources,
-  run: RunRecord,
+  run: StoredRun,
   byId: Map<string, Message>,
   first: { type: string } | undefined,
   facts: RunFact[],

@@ -1,12 +1,12 @@
 import type { RunRecordDocument } from "../../protocol/index.ts";
-import type { RunRecord } from "../store/port.ts";
+import type { StoredRun } from "../store/port.ts";
 
 /**
  * How a run finished, as a record and a thread's chain show it: the interrupts
  * it asked, or the browser calls it left pending (a run waiting for the
  * browser, not one that is done).
  */
-export function recordOutcome(outcome: NonNullable<RunRecord["outcome"]>): NonNullable<RunRecordDocument["outcome"]> {
+export function recordOutcome(outcome: NonNullable<StoredRun["outcome"]>): NonNullable<RunRecordDocument["outcome"]> {
   const { type } = outcome;
   if (type === "interrupt") return { type, interruptIds: (outcome.interrupts ?? []).map((interrupt) => interrupt.id) };
   const pending = (outcome as { pendingToolCallIds?: string[] }).pendingToolCallIds;

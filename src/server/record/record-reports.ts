@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { RecordReport } from "../../protocol/index.ts";
-import type { RunLink, RunRecord, RunReport } from "../store/port.ts";
+import type { RunLink, StoredRun, RunReport } from "../store/port.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
 
@@ -11,7 +11,7 @@ import { RECORD_LIMITS } from "./record-limits.ts";
  * surfaces (each led to the run it started), oldest first.
  */
 export function recordReports(options: {
-  run: RunRecord;
+  run: StoredRun;
   reports: RunReport[];
   /** The thread's runs, oldest first. */
   runs: RunLink[];

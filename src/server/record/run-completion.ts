@@ -1,5 +1,5 @@
 import type { RunRecordDocument } from "../../protocol/index.ts";
-import type { LostRunEnding, RunRecord } from "../store/port.ts";
+import type { LostRunEnding, StoredRun } from "../store/port.ts";
 import { redactString } from "./redact.ts";
 
 /** The codes a run is ended with when its process is gone (see `RunStore.endLostRun`). */
@@ -10,7 +10,7 @@ const LOST_RUN_CODES: ReadonlySet<string> = new Set<LostRunEnding["code"]>(["ins
  * running that no process here runs, or one ended as lost, never will be: its
  * record stops where the store does, and `incomplete` says why.
  */
-export function runCompletion(run: RunRecord, live: boolean): Pick<RunRecordDocument, "complete" | "incomplete"> {
+export function runCompletion(run: StoredRun, live: boolean): Pick<RunRecordDocument, "complete" | "incomplete"> {
   if (run.status === "running") {
     return live
       ? { complete: false }

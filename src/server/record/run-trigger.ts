@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { RecordStart } from "../../protocol/index.ts";
-import type { RunRecord } from "../store/port.ts";
+import type { StoredRun } from "../store/port.ts";
 import type { RunRequestSummary } from "../store/run-request-summary.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
@@ -14,7 +14,7 @@ export type RecordTrigger = RecordStart["trigger"];
  * approvals, a browser's tool results, or a user's message), as summarized
  * when the run began (`summarizeRunRequest`).
  */
-export function runTrigger(run: RunRecord, request: RunRequestSummary): RecordTrigger {
+export function runTrigger(run: StoredRun, request: RunRequestSummary): RecordTrigger {
   const kind = run.trigger?.kind ?? (request.resume.length > 0 ? "resume" : request.lastRole === "tool" ? "tool-result" : "user-message");
   const trigger: RecordTrigger = { kind };
   if (kind === "regenerate" && run.trigger?.messageId) trigger.messageId = run.trigger.messageId;

@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { ThreadRunChain } from "../../protocol/index.ts";
-import type { RunRecord, ThreadRecord } from "../store/port.ts";
+import type { StoredRun, StoredThread } from "../store/port.ts";
 import { summarizeRunRequest, type RunRequestSummary } from "../store/run-request-summary.ts";
 import { indexMessages } from "./message-index.ts";
 import type { RecordSources } from "./record-sources.ts";
@@ -13,7 +13,7 @@ import { runTrigger, summarizeTrigger } from "./run-trigger.ts";
  * A thread's runs, oldest first, each with what started it in a few words and its links to the runs around it.
  * Reads no run's request (in client mode the whole history each): what started a run is in its summary.
  */
-export async function threadRunChain(sources: Omit<RecordSources, "generatedUi">, thread: ThreadRecord): Promise<ThreadRunChain> {
+export async function threadRunChain(sources: Omit<RecordSources, "generatedUi">, thread: StoredThread): Promise<ThreadRunChain> {
   const [runs, messages] = await Promise.all([sources.store.listRuns(thread.threadId), sources.store.getMessages(thread.threadId, { withSetAside: true })]);
   const index = indexMessages(messages);
   // Asked once per running run: with several instances the answer may come from the shared bus.
@@ -45,7 +45,7 @@ export async function threadRunChain(sources: Omit<RecordSources, "generatedUi">
 }
 
 /** The run's summary; a run stored before summaries were kept has its request read instead (once, for that run). */
-export async function requestSummaryOf(sources: Pick<RecordSources, "store">, run: RunRecord, byId: Map<string, Message>): Promise<RunRequestSummary> {
+export async function requestSummaryOf(sources: Pick<RecordSources, "store">, run: StoredRun, byId: Map<string, Message>): Promise<RunRequestSummary> {
   if (run.requestSummary) return run.requestSummary;
   const request = readRunRequest(await sources.store.readRunInput(run.runId), byId);
   return summarizeRunRequest(request.messages, request.resume);

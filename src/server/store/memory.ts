@@ -7,7 +7,7 @@ import { closeUnaskedApprovals } from "./unasked-approvals.ts";
 import { NO_REPORT_CAPS, checkReportRoom, reportBytes, type ReportTotals } from "./report-room.ts";
 import type { RunFact } from "./run-facts.ts";
 import { createMemoryRunInputs } from "./memory-run-inputs.ts";
-import type { PendingToolCall, RunRecord, RunReport, RunStore, StoredEvent, StoredInterrupt, ThreadRecord } from "./port.ts";
+import type { PendingToolCall, StoredRun, RunReport, RunStore, StoredEvent, StoredInterrupt, StoredThread } from "./port.ts";
 
 /**
  * A store that lives and dies with the process: for tests, and for stateless
@@ -15,10 +15,10 @@ import type { PendingToolCall, RunRecord, RunReport, RunStore, StoredEvent, Stor
  */
 export function createMemoryRunStore(options: { now?: () => Date } = {}): RunStore {
   const now = () => (options.now?.() ?? new Date()).toISOString();
-  const threads = new Map<string, ThreadRecord>();
+  const threads = new Map<string, StoredThread>();
   const messages = new Map<string, Array<{ runId: string; message: Message; supersededBy?: string }>>();
   const pending = new Map<string, Map<string, PendingToolCall>>();
-  const runs = new Map<string, RunRecord>();
+  const runs = new Map<string, StoredRun>();
   const runsByThread = new Map<string, string[]>();
   const events = new Map<string, StoredEvent[]>();
   const reports = new Map<string, RunReport[]>();
@@ -40,7 +40,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
     for (const { seq, event } of added) log.push({ seq, event: copy(event) });
   };
   /** Closes the approvals a run asked for that nobody will see, answering their calls in the thread. */
-  const closeApprovalsOf = (run: RunRecord) => {
+  const closeApprovalsOf = (run: StoredRun) => {
     const pendingOfThread = [...interrupts.values()].filter((stored) => stored.threadId === run.threadId && stored.status === "pending");
     for (const { interruptId, answer, result } of closeUnaskedApprovals(run.runId, pendingOfThread)) {
       interrupts.set(interruptId, { ...interrupts.get(interruptId)!, status: "cancelled", answer, resolvedByRunId: run.runId });

@@ -2,8 +2,8 @@ import type { Message } from "@ag-ui/core";
 import type { ReportCaps } from "./report-room.ts";
 import type { RunFact } from "./run-facts.ts";
 import type {
-  ThreadRecord,
-  RunRecord,
+  StoredThread,
+  StoredRun,
   RunLink,
   RunLogEntry,
   PendingToolCall,
@@ -14,12 +14,12 @@ import type {
   StoredInterrupt,
   FinishRun,
   LostRunEnding,
-} from "./records.ts";
+} from "./stored-data.ts";
 import type { RunRequestSummary } from "./run-request-summary.ts";
 
 export type { RunRequestSummary };
 // What the store keeps lives beside the port; importers of the port keep finding it here.
-export type * from "./records.ts";
+export type * from "./stored-data.ts";
 
 /**
  * How far a run's stream may run ahead of its stored log. Events reach
@@ -41,7 +41,7 @@ export const UNSTORED_EVENT_LIMIT = 4096;
  * of it is stored or none of it.
  */
 export interface RunStore {
-  getThread(threadId: string): Promise<ThreadRecord | undefined>;
+  getThread(threadId: string): Promise<StoredThread | undefined>;
   /**
    * The thread's messages, in order, without those a regenerated answer set
    * aside: the model's history, and the activity
@@ -64,11 +64,11 @@ export interface RunStore {
   /** The thread's interrupts still waiting for an answer, oldest first. */
   getPendingInterrupts(threadId: string): Promise<StoredInterrupt[]>;
   /** The run without its request (see `readRunInput`). */
-  getRun(runId: string): Promise<RunRecord | undefined>;
+  getRun(runId: string): Promise<StoredRun | undefined>;
   /** The thread's run with status `running`, if any, without its request. */
-  getActiveRun(threadId: string): Promise<RunRecord | undefined>;
+  getActiveRun(threadId: string): Promise<StoredRun | undefined>;
   /** The thread's runs, oldest first, without their requests. */
-  listRuns(threadId: string): Promise<RunRecord[]>;
+  listRuns(threadId: string): Promise<StoredRun[]>;
   /**
    * The request a run began with, exactly as `beginRun` got it (undefined
    * for an unknown run). The one read of it: a stateless agent's request

@@ -1,4 +1,4 @@
-import type { RunLink, RunRecord, StoredInterrupt, ThreadRecord } from "../../store/port.ts";
+import type { RunLink, StoredRun, StoredInterrupt, StoredThread } from "../../store/port.ts";
 
 /** Rows as PostgreSQL returns them (json columns parsed, timestamps as dates), and how they read as the store's records. */
 export interface PgRunRow {
@@ -7,13 +7,13 @@ export interface PgRunRow {
   agent_id: string;
   user_id: string;
   parent_run_id: string | null;
-  trigger: RunRecord["trigger"] | null;
-  status: RunRecord["status"];
-  outcome: RunRecord["outcome"] | null;
-  error: RunRecord["error"] | null;
-  usage: RunRecord["usage"] | null;
-  request_summary: RunRecord["requestSummary"] | null;
-  log: RunRecord["log"];
+  trigger: StoredRun["trigger"] | null;
+  status: StoredRun["status"];
+  outcome: StoredRun["outcome"] | null;
+  error: StoredRun["error"] | null;
+  usage: StoredRun["usage"] | null;
+  request_summary: StoredRun["requestSummary"] | null;
+  log: StoredRun["log"];
   created_at: Date;
   finished_at: Date | null;
 }
@@ -33,7 +33,7 @@ export interface PgInterruptRow {
   resolved_by_run_id: string | null;
 }
 
-export function pgThread(row: PgThreadRow): ThreadRecord {
+export function pgThread(row: PgThreadRow): StoredThread {
   return {
     threadId: row.thread_id,
     agentId: row.agent_id,
@@ -54,7 +54,7 @@ export function pgRunLink(row: PgRunLinkRow): RunLink {
   };
 }
 
-export function pgRun(row: PgRunRow): RunRecord {
+export function pgRun(row: PgRunRow): StoredRun {
   return {
     runId: row.run_id,
     threadId: row.thread_id,

@@ -1,4 +1,4 @@
-import type { RunLink, RunRecord, StoredInterrupt, ThreadRecord } from "../../store/port.ts";
+import type { RunLink, StoredRun, StoredInterrupt, StoredThread } from "../../store/port.ts";
 
 /** Rows as SQLite returns them, and how they read as the store's records. */
 export interface RunRow {
@@ -8,7 +8,7 @@ export interface RunRow {
   user_id: string;
   parent_run_id: string | null;
   trigger: string | null;
-  status: RunRecord["status"];
+  status: StoredRun["status"];
   outcome: string | null;
   error: string | null;
   usage: string | null;
@@ -37,11 +37,11 @@ export function toInterrupt(row: InterruptRow): StoredInterrupt {
   };
 }
 
-export function toThread(row: { thread_id: string; agent_id: string; owner_id: string; created_at: string; updated_at: string }): ThreadRecord {
+export function toThread(row: { thread_id: string; agent_id: string; owner_id: string; created_at: string; updated_at: string }): StoredThread {
   return { threadId: row.thread_id, agentId: row.agent_id, ownerId: row.owner_id, createdAt: row.created_at, updatedAt: row.updated_at };
 }
 
-export function toRun(row: RunRow): RunRecord {
+export function toRun(row: RunRow): StoredRun {
   return {
     runId: row.run_id,
     threadId: row.thread_id,

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { TetherError } from "../../../protocol/index.ts";
 import type { RunHub } from "../../hub/hub.ts";
 import { isRunLive } from "../../hub/run-liveness.ts";
-import type { RunRecord, RunStore } from "../../store/port.ts";
+import type { StoredRun, RunStore } from "../../store/port.ts";
 import { eventsFor, readCompat } from "../compat.ts";
 import { eventStreamResponse, STREAM_CLOSED } from "../event-stream.ts";
 import { parseLastEventId } from "../last-event-id.ts";
@@ -82,7 +82,7 @@ export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadRec
    * the run's end was never sent: refused. The end itself, when nothing
    * follows it, is sent again, so the stream still ends with it.
    */
-  async function resumePoint(run: RunRecord, seq: number, isLastRun: boolean): Promise<number> {
+  async function resumePoint(run: StoredRun, seq: number, isLastRun: boolean): Promise<number> {
     // The stream's instance (maybe another one) knows events the store does not have yet.
     const tail = await hub.tail(run.runId);
     const last = tail?.lastSeq ?? (await store.getLastEvent(run.runId))?.seq ?? 0;
@@ -95,7 +95,7 @@ export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadRec
   }
 }
 
-function summarizeRun(run: RunRecord) {
+function summarizeRun(run: StoredRun) {
   return {
     runId: run.runId,
     status: run.status,

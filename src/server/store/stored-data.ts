@@ -6,7 +6,7 @@ import type { RunRequestSummary } from "./run-request-summary.ts";
 // What the store keeps and is handed: threads, runs, their events, calls, approvals and reports. The port
 // (RunStore) is port.ts, which re-exports these.
 
-export interface ThreadRecord {
+export interface StoredThread {
   threadId: string;
   agentId: string;
   /** The user who started the thread; only they read and continue it. */
@@ -17,7 +17,7 @@ export interface ThreadRecord {
 
 export type RunStatus = "running" | "finished" | "cancelled" | "error";
 
-export interface RunRecord {
+export interface StoredRun {
   runId: string;
   threadId: string;
   agentId: string;
@@ -36,7 +36,7 @@ export interface RunRecord {
 }
 
 /** What links a run to the runs around it. */
-export type RunLink = Pick<RunRecord, "runId" | "parentRunId" | "trigger" | "createdAt">;
+export type RunLink = Pick<StoredRun, "runId" | "parentRunId" | "trigger" | "createdAt">;
 
 export interface RunLogEntry {
   level: "info" | "warn" | "error";
