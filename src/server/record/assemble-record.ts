@@ -1,7 +1,7 @@
 import { EventType, type Message, type TokenUsage } from "@ag-ui/core";
 import { cutPointers, type RunRecordDocument } from "../../protocol/index.ts";
 import type { StoredRun } from "../store/port.ts";
-import type { RunFact } from "../store/run-facts.ts";
+import type { RunFact } from "./run-facts.ts";
 import { indexMessages } from "./message-index.ts";
 import { recordInput, recordedTools } from "./record-input.ts";
 import { callsFact, keptParts, requestFact, type KeptParts, type RequestPart } from "./record-kept-parts.ts";
@@ -28,7 +28,8 @@ export async function assembleRecord(sources: RecordSources, run: StoredRun, pag
     // Only the links: the other runs' requests (a stateless thread's whole history each) are not this record's.
     store.listRunLinks(run.threadId),
     store.readEvents(run.runId),
-    store.listFacts(run.runId),
+    // The store keeps facts as the run wrote them (RunFact), knowing only their kind.
+    store.listFacts(run.runId) as Promise<RunFact[]>,
     store.listReports(run.runId),
   ]);
   // What an earlier read kept, here or as the run's facts (from another instance, or before a restart).

@@ -1,6 +1,6 @@
 import type { RecordToolDecision } from "../../protocol/index.ts";
 import type { ToolSet } from "../tools/tool-set.ts";
-import type { ToolsOfferedFact } from "../store/run-facts.ts";
+import type { ToolsOfferedFact } from "./run-facts.ts";
 
 /**
  * Every tool a run considered and what was decided: the tools in its set are

@@ -3,7 +3,7 @@ import type { RecordInput } from "../../protocol/index.ts";
 import { clientCatalogs } from "../genui/client-catalogs.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
-import type { RunFact } from "../store/run-facts.ts";
+import type { RunFact } from "./run-facts.ts";
 import type { RunRequest } from "./run-request.ts";
 
 // The client's view of the UI, never part of a model's prompt.

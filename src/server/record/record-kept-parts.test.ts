@@ -1,8 +1,8 @@
 import { EventType } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
 import { createMemoryRunStore } from "../store/memory.ts";
-import type { RunStore, StoredEvent } from "../store/port.ts";
-import type { RunFact } from "../store/run-facts.ts";
+import type { RunStore, StoredEvent, StoredFact } from "../store/port.ts";
+import type { RunFact } from "./run-facts.ts";
 import { assembleRecord } from "./assemble-record.ts";
 import { RECORD_RULES_VERSION } from "./record-limits.ts";
 
@@ -31,7 +31,7 @@ async function storeWithRun() {
   return { inner, store, reads, read };
 }
 
-const kinds = (facts: RunFact[]) => facts.map((fact) => fact.kind);
+const kinds = (facts: StoredFact[]) => facts.map((fact) => fact.kind);
 
 describe("a record's parts kept as the run's facts", () => {
   it("computes the request part once, and an ended run's calls once, after it ended", async () => {

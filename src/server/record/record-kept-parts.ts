@@ -1,6 +1,6 @@
 import type { RecordModelCall } from "../../protocol/index.ts";
 import { cutPointers, markCutsAt } from "../../protocol/record-cuts.ts";
-import type { RecordCallsFact, RecordRequestFact, RunFact } from "../store/run-facts.ts";
+import type { RecordCallsFact, RecordRequestFact, RunFact } from "./run-facts.ts";
 import type { RecordRequestPart } from "./record-input-cache.ts";
 import { RECORD_RULES_VERSION } from "./record-limits.ts";
 

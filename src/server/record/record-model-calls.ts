@@ -3,7 +3,7 @@ import type { RecordModelCall } from "../../protocol/index.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
 import { redactString } from "./redact.ts";
-import type { ModelCallFact, RunFact } from "../store/run-facts.ts";
+import type { ModelCallFact, RunFact } from "./run-facts.ts";
 
 /**
  * Part 3 of a record, each model call: the facts the run wrote down, with

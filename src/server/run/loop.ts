@@ -17,7 +17,7 @@ import { snapshotMessages } from "./snapshot-messages.ts";
 import { settleToolCalls } from "./settle-tool-calls.ts";
 import { createSurfaceLifecycle } from "../genui/surface-lifecycle.ts";
 import { modelCallFact } from "./model-call-fact.ts";
-import type { RunFact } from "../store/run-facts.ts";
+import type { RunFact } from "../record/run-facts.ts";
 import type { RunObserver } from "./run-observer.ts";
 import { stopReason } from "./stop-reason.ts";
 import type { RecordSurfaceAttempt } from "../../protocol/index.ts";

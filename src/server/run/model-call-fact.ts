@@ -3,7 +3,7 @@ import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
 import type { StepCall, StepResult } from "./model-step.ts";
 import { providerErrorFacts, providerMessage } from "./model-error.ts";
 import type { RunTool } from "../tools/tool-set.ts";
-import type { ModelCallFact, ProviderErrorFact, ToolCallFact } from "../store/run-facts.ts";
+import type { ModelCallFact, ProviderErrorFact, ToolCallFact } from "../record/run-facts.ts";
 
 /** What a model call was asked: the parts of the request summary that are not in its result. */
 export interface ModelCallRequest {

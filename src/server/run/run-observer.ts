@@ -1,4 +1,4 @@
-import type { RunFact } from "../store/run-facts.ts";
+import type { RunFact } from "../record/run-facts.ts";
 import type { RunEnding } from "../hub/port.ts";
 import type { NewRun } from "./prepare-run.ts";
 

@@ -8,7 +8,7 @@ import { sendToolResult } from "../tools/send-tool-result.ts";
 import type { ToolScope } from "../tools/tool-scope.ts";
 import type { StepCall } from "./model-step.ts";
 import { RENDER_A2UI, type SurfaceLifecycle } from "../genui/surface-lifecycle.ts";
-import type { ToolCallFact } from "../store/run-facts.ts";
+import type { ToolCallFact } from "../record/run-facts.ts";
 
 export interface SettleOptions extends ToolScope {
   calls: StepCall[];

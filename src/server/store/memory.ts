@@ -5,9 +5,8 @@ import { endedRunRefusal } from "./ended-run-refusal.ts";
 import { lostRunEvents } from "./lost-run-events.ts";
 import { closeUnaskedApprovals } from "./unasked-approvals.ts";
 import { NO_REPORT_CAPS, checkReportRoom, reportBytes, type ReportTotals } from "./report-room.ts";
-import type { RunFact } from "./run-facts.ts";
 import { createMemoryRunInputs } from "./memory-run-inputs.ts";
-import type { PendingToolCall, StoredRun, RunReport, RunStore, StoredEvent, StoredInterrupt, StoredThread } from "./port.ts";
+import type { PendingToolCall, StoredRun, RunReport, RunStore, StoredEvent, StoredFact, StoredInterrupt, StoredThread } from "./port.ts";
 
 /**
  * A store that lives and dies with the process: for tests, and for stateless
@@ -24,7 +23,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
   const reports = new Map<string, RunReport[]>();
   const reportTotals = new Map<string, ReportTotals>();
   const interrupts = new Map<string, StoredInterrupt>();
-  const facts = new Map<string, RunFact[]>();
+  const facts = new Map<string, StoredFact[]>();
   const inputs = createMemoryRunInputs();
   // Values are cloned in and out, as a database would, so callers never share state with the store.
   const copy = <T>(value: T): T => structuredClone(value);
@@ -47,7 +46,7 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       messages.set(run.threadId, [...(messages.get(run.threadId) ?? []), { runId: run.runId, message: result }]);
     }
   };
-  const addFacts = (runId: string, added: RunFact[] | undefined) => {
+  const addFacts = (runId: string, added: StoredFact[] | undefined) => {
     if (added && added.length > 0) facts.set(runId, [...(facts.get(runId) ?? []), ...added]);
   };
   const activeRun = (threadId: string) => (runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!).find((run) => run.status === "running");

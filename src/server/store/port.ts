@@ -1,6 +1,5 @@
 import type { Message } from "@ag-ui/core";
 import type { ReportCaps } from "./report-room.ts";
-import type { RunFact } from "./run-facts.ts";
 import type {
   StoredThread,
   StoredRun,
@@ -14,6 +13,7 @@ import type {
   StoredInterrupt,
   FinishRun,
   LostRunEnding,
+  StoredFact,
 } from "./stored-data.ts";
 import type { RunRequestSummary } from "./run-request-summary.ts";
 
@@ -137,15 +137,15 @@ export interface RunStore {
    */
   addReport(runId: string, report: unknown, caps?: ReportCaps): Promise<void>;
   listReports(runId: string): Promise<RunReport[]>;
-  /** What the run wrote down for its record (see `RunFact`), in the order it was written. */
-  listFacts(runId: string): Promise<RunFact[]>;
+  /** What the run wrote down for its record (see `StoredFact`), in the order it was written. */
+  listFacts(runId: string): Promise<StoredFact[]>;
   /**
    * Adds facts after the run's own writes: its record's parts computed once on
    * a first read (`record-request`, `record-calls`), so no later read, restart
    * or other instance computes them again. Refuses with `run_not_found` a run
    * the store does not have.
    */
-  appendFacts(runId: string, facts: RunFact[]): Promise<void>;
+  appendFacts(runId: string, facts: StoredFact[]): Promise<void>;
   /**
    * Ends every run left `running` by a process that stopped, as `endLostRun`
    * does with code `instance_lost`, so their threads can continue. Called once

@@ -1,10 +1,18 @@
 import type { BaseEvent, Interrupt, Message, ResumeEntry, RunFinishedOutcome, TokenUsage } from "@ag-ui/core";
 import type { Trigger } from "../../protocol/index.ts";
-import type { RunFact } from "./run-facts.ts";
 import type { RunRequestSummary } from "./run-request-summary.ts";
 
 // What the store keeps and is handed: threads, runs, their events, calls, approvals and reports. The port
 // (RunStore) is port.ts, which re-exports these.
+
+/**
+ * A fact a run wrote down for its record, kept as written (JSON) and never
+ * read past its `kind`: what each kind means is the record's (`RunFact` in
+ * src/server/record/run-facts.ts), so the store needs nothing of the record.
+ */
+export interface StoredFact {
+  kind: string;
+}
 
 export interface StoredThread {
   threadId: string;
@@ -80,7 +88,7 @@ export interface BeginRun {
     log: RunLogEntry[];
   };
   /** The run's first facts for its record (the tools it considered). */
-  facts?: RunFact[];
+  facts?: StoredFact[];
   /** New messages for the thread's history, in order. */
   messages: Message[];
   /** Pending browser calls this run answers (or closes as unanswered). */
@@ -113,7 +121,7 @@ export interface CommitStep {
   /** Approvals this step asked for. */
   interrupts?: StoredInterrupt[];
   /** Facts for the run's record (the step's model call), stored in the same write. */
-  facts?: RunFact[];
+  facts?: StoredFact[];
 }
 
 /** An interrupt as the store keeps it: what was asked, about which call, and the answer once there is one. */
@@ -141,7 +149,7 @@ export interface FinishRun {
   /** The run's events not stored yet, its RUN_FINISHED or RUN_ERROR last. */
   events?: StoredEvent[];
   /** Facts for the run's record not stored yet (a last model call that committed no step). */
-  facts?: RunFact[];
+  facts?: StoredFact[];
 }
 
 /** Why a run whose process is gone was ended. */

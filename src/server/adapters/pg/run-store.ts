@@ -21,8 +21,7 @@ import { pgStatements } from "./statements.ts";
 import { pgWrites } from "./writes.ts";
 import { pgRunInputs } from "./run-inputs.ts";
 import { splitRunInput } from "../../store/run-input-history.ts";
-import type { LostRunEnding, PendingToolCall, RunLogEntry, RunStore, StoredEvent } from "../../store/port.ts";
-import type { RunFact } from "../../store/run-facts.ts";
+import type { LostRunEnding, PendingToolCall, RunLogEntry, RunStore, StoredEvent, StoredFact } from "../../store/port.ts";
 import { closeUnaskedApprovals } from "../../store/unasked-approvals.ts";
 
 export type { PgRunStoreOptions };
@@ -272,7 +271,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
       }));
     },
     async listFacts(runId) {
-      return (await rows<{ body: RunFact }>(sql.listFacts, [runId])).map((row) => row.body);
+      return (await rows<{ body: StoredFact }>(sql.listFacts, [runId])).map((row) => row.body);
     },
     appendFacts: (runId, facts) =>
       write("store the run's record facts", async (tx) => {

@@ -2,8 +2,7 @@ import type { Message } from "@ag-ui/core";
 import { encodePage, pages } from "../../store/event-pages.ts";
 import type { PgQueries } from "./runner.ts";
 import type { PgStatements } from "./statements.ts";
-import type { PendingToolCall, StoredEvent, StoredInterrupt } from "../../store/port.ts";
-import type { RunFact } from "../../store/run-facts.ts";
+import type { PendingToolCall, StoredEvent, StoredFact, StoredInterrupt } from "../../store/port.ts";
 
 /**
  * The PostgreSQL store's row writers, each one statement inside the caller's
@@ -21,7 +20,7 @@ export function pgWrites(sql: PgStatements) {
       if (messages.length === 0) return;
       await tx.query(sql.insertMessages, [threadId, runId, messages.map((message) => message.id), messages.map((message) => JSON.stringify(message))]);
     },
-    async insertFacts(tx: PgQueries, runId: string, facts: RunFact[] | undefined) {
+    async insertFacts(tx: PgQueries, runId: string, facts: StoredFact[] | undefined) {
       if (facts && facts.length > 0) await tx.query(sql.insertFacts, [runId, facts.map((fact) => JSON.stringify(fact))]);
     },
     async insertInterrupt(tx: PgQueries, stored: StoredInterrupt) {

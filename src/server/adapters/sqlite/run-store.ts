@@ -28,8 +28,8 @@ import type {
   RunReport,
   RunStore,
   StoredEvent,
+  StoredFact,
 } from "../../store/port.ts";
-import type { RunFact } from "../../store/run-facts.ts";
 import { checkSqliteRunStoreOptions, type SqliteRunStoreOptions } from "./run-store-options.ts";
 
 /** Page writes are retried by the hub, so they wait only briefly here. */
@@ -82,7 +82,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     }
   };
 
-  const insertFacts = (runId: string, facts: RunFact[] | undefined) => {
+  const insertFacts = (runId: string, facts: StoredFact[] | undefined) => {
     for (const fact of facts ?? []) statements.insertFact.run(runId, JSON.stringify(fact));
   };
 
@@ -206,7 +206,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     if (!row) throw new TetherError("run_not_found", `Run ${runId} does not exist.`);
     statements.setLog.run(JSON.stringify([...(JSON.parse(row.log) as RunLogEntry[]), ...entries]), runId);
   });
-  const appendFacts = db.transaction((runId: string, facts: RunFact[]) => {
+  const appendFacts = db.transaction((runId: string, facts: StoredFact[]) => {
     if (!statements.getLog.get(runId)) throw new TetherError("run_not_found", `Run ${runId} does not exist.`);
     insertFacts(runId, facts);
   });
@@ -282,7 +282,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     addReport: (runId, report, caps) => group.run(() => addReport(runId, report, caps), { ...startWait, what: "store the report" }),
     listReports: (runId) =>
       read((): RunReport[] => statements.listReports.all(runId).map((row) => ({ receivedAt: row.received_at, report: JSON.parse(row.body) }))),
-    listFacts: (runId) => read(() => statements.listFacts.all(runId).map((row) => JSON.parse(row.body) as RunFact)),
+    listFacts: (runId) => read(() => statements.listFacts.all(runId).map((row) => JSON.parse(row.body) as StoredFact)),
     appendFacts: (runId, facts) => group.run(() => appendFacts(runId, facts), { ...writeWait, what: "store the run's record facts" }),
     async recoverInterruptedRuns() {
       return group.run(() => recoverInterruptedRuns(), { ...writeWait, what: "recover the runs a stopped process left" });

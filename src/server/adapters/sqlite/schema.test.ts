@@ -150,7 +150,7 @@ describe("the SQLite schema", () => {
         events,
         messages: [question],
         resolvedToolCallIds: [],
-        facts: [{ kind: "tools", tools: [] }],
+        facts: [{ kind: "tools" }],
       });
     }
     await store.close();
