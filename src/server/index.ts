@@ -52,7 +52,7 @@ export type {
 export { loadToolCatalog, type ToolDeclaration, type ToolExecutor, type ToolExecutors } from "./tools/catalog.ts";
 export { defineTool, type ServerTool, type ToolContext, type ToolDefinition } from "./tools/define-tool.ts";
 // Generated UI: the validator loads @a2ui/web_core when first used, so it is not re-exported here (the import would cost every app a second).
-export { A2UI_ACTIVITY_TYPE, RENDER_A2UI } from "./genui/surface-lifecycle.ts";
-export { A2UI_SCHEMA_CONTEXT_DESCRIPTION, type ClientCatalog } from "./genui/client-catalogs.ts";
+export { A2UI_ACTIVITY_TYPE, RENDER_A2UI } from "./genui/surfaces/surface-lifecycle.ts";
+export { A2UI_SCHEMA_CONTEXT_DESCRIPTION, type ClientCatalog } from "./genui/surfaces/client-catalogs.ts";
 export { BASIC_CATALOG_ID, MIDDLEWARE_BASIC_CATALOG_ID } from "./genui/catalog-ids.ts";
 export type { A2uiOperation, SurfaceCatalog, SurfaceError, SurfaceErrorCode, SurfaceValidation } from "./genui/validate-surface.ts";

@@ -13,8 +13,8 @@ import type { TetherUser } from "../auth/user.ts";
 import { assertToolName, type ServerTool } from "../tools/define-tool.ts";
 import type { HistoryMode } from "../history/history-mode.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.ts";
-import { renderA2uiTool } from "../genui/render-tool.ts";
-import { DEFAULT_MAX_ATTEMPTS } from "../genui/surface-lifecycle.ts";
+import { renderA2uiTool } from "../genui/surfaces/render-tool.ts";
+import { DEFAULT_MAX_ATTEMPTS } from "../genui/surfaces/surface-lifecycle.ts";
 
 /**
  * `strict`: a declared browser tool off the allow-list, or with a different

@@ -1,4 +1,4 @@
-import { beginRunRefusals } from "../store/begin-run-refusals.ts";
+import { beginRunRefusals } from "../store/shared/begin-run-refusals.ts";
 import { TetherError, isValidId } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/user.ts";
 import type { StoredRun, RunStore, StoredThread } from "../store/port.ts";

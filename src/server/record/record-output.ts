@@ -1,6 +1,6 @@
 import { EventType } from "@ag-ui/core";
 import type { RecordOutput } from "../../protocol/index.ts";
-import { A2UI_ACTIVITY_TYPE } from "../genui/surface-lifecycle.ts";
+import { A2UI_ACTIVITY_TYPE } from "../genui/surfaces/surface-lifecycle.ts";
 import type { StoredEvent } from "../store/port.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";

@@ -15,7 +15,7 @@ import { streamModelStep, type StepCall, type StepResult } from "./model-step.ts
 import { toModelPrompt } from "./prompt.ts";
 import { snapshotMessages } from "./snapshot-messages.ts";
 import { settleToolCalls } from "./settle-tool-calls.ts";
-import { createSurfaceLifecycle } from "../genui/surface-lifecycle.ts";
+import { createSurfaceLifecycle } from "../genui/surfaces/surface-lifecycle.ts";
 import { modelCallFact } from "./model-call-fact.ts";
 import type { RunFact } from "../record/run-facts.ts";
 import type { RunObserver } from "./run-observer.ts";

@@ -1,4 +1,4 @@
-import { beginRunRefusals } from "../store/begin-run-refusals.ts";
+import { beginRunRefusals } from "../store/shared/begin-run-refusals.ts";
 import type { Context, Message, RunAgentInput, State } from "@ag-ui/core";
 import { TetherError, TriggerSchema, formatIssues, isValidId, readTetherProps, type Trigger } from "../../protocol/index.ts";
 import type { Agent } from "../agent/define-agent.ts";
@@ -8,9 +8,9 @@ import { prepareRegeneration, storedWordsToSetAside } from "../history/regenerat
 import { checkResume, type ResumeCheck } from "../approvals/check-resume.ts";
 import type { BeginRun, RunStore } from "../store/port.ts";
 import { buildToolSet, type ToolSet } from "../tools/tool-set.ts";
-import { clientCatalogs, describeCatalogIds, type ClientCatalog } from "../genui/client-catalogs.ts";
-import { RENDER_A2UI } from "../genui/surface-lifecycle.ts";
-import { prepareUiAction } from "../genui/ui-action.ts";
+import { clientCatalogs, describeCatalogIds, type ClientCatalog } from "../genui/surfaces/client-catalogs.ts";
+import { RENDER_A2UI } from "../genui/surfaces/surface-lifecycle.ts";
+import { prepareUiAction } from "../genui/surfaces/ui-action.ts";
 import type { IdSource } from "./ids.ts";
 import { offeredTools } from "../record/offered-tools.ts";
 import { answeredRunId } from "./answered-run.ts";

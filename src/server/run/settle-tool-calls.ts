@@ -7,7 +7,7 @@ import { errorContent, runServerTool } from "../tools/run-server-tool.ts";
 import { sendToolResult } from "../tools/send-tool-result.ts";
 import type { ToolScope } from "../tools/tool-scope.ts";
 import type { StepCall } from "./model-step.ts";
-import { RENDER_A2UI, type SurfaceLifecycle } from "../genui/surface-lifecycle.ts";
+import { RENDER_A2UI, type SurfaceLifecycle } from "../genui/surfaces/surface-lifecycle.ts";
 import type { ToolCallFact } from "../record/run-facts.ts";
 
 export interface SettleOptions extends ToolScope {

@@ -1,4 +1,4 @@
-import { joinRunInput, splitRunInput, type StoredRunInput } from "./run-input-history.ts";
+import { joinRunInput, splitRunInput, type StoredRunInput } from "./shared/run-input-history.ts";
 
 /** The memory store's run requests, each history stored once per thread by content (see run-input-history.ts). */
 export function createMemoryRunInputs() {

@@ -1,10 +1,10 @@
-import { beginRunRefusals } from "./begin-run-refusals.ts";
+import { beginRunRefusals } from "./shared/begin-run-refusals.ts";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
-import { endedRunRefusal } from "./ended-run-refusal.ts";
-import { lostRunEvents } from "./lost-run-events.ts";
-import { closeUnaskedApprovals } from "./unasked-approvals.ts";
-import { NO_REPORT_CAPS, checkReportRoom, reportBytes, type ReportTotals } from "./report-room.ts";
+import { endedRunRefusal } from "./shared/ended-run-refusal.ts";
+import { lostRunEvents } from "./shared/lost-run-events.ts";
+import { closeUnaskedApprovals } from "./shared/unasked-approvals.ts";
+import { NO_REPORT_CAPS, checkReportRoom, reportBytes, type ReportTotals } from "./shared/report-room.ts";
 import { createMemoryRunInputs } from "./memory-run-inputs.ts";
 import type { PendingToolCall, StoredRun, RunReport, RunStore, StoredEvent, StoredFact, StoredInterrupt, StoredThread } from "./port.ts";
 

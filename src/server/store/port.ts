@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import type { ReportCaps } from "./report-room.ts";
+import type { ReportCaps } from "./shared/report-room.ts";
 import type {
   StoredThread,
   StoredRun,

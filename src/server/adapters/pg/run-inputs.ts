@@ -1,7 +1,7 @@
 import type { PgQueries } from "./runner.ts";
 import { quoteIdentifier } from "./schema.ts";
 import type { RunRequestSummary } from "../../store/run-request-summary.ts";
-import { joinRunInput, type StoredRunInput } from "../../store/run-input-history.ts";
+import { joinRunInput, type StoredRunInput } from "../../store/shared/run-input-history.ts";
 
 /**
  * How the PostgreSQL store stores and reads run requests, each history once

@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { encodePage, pages } from "../../store/event-pages.ts";
+import { encodePage, pages } from "../../store/shared/event-pages.ts";
 import type { PgQueries } from "./runner.ts";
 import type { PgStatements } from "./statements.ts";
 import type { PendingToolCall, StoredEvent, StoredFact, StoredInterrupt } from "../../store/port.ts";

@@ -1,10 +1,10 @@
-import { beginRunRefusals } from "../../store/begin-run-refusals.ts";
+import { beginRunRefusals } from "../../store/shared/begin-run-refusals.ts";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../../protocol/index.ts";
-import { decodePage, encodePage, pages } from "../../store/event-pages.ts";
-import { endedRunRefusal } from "../../store/ended-run-refusal.ts";
-import { lostRunEvents } from "../../store/lost-run-events.ts";
-import { closeUnaskedApprovals } from "../../store/unasked-approvals.ts";
+import { decodePage, encodePage, pages } from "../../store/shared/event-pages.ts";
+import { endedRunRefusal } from "../../store/shared/ended-run-refusal.ts";
+import { lostRunEvents } from "../../store/shared/lost-run-events.ts";
+import { closeUnaskedApprovals } from "../../store/shared/unasked-approvals.ts";
 import { sqliteAttempt } from "./attempt.ts";
 import { checkpointInBackground } from "./checkpoints.ts";
 import { createGroupCommit } from "./group-commit.ts";
@@ -15,7 +15,7 @@ import { sqliteRunReads } from "./run-reads.ts";
 import { applySchema } from "./schema.ts";
 import { sqliteReports } from "./reports.ts";
 import { prepareStatements } from "./statements.ts";
-import { splitRunInput } from "../../store/run-input-history.ts";
+import { splitRunInput } from "../../store/shared/run-input-history.ts";
 import { sqliteRunInputs } from "./run-inputs.ts";
 import type {
   BeginRun,

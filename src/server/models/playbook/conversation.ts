@@ -93,7 +93,7 @@ function parseMaybe(value: unknown): unknown {
   }
 }
 
-/** The tool call a UI action is recorded as (see genui/ui-action.ts). */
+/** The tool call a UI action is recorded as (see genui/surfaces/ui-action.ts). */
 const UI_ACTION_TOOL = "log_a2ui_event";
 
 function isUiAction(content: Extract<LanguageModelV3Prompt[number], { role: "assistant" }>["content"]): boolean {

@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
-import { R1042_BROKEN_CARD, R1042_CARD } from "../../../test/fixtures/surfaces.ts";
-import { BASIC_CATALOG_ID } from "./catalog-ids.ts";
+import { R1042_BROKEN_CARD, R1042_CARD } from "../../../../test/fixtures/surfaces.ts";
+import { BASIC_CATALOG_ID } from "../catalog-ids.ts";
 import { createSurfaceLifecycle } from "./surface-lifecycle.ts";
 
 /** A lifecycle on the basic catalog, and the activity snapshots it published. */

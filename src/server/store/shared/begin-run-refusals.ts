@@ -1,4 +1,4 @@
-import { TetherError } from "../../protocol/index.ts";
+import { TetherError } from "../../../protocol/index.ts";
 
 /**
  * Why a run may not begin. The run's preparation checks these early, for a

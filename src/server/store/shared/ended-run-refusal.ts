@@ -1,4 +1,4 @@
-import { TetherError } from "../../protocol/index.ts";
+import { TetherError } from "../../../protocol/index.ts";
 
 /**
  * Why a store refuses a step of a run that is no longer running: someone

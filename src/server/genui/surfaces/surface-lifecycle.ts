@@ -1,7 +1,7 @@
 import { EventType, type ActivityMessage, type BaseEvent } from "@ag-ui/core";
-import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
+import type { RecordSurfaceAttempt } from "../../../protocol/index.ts";
 import type { ClientCatalog } from "./client-catalogs.ts";
-import type { SurfaceCatalog, SurfaceError, SurfaceValidation } from "./validate-surface.ts";
+import type { SurfaceCatalog, SurfaceError, SurfaceValidation } from "../validate-surface.ts";
 
 /** The render tool's name, as `@ag-ui/a2ui-middleware` calls it. */
 export const RENDER_A2UI = "render_a2ui";
@@ -121,7 +121,7 @@ export function createSurfaceLifecycle(options: {
 
     async settle(toolCallId, args) {
       // Loaded on the first render call: the A2UI library costs a second at start-up that an agent without surfaces never pays.
-      const { basicCatalog, formatSurfaceErrors, validateSurface } = await import("./validate-surface.ts");
+      const { basicCatalog, formatSurfaceErrors, validateSurface } = await import("../validate-surface.ts");
       const call = building.get(toolCallId);
       building.delete(toolCallId);
       const surfaceId = typeof (args as { surfaceId?: unknown } | undefined)?.surfaceId === "string" ? (args as { surfaceId: string }).surfaceId : "";

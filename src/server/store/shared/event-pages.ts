@@ -1,6 +1,6 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { BaseEvent } from "@ag-ui/core";
-import type { StoredEvent } from "./port.ts";
+import type { StoredEvent } from "../port.ts";
 
 const PAGE_SIZE = 1000;
 

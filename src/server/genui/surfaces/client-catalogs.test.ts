@@ -1,6 +1,6 @@
 import { basicCatalog as webCoreBasicCatalog } from "@a2ui/web_core/v0_9/basic_catalog";
 import { describe, expect, it } from "vitest";
-import { BASIC_CATALOG_ID, MIDDLEWARE_BASIC_CATALOG_ID } from "./catalog-ids.ts";
+import { BASIC_CATALOG_ID, MIDDLEWARE_BASIC_CATALOG_ID } from "../catalog-ids.ts";
 import { A2UI_SCHEMA_CONTEXT_DESCRIPTION, clientCatalogs } from "./client-catalogs.ts";
 
 describe("the catalogs a client declares", () => {

@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { isPlainObject } from "./is-plain-object.ts";
+import { isPlainObject } from "../is-plain-object.ts";
 import { RENDER_A2UI } from "./surface-lifecycle.ts";
 
 /** A surface the thread shows: the render call that passed validation, and its result. */

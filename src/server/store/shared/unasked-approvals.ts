@@ -1,5 +1,5 @@
 import type { ResumeEntry, ToolMessage } from "@ag-ui/core";
-import type { StoredInterrupt } from "./port.ts";
+import type { StoredInterrupt } from "../port.ts";
 
 /**
  * What becomes of the approvals a run asked for when it ends without the

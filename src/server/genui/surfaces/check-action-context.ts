@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
-import { TetherError } from "../../protocol/index.ts";
-import { collectDataBindings } from "./data-bindings.ts";
-import { isPlainObject } from "./is-plain-object.ts";
+import { TetherError } from "../../../protocol/index.ts";
+import { collectDataBindings } from "../data-bindings.ts";
+import { isPlainObject } from "../is-plain-object.ts";
 import type { RenderedSurface } from "./rendered-surface.ts";
 import type { UserAction } from "./user-action.ts";
 

@@ -1,6 +1,6 @@
 import type { RunAgentInput } from "@ag-ui/core";
-import { BASIC_CATALOG_ID, BASIC_CATALOG_IDS } from "./catalog-ids.ts";
-import type { JsonSchemaLike } from "./catalog.ts";
+import { BASIC_CATALOG_ID, BASIC_CATALOG_IDS } from "../catalog-ids.ts";
+import type { JsonSchemaLike } from "../catalog.ts";
 
 /** The context entry `@ag-ui/a2ui-middleware` adds with the app's component catalog. */
 export const A2UI_SCHEMA_CONTEXT_DESCRIPTION =

@@ -2,7 +2,7 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { EventType } from "@ag-ui/core";
 import { decodePage, encodePage, pages } from "./event-pages.ts";
-import type { StoredEvent } from "./port.ts";
+import type { StoredEvent } from "../port.ts";
 
 const tokens = (count: number, from = 1, word = "w"): StoredEvent[] =>
   Array.from({ length: count }, (_, index) => ({
@@ -60,7 +60,7 @@ describe("event pages as the SQLite store writes them", () => {
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
     const { default: Database } = await import("better-sqlite3");
-    const { createSqliteRunStore } = await import("../adapters/sqlite/index.ts");
+    const { createSqliteRunStore } = await import("../../adapters/sqlite/index.ts");
     const dir = mkdtempSync(join(tmpdir(), "tether-pages-"));
     try {
       const filename = join(dir, "tether.db");

@@ -1,5 +1,5 @@
 import { EventType, type BaseEvent, type Message } from "@ag-ui/core";
-import { UNSTORED_EVENT_LIMIT, type LostRunEnding, type StoredEvent } from "./port.ts";
+import { UNSTORED_EVENT_LIMIT, type LostRunEnding, type StoredEvent } from "../port.ts";
 
 /**
  * The last events of a run whose process is gone. They go after a gap of

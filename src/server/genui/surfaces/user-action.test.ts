@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { catchTetherError } from "../../testing/index.ts";
+import { catchTetherError } from "../../../testing/index.ts";
 import { MAX_ACTION_CONTEXT_DEPTH, readUserAction } from "./user-action.ts";
 
 const CLICK = {

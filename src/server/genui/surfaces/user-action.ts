@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { TetherError, formatIssues } from "../../protocol/index.ts";
-import { isPlainObject } from "./is-plain-object.ts";
-import { MAX_ID_LENGTH } from "./render-a2ui-args.ts";
+import { TetherError, formatIssues } from "../../../protocol/index.ts";
+import { isPlainObject } from "../is-plain-object.ts";
+import { MAX_ID_LENGTH } from "../render-a2ui-args.ts";
 
 /** How deep an action's `context` may nest (the context object itself is level 1). */
 export const MAX_ACTION_CONTEXT_DEPTH = 8;

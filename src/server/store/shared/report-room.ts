@@ -1,4 +1,4 @@
-import { TetherError } from "../../protocol/index.ts";
+import { TetherError } from "../../../protocol/index.ts";
 
 /** How much one run may keep of browser reports: `RunStore.addReport` refuses what would pass it. */
 export interface ReportCaps {
