@@ -2,8 +2,12 @@
  * The layer order, enforced: apps → react → client → protocol, apps → server → protocol.
  * Inside the server, ports in the core and adapters at the edge: adapters import the core,
  * the core reaches an adapter only by loading it (src/server/load-adapter.ts), through its entry file.
+ * Each of the server's folders is entered through its entry file (index.ts, or a subfolder's), dynamic import() included.
  * `npm test` runs it (npm run lint); a forbidden import or a cycle fails the build.
  */
+/** The server's folders, each entered through its index.ts (or a subfolder's); adapters/ has rules of its own above. */
+const SERVER_FOLDERS = "(agent|approvals|auth|genui|history|http|hub|models|record|run|store|telemetry|tools)";
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -38,7 +42,7 @@ module.exports = {
       severity: "error",
       comment:
         "The server's core (src/server outside adapters/) knows adapters only through their ports; createTetherApp loads the one it picks in src/server/load-adapter.ts, so a process needs only that one's driver.",
-      from: { path: "^src/server/", pathNot: "^src/server/(adapters/|load-adapter\\.ts$)" },
+      from: { path: "^src/server/", pathNot: "^src/server/(adapters/|load-adapter\\.ts$|internal\\.ts$)" },
       to: { path: "^src/server/adapters/" },
     },
     {
@@ -52,7 +56,7 @@ module.exports = {
       name: "an-adapter-is-entered-by-its-index",
       severity: "error",
       comment: "From outside an adapter's folder (another adapter, the cli, an app), only its entry file index.ts: the rest is its own.",
-      from: { path: "^(src|apps)/", pathNot: "^src/server/adapters/" },
+      from: { path: "^(src|apps)/", pathNot: "^src/server/(adapters/|internal\\.ts$)" },
       to: { path: "^src/server/adapters/[^/]+/", pathNot: "^src/server/adapters/[^/]+/index\\.ts$" },
     },
     {
@@ -60,6 +64,36 @@ module.exports = {
       severity: "error",
       from: { path: "^src/server/adapters/([^/]+)/" },
       to: { path: "^src/server/adapters/[^/]+/", pathNot: "^src/server/adapters/($1/|[^/]+/index\\.ts$)" },
+    },
+    {
+      name: "a-folder-is-entered-by-its-index",
+      severity: "error",
+      comment:
+        "From another of the server's folders (an adapter included), a folder's module is reached through its entry file: its index.ts, or a subfolder's (http/routes, genui/surfaces, store/shared ...). Inside a folder, modules import each other directly.",
+      from: { path: "^src/server/([^/]+)/" },
+      to: { path: `^src/server/${SERVER_FOLDERS}/`, pathNot: ["^src/server/$1/", "^src/server/[^/]+/index\\.ts$", "^src/server/[^/]+/[^/]+/index\\.ts$"] },
+    },
+    {
+      name: "a-folder-is-entered-by-its-index-from-outside",
+      severity: "error",
+      comment: "The server's own files (app.ts, index.ts, ...), the cli, src/testing and the apps reach a server folder through its entry file too.",
+      from: { path: "^(src|apps)/", pathNot: "^src/server/([^/]+/|internal\\.ts$)" },
+      to: { path: `^src/server/${SERVER_FOLDERS}/`, pathNot: ["^src/server/[^/]+/index\\.ts$", "^src/server/[^/]+/[^/]+/index\\.ts$"] },
+    },
+    {
+      name: "the-surface-validator-stays-lazy",
+      severity: "error",
+      comment:
+        "genui/index.ts is the /genui subpath and loads @a2ui/web_core (about a second): no other module of the library imports it, and the run's side of generated UI (genui/surfaces) reaches the validator by a dynamic import() or for types only.",
+      from: { path: "^src/", pathNot: "^src/server/genui/index\\.ts$" },
+      to: { path: "^src/server/genui/(index|validate-surface)\\.ts$", dependencyTypesNot: ["dynamic-import", "type-only"] },
+    },
+    {
+      name: "nothing-imports-the-internals-entry",
+      severity: "error",
+      comment: "src/server/internal.ts is the no-semver door for Tether's own tests and benchmarks; the library and the apps never go through it.",
+      from: { path: "^(src|apps)/" },
+      to: { path: "^src/server/internal\\.ts$" },
     },
     {
       name: "the-library-never-imports-an-app",

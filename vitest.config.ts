@@ -29,6 +29,7 @@ export default defineConfig({
     alias: {
       "@tether-agent/tether/protocol": source("./src/protocol/index.ts"),
       "@tether-agent/tether/server": source("./src/server/index.ts"),
+      "@tether-agent/tether/store": source("./src/server/store/index.ts"),
       "@tether-agent/tether/genui": source("./src/server/genui/index.ts"),
       "@tether-agent/tether/sqlite": source("./src/server/adapters/sqlite/index.ts"),
       "@tether-agent/tether/pg": source("./src/server/adapters/pg/index.ts"),
@@ -38,6 +39,7 @@ export default defineConfig({
       "@tether-agent/tether/client": source("./src/client/index.ts"),
       "@tether-agent/tether/react": source("./src/react/index.ts"),
       "@tether-agent/tether/testing": source("./src/testing/index.ts"),
+      "@tether-agent/tether/internal": source("./src/server/internal.ts"),
     },
   },
   test: {

@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createMemoryRunStore, type RunStore } from "@tether-agent/tether/server";
+import { createMemoryRunStore, type RunStore } from "@tether-agent/tether/store";
 import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
 import { countingInputReads } from "./helpers/input-counting-store.ts";
 import { createScriptedApp, type ScriptedApp } from "./helpers/scripted-app.ts";

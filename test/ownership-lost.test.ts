@@ -1,5 +1,6 @@
 import { TetherError } from "@tether-agent/tether/protocol";
-import { createMemoryRunStore, defineTool, type RunStore } from "@tether-agent/tether/server";
+import { createMemoryRunStore, type RunStore } from "@tether-agent/tether/store";
+import { defineTool } from "@tether-agent/tether/server";
 import { createScriptedModel, readSseFrames } from "@tether-agent/tether/testing";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";

@@ -1,7 +1,8 @@
 import { EventType, verifyEvents, type BaseEvent } from "@ag-ui/client";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { defineBrowserTool, toAgUiTool } from "@tether-agent/tether/protocol";
-import { createMemoryRunStore, defineTool, type RunStore } from "@tether-agent/tether/server";
+import { createMemoryRunStore, type RunStore } from "@tether-agent/tether/store";
+import { defineTool } from "@tether-agent/tether/server";
 import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
 import type { SseFrame } from "@tether-agent/tether/testing";
 import { from, lastValueFrom, toArray } from "rxjs";

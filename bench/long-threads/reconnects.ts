@@ -19,7 +19,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EventType, type BaseEvent, type Message } from "@ag-ui/core";
 import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
-import { createTetherApp, defineAgent, silentLogger, type RunStore } from "../../src/server/index.ts";
+import { createTetherApp, defineAgent, silentLogger } from "@tether-agent/tether/server";
+import type { RunStore } from "@tether-agent/tether/store";
 import { createScriptedModel } from "../../src/testing/index.ts";
 
 const RUNS = Number(process.env.RUNS ?? 100);

@@ -12,9 +12,9 @@
  * Not part of `npm test`: the numbers depend on the machine.
  */
 import { EventType, type BaseEvent, type Message } from "@ag-ui/core";
-import { assembleRecord } from "../../src/server/record/assemble-record.ts";
-import { createRecordInputCache } from "../../src/server/record/record-input-cache.ts";
-import type { RecordSources } from "../../src/server/record/record-sources.ts";
+import { assembleRecord } from "@tether-agent/tether/internal";
+import { createRecordInputCache } from "@tether-agent/tether/internal";
+import type { RecordSources } from "@tether-agent/tether/internal";
 import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
 
 const REQUEST_KB = Number(process.env.REQUEST_KB ?? 700);

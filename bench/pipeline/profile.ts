@@ -21,7 +21,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { ServerResponse } from "node:http";
 import { Session } from "node:inspector/promises";
-import type { RunStore } from "@tether-agent/tether/server";
+import type { RunStore } from "@tether-agent/tether/store";
 import { startTether } from "./contenders/tether.ts";
 import { summarizeProfile, type CpuProfile } from "./profile-summary.ts";
 import { startWorkerClient } from "./worker-client.ts";

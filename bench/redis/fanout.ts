@@ -11,8 +11,8 @@
  */
 import { performance } from "node:perf_hooks";
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import { createMemoryRunStore } from "../../src/server/store/memory.ts";
-import { createRunHub, sequenceEvents, type SequencedEvent } from "../../src/server/hub/hub.ts";
+import { createMemoryRunStore } from "@tether-agent/tether/store";
+import { createRunHub, sequenceEvents, type SequencedEvent } from "@tether-agent/tether/internal";
 import { createRedisHub } from "@tether-agent/tether/redis";
 
 const url = process.env.TETHER_BENCH_REDIS_URL ?? process.env.TETHER_REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -1,4 +1,5 @@
-import { createMemoryRunStore, createTetherApp, defineAgent, type Logger } from "@tether-agent/tether/server";
+import { createMemoryRunStore } from "@tether-agent/tether/store";
+import { createTetherApp, defineAgent, type Logger } from "@tether-agent/tether/server";
 import { createScriptedModel } from "@tether-agent/tether/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 

@@ -1,6 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
-import { turnParts, type ScriptedTurn } from "../server/models/playbook/turn-parts.ts";
+import { turnParts, type ScriptedTurn } from "../server/models/playbook/index.ts";
 
 /** One scripted model call: a turn, raw stream parts, or a function of the call. */
 export type ScriptedStep =

@@ -1,6 +1,8 @@
 import { createAgentSession, type AgentSession, type BrowserToolHandler } from "@tether-agent/tether/client";
 import { createMemoryStorage, createScriptedModel } from "@tether-agent/tether/testing";
-import { createMemoryRunStore, createTetherApp, defineAgent, defineTool, silentLogger, turnParts } from "@tether-agent/tether/server";
+import { createMemoryRunStore } from "@tether-agent/tether/store";
+import { createTetherApp, defineAgent, defineTool, silentLogger } from "@tether-agent/tether/server";
+import { turnParts } from "@tether-agent/tether/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { listen } from "@tether-agent/tether/node";

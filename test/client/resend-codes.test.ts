@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TETHER_ERROR_CODES, type TetherErrorCode } from "../../src/protocol/index.ts";
 import { isRetryable } from "../../src/client/errors.ts";
-import { HTTP_STATUS } from "../../src/server/http/error-status.ts";
+import { HTTP_STATUS } from "@tether-agent/tether/server";
 
 const codes = Object.keys(TETHER_ERROR_CODES) as TetherErrorCode[];
 

@@ -1,5 +1,5 @@
 import { EventType } from "@ag-ui/client";
-import { A2UI_SCHEMA_CONTEXT_DESCRIPTION } from "@tether-agent/tether/server";
+import { A2UI_SCHEMA_CONTEXT_DESCRIPTION } from "@tether-agent/tether/genui";
 import { validateSurface } from "@tether-agent/tether/genui";
 import { describe, expect, it } from "vitest";
 import { createScriptedApp } from "../helpers/scripted-app.ts";

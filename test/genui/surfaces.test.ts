@@ -2,7 +2,7 @@ import { EventType, verifyEvents, type BaseEvent } from "@ag-ui/client";
 import { tryParseA2UIOperations } from "@ag-ui/a2ui-middleware";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { A2UI_SCHEMA_CONTEXT_DESCRIPTION } from "@tether-agent/tether/server";
+import { A2UI_SCHEMA_CONTEXT_DESCRIPTION } from "@tether-agent/tether/genui";
 import { createScriptedApp } from "../helpers/scripted-app.ts";
 import { R1042_BROKEN_CARD, R1042_CARD } from "../fixtures/surfaces.ts";
 

@@ -1,4 +1,4 @@
-import type { RunStore } from "../../src/server/store/port.ts";
+import type { RunStore } from "@tether-agent/tether/store";
 
 /** What a store handed out of run requests (their `input`), since the last `reset`. */
 export interface InputReads {

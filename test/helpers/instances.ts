@@ -1,15 +1,8 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { RunAgentInput } from "@ag-ui/core";
-import {
-  createCountingIds,
-  createTetherApp,
-  defineAgent,
-  silentLogger,
-  type Logger,
-  type RunStore,
-  type ServerTool,
-  type TetherApp,
-} from "@tether-agent/tether/server";
+import { createCountingIds } from "@tether-agent/tether/testing";
+import { createTetherApp, defineAgent, silentLogger, type Logger, type ServerTool, type TetherApp } from "@tether-agent/tether/server";
+import type { RunStore } from "@tether-agent/tether/store";
 import { createPgRunStore } from "@tether-agent/tether/pg";
 import type { TestUser } from "../fixtures/messages.ts";
 import { heldModel } from "./held-model.ts";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { quoteIdentifier } from "../../src/server/adapters/pg/schema.ts";
+import { quoteIdentifier } from "@tether-agent/tether/internal";
 
 /** Where tests look for a PostgreSQL server: `TETHER_TEST_DATABASE_URL`, else the machine's own. */
 export const TEST_DATABASE_URL = process.env.TETHER_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";

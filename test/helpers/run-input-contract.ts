@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import { expect, it } from "vitest";
-import type { BeginRun, RunStore } from "../../src/server/store/port.ts";
+import type { BeginRun, RunStore } from "@tether-agent/tether/store";
 import { assistantMessage, toolCall, toolMessage, userMessage } from "../fixtures/messages.ts";
 
 /**

@@ -1,18 +1,17 @@
 import type { RunAgentInput } from "@ag-ui/core";
 import { defineBrowserTool, type BrowserToolSpec } from "@tether-agent/tether/protocol";
+import { createCountingIds } from "@tether-agent/tether/testing";
+import { createMemoryRunStore, type RunStore } from "@tether-agent/tether/store";
 import {
-  createCountingIds,
-  createMemoryRunStore,
   createTetherApp,
   defineAgent,
   silentLogger,
   type AgentDefinition,
-  type ApiOptions,
-  type RunStore,
   type ServerTool,
   type TetherApp,
   type TetherAppOptions,
 } from "@tether-agent/tether/server";
+import type { ApiOptions } from "@tether-agent/tether/internal";
 import type { TestUser } from "../fixtures/messages.ts";
 import { createScriptedModel, parseSseFrames, type ScriptedModel, type ScriptedStep, type SseFrame } from "@tether-agent/tether/testing";
 

@@ -1,6 +1,7 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import type { ResumeEntry, RunAgentInput } from "@ag-ui/core";
-import { createCountingIds, createTetherApp, defineAgent, defineTool, silentLogger, type TetherApp } from "@tether-agent/tether/server";
+import { createCountingIds } from "@tether-agent/tether/testing";
+import { createTetherApp, defineAgent, defineTool, silentLogger, type TetherApp } from "@tether-agent/tether/server";
 import { createPgRunStore } from "@tether-agent/tether/pg";
 import { createScriptedModel, parseSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

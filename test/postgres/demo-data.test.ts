@@ -3,7 +3,7 @@ import { toAgUiTool } from "@tether-agent/tether/protocol";
 import type { SseFrame } from "@tether-agent/tether/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
-import { quoteIdentifier } from "../../src/server/adapters/pg/schema.ts";
+import { quoteIdentifier } from "@tether-agent/tether/internal";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
 import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
 import { recordClient, userMessage } from "../record/record-client.ts";

@@ -7,7 +7,7 @@ import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { parseSseFrames, type SseFrame } from "@tether-agent/tether/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
-import { quoteIdentifier } from "../../src/server/adapters/pg/schema.ts";
+import { quoteIdentifier } from "@tether-agent/tether/internal";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
 import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
 import { recordClient, startedCalls, toolMessage, userMessage } from "../record/record-client.ts";

@@ -8,7 +8,7 @@ import {
 } from "@ag-ui/client";
 import { LLMock } from "@copilotkit/aimock";
 import type { RunRecordDocument } from "@tether-agent/tether/protocol";
-import type { RunLogEntry } from "@tether-agent/tether/server";
+import type { RunLogEntry } from "@tether-agent/tether/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDER_WIRES, type ProviderWire } from "./provider-wires.ts";
 import { providerRequests, splitsInsideString, textOf, toolCall } from "./story-fixtures.ts";

@@ -9,7 +9,8 @@ import {
 } from "@ag-ui/client";
 import { LLMock, type Fixture } from "@copilotkit/aimock";
 import { from, lastValueFrom, toArray } from "rxjs";
-import { createMemoryRunStore, createTetherApp, defineAgent, silentLogger, type TetherUser } from "@tether-agent/tether/server";
+import { createMemoryRunStore } from "@tether-agent/tether/store";
+import { createTetherApp, defineAgent, silentLogger, type TetherUser } from "@tether-agent/tether/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, type Listening } from "@tether-agent/tether/node";
 import { PROVIDER_WIRES, type ProviderWire } from "./provider-wires.ts";

@@ -1,6 +1,7 @@
 import type { Tool } from "@ag-ui/core";
 import { LLMock } from "@copilotkit/aimock";
-import { createMemoryRunStore, createTetherApp, silentLogger } from "@tether-agent/tether/server";
+import { createMemoryRunStore } from "@tether-agent/tether/store";
+import { createTetherApp, silentLogger } from "@tether-agent/tether/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RECIPES_USERS, createRecipesAgent, offerRecipes } from "../../apps/recipes/agent/index.ts";
 import { listen, type Listening } from "@tether-agent/tether/node";

@@ -2,15 +2,9 @@ import { expect } from "vitest";
 import { EventType, HttpAgent, type AgentSubscriber, type BaseEvent, type RunErrorEvent, type RunFinishedEvent, type ToolCallResultEvent } from "@ag-ui/client";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { toAgUiTool } from "@tether-agent/tether/protocol";
-import {
-  createCountingIds,
-  createMemoryRunStore,
-  createTetherApp,
-  silentLogger,
-  type RetryPolicy,
-  type StoredRun,
-  type TetherApp,
-} from "@tether-agent/tether/server";
+import { createCountingIds } from "@tether-agent/tether/testing";
+import { createMemoryRunStore, type StoredRun } from "@tether-agent/tether/store";
+import { createTetherApp, silentLogger, type RetryPolicy, type TetherApp } from "@tether-agent/tether/server";
 import {
   WORKDESK_USERS,
   createSqliteWorkRequestRepository,

@@ -2,7 +2,7 @@ import pg from "pg";
 import type { Logger } from "@tether-agent/tether/server";
 import { createScriptedModel, readSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { INSTANCE_LOCK } from "../../src/server/adapters/pg/instance.ts";
+import { INSTANCE_LOCK } from "@tether-agent/tether/internal";
 import { HOLD_REPLY } from "../helpers/held-model.ts";
 import { attachTo, postRun, sharedServices, startInstance, type Instance } from "../helpers/instances.ts";
 

@@ -1,5 +1,5 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import { sequenceEvents } from "../../src/server/hub/sequence-events.ts";
+import { sequenceEvents } from "@tether-agent/tether/internal";
 import { createScriptedModel, readSseFrames, type SseFrame } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attachTo, postRun, sharedServices, startInstance, type Instance } from "../helpers/instances.ts";

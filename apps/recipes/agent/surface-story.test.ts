@@ -1,6 +1,7 @@
 import { EventType, type BaseEvent, type Message } from "@ag-ui/core";
 import { toAgUiTool, type ToolOutcome } from "@tether-agent/tether/protocol";
-import { createMemoryRunStore, createTetherApp, silentLogger } from "@tether-agent/tether/server";
+import { createMemoryRunStore } from "@tether-agent/tether/store";
+import { createTetherApp, silentLogger } from "@tether-agent/tether/server";
 import { parseSseFrames } from "@tether-agent/tether/testing";
 import { describe, expect, it } from "vitest";
 import { recipeToolsFor } from "../web/src/tool-sets.ts";

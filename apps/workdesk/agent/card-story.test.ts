@@ -1,6 +1,7 @@
 import { EventType } from "@ag-ui/core";
 import { toAgUiTool } from "@tether-agent/tether/protocol";
-import { createMemoryRunStore, createTetherApp, silentLogger } from "@tether-agent/tether/server";
+import { createMemoryRunStore } from "@tether-agent/tether/store";
+import { createTetherApp, silentLogger } from "@tether-agent/tether/server";
 import { parseSseFrames } from "@tether-agent/tether/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { WORKDESK_USERS, createSqliteWorkRequestRepository, createWorkdeskAgent, navigateToScreen } from "./index.ts";

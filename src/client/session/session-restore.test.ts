@@ -1,5 +1,7 @@
 import type { Message } from "@ag-ui/core";
-import { createCountingIds, createMemoryRunStore, createTetherApp, defineAgent, silentLogger } from "@tether-agent/tether/server";
+import { createCountingIds } from "@tether-agent/tether/testing";
+import { createMemoryRunStore } from "@tether-agent/tether/store";
+import { createTetherApp, defineAgent, silentLogger } from "@tether-agent/tether/server";
 import { createMemoryStorage, createScriptedModel } from "@tether-agent/tether/testing";
 import { describe, expect, it } from "vitest";
 import { createAgentSession } from "./session.ts";

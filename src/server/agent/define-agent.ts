@@ -9,12 +9,11 @@ import {
   type ArgumentChecker,
   type BrowserToolSpec,
 } from "../../protocol/index.ts";
-import type { TetherUser } from "../auth/user.ts";
-import { assertToolName, type ServerTool } from "../tools/define-tool.ts";
-import type { HistoryMode } from "../history/history-mode.ts";
+import type { TetherUser } from "../auth/index.ts";
+import { assertToolName, type ServerTool } from "../tools/index.ts";
+import type { HistoryMode } from "../history/index.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.ts";
-import { renderA2uiTool } from "../genui/surfaces/render-tool.ts";
-import { DEFAULT_MAX_ATTEMPTS } from "../genui/surfaces/surface-lifecycle.ts";
+import { renderA2uiTool, DEFAULT_MAX_ATTEMPTS } from "../genui/surfaces/index.ts";
 
 /**
  * `strict`: a declared browser tool off the allow-list, or with a different

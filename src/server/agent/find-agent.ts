@@ -1,5 +1,5 @@
 import { TetherError } from "../../protocol/index.ts";
-import type { TetherUser } from "../auth/user.ts";
+import type { TetherUser } from "../auth/index.ts";
 import type { Agent } from "./define-agent.ts";
 
 /** The agent a request names, if this user may use it: `agent_not_found` (404) or `forbidden` (403) otherwise. */

@@ -1,10 +1,7 @@
 import type { ResumeEntry, ToolMessage } from "@ag-ui/core";
 import { TetherError, type ApprovalRefusal, type ApprovalResponse } from "../../protocol/index.ts";
-import type { ToolCall } from "../tools/tool-call.ts";
-import type { ToolScope } from "../tools/tool-scope.ts";
-import type { StoredInterrupt } from "../store/port.ts";
-import { errorContent, runServerTool } from "../tools/run-server-tool.ts";
-import { sendToolResult } from "../tools/send-tool-result.ts";
+import { type ToolCall, type ToolScope, errorContent, runServerTool, sendToolResult } from "../tools/index.ts";
+import type { StoredInterrupt } from "../store/index.ts";
 
 export interface AnswersApplied {
   /** The result of each answered call: executed, refused, or rejected by the person. */

@@ -1,9 +1,9 @@
 import type { Interrupt } from "@ag-ui/core";
 import { TOOL_APPROVAL } from "../../protocol/index.ts";
-import type { HistoryMode } from "../history/history-mode.ts";
-import type { TetherUser } from "../auth/user.ts";
-import type { StoredInterrupt } from "../store/port.ts";
-import type { RunTool } from "../tools/tool-set.ts";
+import type { HistoryMode } from "../history/index.ts";
+import type { TetherUser } from "../auth/index.ts";
+import type { StoredInterrupt } from "../store/index.ts";
+import type { RunTool } from "../tools/index.ts";
 import { hashArguments, signInterruptId } from "./interrupt-token.ts";
 
 export interface ApprovalRequest {

@@ -1,9 +1,9 @@
 import type { Message, ResumeEntry } from "@ag-ui/core";
 import { TetherError, TOOL_APPROVAL } from "../../protocol/index.ts";
-import type { HistoryMode } from "../history/history-mode.ts";
-import type { TetherUser } from "../auth/user.ts";
-import type { RunStore, StoredInterrupt } from "../store/port.ts";
-import type { ToolSet } from "../tools/tool-set.ts";
+import type { HistoryMode } from "../history/index.ts";
+import type { TetherUser } from "../auth/index.ts";
+import type { RunStore, StoredInterrupt } from "../store/index.ts";
+import type { ToolSet } from "../tools/index.ts";
 import { hashArguments, isSignedInterruptId, verifyInterruptId } from "./interrupt-token.ts";
 
 export interface ResumeCheck {

@@ -1,7 +1,6 @@
 import { TetherError, isTetherError, type ArgumentChecker } from "../../protocol/index.ts";
-import type { TetherUser } from "../auth/user.ts";
-import type { ToolCall } from "../tools/tool-call.ts";
-import type { RunTool, RunToolApproval } from "../tools/tool-set.ts";
+import type { TetherUser } from "../auth/index.ts";
+import type { ToolCall, RunTool, RunToolApproval } from "../tools/index.ts";
 
 /** What happens to one tool call whose arguments are complete. */
 export type CallDecision =

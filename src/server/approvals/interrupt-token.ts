@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { readSignedToken, signToken } from "../auth/signed-token.ts";
+import { readSignedToken, signToken } from "../auth/index.ts";
 
 /** What a stateless interrupt's id carries, signed: the approval is bound to exactly this call. */
 export interface InterruptClaims {

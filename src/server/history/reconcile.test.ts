@@ -1,7 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
 import { activityMessage, assistantMessage, toolCall, toolMessage, userMessage } from "../../../test/fixtures/messages.ts";
-import type { PendingToolCall } from "../store/port.ts";
+import type { PendingToolCall } from "../store/index.ts";
 import { prepareClientHistory, reconcileServerHistory } from "./reconcile.ts";
 import { catchTetherError } from "../../testing/index.ts";
 

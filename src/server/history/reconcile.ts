@@ -1,6 +1,6 @@
 import type { Message, ToolMessage } from "@ag-ui/core";
 import { TetherError, noResultOutcome } from "../../protocol/index.ts";
-import type { PendingToolCall } from "../store/port.ts";
+import type { PendingToolCall } from "../store/index.ts";
 import { describeDifference } from "./compare.ts";
 
 export interface ReconciledHistory {

@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import { TetherError, regeneratePoint, type Trigger } from "../../protocol/index.ts";
-import { beginRunRefusals } from "../store/shared/begin-run-refusals.ts";
+import { beginRunRefusals } from "../store/shared/index.ts";
 import { describeDifference } from "./compare.ts";
 import { UI_ONLY_ROLES } from "./reconcile.ts";
 

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { Buffer } from "node:buffer";
 import type { ServerResponse } from "node:http";
 import { toTetherError } from "../../protocol/index.ts";
-import type { SequencedEvent } from "../hub/hub.ts";
+import type { SequencedEvent } from "../hub/index.ts";
 import { unsentNodeResponse } from "./node-request.ts";
 import { RESPONSE_ALREADY_SENT, X_ALREADY_SENT } from "./response-already-sent.ts";
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { isTetherError } from "../../protocol/index.ts";
 import { createScriptedModel } from "../../testing/index.ts";
-import { defineAgent } from "../agent/define-agent.ts";
+import { defineAgent } from "../agent/index.ts";
 import { createTetherApp, type TetherAppOptions } from "../app.ts";
 import type { Logger } from "./logger.ts";
 import type { RecordScope } from "./owned.ts";
-import { createMemoryRunStore } from "../store/memory.ts";
+import { createMemoryRunStore } from "../store/index.ts";
 
 /** Who reads a record of a thread they do not own: the app's `canReadRecord`, told whose thread it is. */
 

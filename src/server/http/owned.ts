@@ -1,7 +1,7 @@
-import { beginRunRefusals } from "../store/shared/begin-run-refusals.ts";
+import { beginRunRefusals } from "../store/shared/index.ts";
 import { TetherError, isValidId } from "../../protocol/index.ts";
-import type { TetherUser } from "../auth/user.ts";
-import type { StoredRun, RunStore, StoredThread } from "../store/port.ts";
+import type { TetherUser } from "../auth/index.ts";
+import type { StoredRun, RunStore, StoredThread } from "../store/index.ts";
 
 /** The thread, if it exists and belongs to the user: 404 or 403 otherwise. */
 export async function ownedThread(store: RunStore, threadId: string, user: TetherUser): Promise<StoredThread> {

@@ -1,5 +1,5 @@
 import { TetherError } from "../../protocol/index.ts";
-import type { EventPageRequest } from "../record/record-output.ts";
+import type { EventPageRequest } from "../record/index.ts";
 
 /**
  * How many of a run's events one response of `GET /runs/:runId/record`

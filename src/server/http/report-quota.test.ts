@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryRunStore } from "../store/memory.ts";
+import { createMemoryRunStore } from "../store/index.ts";
 import { createReportQuota } from "./report-quota.ts";
 
 const limits = { maxReportBytes: 100, maxReportsPerRun: 3, maxReportBytesPerRun: 200 };

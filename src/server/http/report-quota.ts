@@ -1,5 +1,5 @@
 import { TetherError } from "../../protocol/index.ts";
-import type { RunStore } from "../store/port.ts";
+import type { RunStore } from "../store/index.ts";
 import type { ReportLimits } from "./report-limits.ts";
 
 export interface ReportQuota {

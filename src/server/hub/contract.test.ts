@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { embeddedPostgres, reachablePostgres, serverSchemas } from "../../../test/helpers/postgres.ts";
 import { dropRedisPrefix, reachableRedis, uniqueRedisPrefix } from "../../../test/helpers/redis.ts";
 import { createPgRunStore } from "../adapters/pg/index.ts";
-import type { RunStore } from "../store/port.ts";
+import type { RunStore } from "../store/index.ts";
 import { createSqliteRunStore } from "../adapters/sqlite/index.ts";
 import { createRunHub, sequenceEvents, type RunChannel, type RunHub, type SequencedEvent } from "./hub.ts";
 import { createRedisHub } from "../adapters/redis/index.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createSqliteRunStore } from "../adapters/sqlite/index.ts";
-import { UNSTORED_EVENT_LIMIT, type RunStore } from "../store/port.ts";
+import { UNSTORED_EVENT_LIMIT, type RunStore } from "../store/index.ts";
 import { createRunHub, sequenceEvents, type SequencedEvent } from "./hub.ts";
 
 const folder = mkdtempSync(join(tmpdir(), "tether-hub-"));

@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { TetherError, toTetherError } from "../../protocol/index.ts";
-import type { RunStore } from "../store/port.ts";
+import type { RunStore } from "../store/index.ts";
 import type { RunHub } from "./port.ts";
 import { lastSeq, openLiveRun, sendable, unstored, type LiveRun } from "./live-run.ts";
 import { sequenceEvent, type SequencedEvent } from "./sequence-events.ts";

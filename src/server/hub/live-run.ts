@@ -1,4 +1,4 @@
-import { UNSTORED_EVENT_LIMIT } from "../store/port.ts";
+import { UNSTORED_EVENT_LIMIT } from "../store/index.ts";
 import type { RunEnding } from "./port.ts";
 import type { SequencedEvent } from "./sequence-events.ts";
 

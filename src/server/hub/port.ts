@@ -1,5 +1,5 @@
 import type { BaseEvent } from "@ag-ui/core";
-import type { FinishRun } from "../store/port.ts";
+import type { FinishRun } from "../store/index.ts";
 import type { SequencedEvent } from "./sequence-events.ts";
 
 /** How a run ended, as the store records it (its last events travel with it). */

@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent, type TextMessageContentEvent } from "@ag-ui/core";
 import { EventEncoder } from "@ag-ui/encoder";
-import type { StoredEvent } from "../store/port.ts";
+import type { StoredEvent } from "../store/index.ts";
 
 /**
  * An event with its place in the run's log; SSE frames carry it as

@@ -1,4 +1,4 @@
-import type { RunStore } from "../store/port.ts";
+import type { RunStore } from "../store/index.ts";
 import type { RunHub } from "./port.ts";
 
 /** How often an instance executing runs asks the store for cancels of them that did not reach it through Redis. */

@@ -1,4 +1,4 @@
-import type { RunStore } from "../store/port.ts";
+import type { RunStore } from "../store/index.ts";
 import type { SequencedEvent } from "./sequence-events.ts";
 
 /** Whether the store says the run is still going. */

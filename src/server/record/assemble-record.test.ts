@@ -1,7 +1,6 @@
 import { EventType } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
-import { createMemoryRunStore } from "../store/memory.ts";
-import type { RunStore, StoredEvent } from "../store/port.ts";
+import { createMemoryRunStore, type RunStore, type StoredEvent } from "../store/index.ts";
 import { assembleRecord } from "./assemble-record.ts";
 
 const started = (runId: string): StoredEvent => ({ seq: 1, event: { type: EventType.RUN_STARTED, threadId: "t1", runId } as StoredEvent["event"] });

@@ -1,11 +1,11 @@
 import { EventType, type Message, type TokenUsage } from "@ag-ui/core";
 import { cutPointers, type RunRecordDocument } from "../../protocol/index.ts";
-import type { StoredRun } from "../store/port.ts";
+import type { StoredRun } from "../store/index.ts";
 import type { RunFact } from "./run-facts.ts";
 import { indexMessages } from "./message-index.ts";
 import { recordInput, recordedTools } from "./record-input.ts";
 import { callsFact, keptParts, requestFact, type KeptParts, type RequestPart } from "./record-kept-parts.ts";
-import { summarizeRunRequest } from "../store/run-request-summary.ts";
+import { summarizeRunRequest } from "../store/shared/index.ts";
 import { recordModelCalls } from "./record-model-calls.ts";
 import { recordOutcome } from "./record-outcome.ts";
 import { recordOutput, type EventPageRequest } from "./record-output.ts";

@@ -1,5 +1,5 @@
 import type { RecordToolDecision } from "../../protocol/index.ts";
-import type { ToolSet } from "../tools/tool-set.ts";
+import type { ToolSet } from "../tools/index.ts";
 import type { ToolsOfferedFact } from "./run-facts.ts";
 
 /**

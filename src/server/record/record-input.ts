@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { RecordInput } from "../../protocol/index.ts";
-import { clientCatalogs } from "../genui/surfaces/client-catalogs.ts";
+import { clientCatalogs } from "../genui/surfaces/index.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
 import type { RunFact } from "./run-facts.ts";

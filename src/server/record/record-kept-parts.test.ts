@@ -1,7 +1,6 @@
 import { EventType } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
-import { createMemoryRunStore } from "../store/memory.ts";
-import type { RunStore, StoredEvent, StoredFact } from "../store/port.ts";
+import { createMemoryRunStore, type RunStore, type StoredEvent, type StoredFact } from "../store/index.ts";
 import type { RunFact } from "./run-facts.ts";
 import { assembleRecord } from "./assemble-record.ts";
 import { RECORD_RULES_VERSION } from "./record-limits.ts";

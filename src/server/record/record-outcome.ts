@@ -1,5 +1,5 @@
 import type { RunRecordDocument } from "../../protocol/index.ts";
-import type { StoredRun } from "../store/port.ts";
+import type { StoredRun } from "../store/index.ts";
 
 /**
  * How a run finished, as a record and a thread's chain show it: the interrupts

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StoredEvent } from "../store/port.ts";
+import type { StoredEvent } from "../store/index.ts";
 import { recordOutput } from "./record-output.ts";
 
 const events = (from: number, to: number, pad = ""): StoredEvent[] =>

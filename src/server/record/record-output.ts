@@ -1,7 +1,7 @@
 import { EventType } from "@ag-ui/core";
 import type { RecordOutput } from "../../protocol/index.ts";
-import { A2UI_ACTIVITY_TYPE } from "../genui/surfaces/surface-lifecycle.ts";
-import type { StoredEvent } from "../store/port.ts";
+import { A2UI_ACTIVITY_TYPE } from "../genui/surfaces/index.ts";
+import type { StoredEvent } from "../store/index.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
 import { redactStreamedDeltas } from "./streamed-deltas.ts";

@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { RecordReport } from "../../protocol/index.ts";
-import type { RunLink, StoredRun, RunReport } from "../store/port.ts";
+import type { RunLink, StoredRun, RunReport } from "../store/index.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
 

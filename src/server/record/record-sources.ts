@@ -1,4 +1,4 @@
-import type { RunStore } from "../store/port.ts";
+import type { RunStore } from "../store/index.ts";
 import type { RecordInputCache } from "./record-input-cache.ts";
 
 /** What assembling a record reads: the store, and what only the serving process knows. */

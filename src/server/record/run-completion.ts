@@ -1,5 +1,5 @@
 import type { RunRecordDocument } from "../../protocol/index.ts";
-import type { LostRunEnding, StoredRun } from "../store/port.ts";
+import type { LostRunEnding, StoredRun } from "../store/index.ts";
 import { redactString } from "./redact.ts";
 
 /** The codes a run is ended with when its process is gone (see `RunStore.endLostRun`). */

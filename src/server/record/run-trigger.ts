@@ -1,7 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import type { RecordStart } from "../../protocol/index.ts";
-import type { StoredRun } from "../store/port.ts";
-import type { RunRequestSummary } from "../store/run-request-summary.ts";
+import type { StoredRun } from "../store/index.ts";
+import type { RunRequestSummary } from "../store/shared/index.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
 import { redactString } from "./redact.ts";

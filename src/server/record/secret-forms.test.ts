@@ -1,12 +1,12 @@
 import { APICallError } from "@ai-sdk/provider";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { StoredEvent } from "../store/port.ts";
+import type { StoredEvent } from "../store/index.ts";
 import { keep } from "./keep.ts";
 import { recordOutput } from "./record-output.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
 import { redactString } from "./redact.ts";
-import { providerMessage, toModelError } from "../run/model-error.ts";
+import { providerMessage, toModelError } from "../run/index.ts";
 
 /**
  * Secrets written every way people and programs write them, generated rather

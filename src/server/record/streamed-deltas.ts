@@ -1,4 +1,4 @@
-import type { StoredEvent } from "../store/port.ts";
+import type { StoredEvent } from "../store/index.ts";
 import { redactPieces, secretSpans } from "./redact.ts";
 
 /**

@@ -1,7 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import type { ThreadRunChain } from "../../protocol/index.ts";
-import type { StoredRun, StoredThread } from "../store/port.ts";
-import { summarizeRunRequest, type RunRequestSummary } from "../store/run-request-summary.ts";
+import type { StoredRun, StoredThread } from "../store/index.ts";
+import { summarizeRunRequest, type RunRequestSummary } from "../store/shared/index.ts";
 import { indexMessages } from "./message-index.ts";
 import type { RecordSources } from "./record-sources.ts";
 import { recordOutcome } from "./record-outcome.ts";

@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
-import type { ResumeCheck } from "../approvals/check-resume.ts";
-import type { RunStore } from "../store/port.ts";
+import type { ResumeCheck } from "../approvals/index.ts";
+import type { RunStore } from "../store/index.ts";
 
 /**
  * The run a request answers, for one whose client did not name it (a plain

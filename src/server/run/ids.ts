@@ -29,15 +29,3 @@ export function createRandomIds(): IdSource {
     interrupt: () => `int_${token()}`,
   };
 }
-
-/** Counting ids, for tests: msg_1, call_1, ... */
-export function createCountingIds(prefix = ""): IdSource {
-  let messages = 0;
-  let calls = 0;
-  let interrupts = 0;
-  return {
-    message: () => `${prefix}msg_${++messages}`,
-    toolCall: () => `${prefix}call_${++calls}`,
-    interrupt: () => `${prefix}int_${++interrupts}`,
-  };
-}

@@ -2,8 +2,8 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
 import type { StepCall, StepResult } from "./model-step.ts";
 import { providerErrorFacts, providerMessage } from "./model-error.ts";
-import type { RunTool } from "../tools/tool-set.ts";
-import type { ModelCallFact, ProviderErrorFact, ToolCallFact } from "../record/run-facts.ts";
+import type { RunTool } from "../tools/index.ts";
+import type { ModelCallFact, ProviderErrorFact, ToolCallFact } from "../record/index.ts";
 
 /** What a model call was asked: the parts of the request summary that are not in its result. */
 export interface ModelCallRequest {

@@ -1,6 +1,6 @@
 import { APICallError, getErrorMessage } from "@ai-sdk/provider";
 import { TetherError, isTetherError } from "../../protocol/index.ts";
-import { redactString } from "../record/redact.ts";
+import { redactString } from "../record/index.ts";
 
 /** What kind of failure a provider's error is, as far as its status and type say. */
 export type ProviderFailure = "authentication" | "rate_limit" | "bad_request" | "unavailable" | "failed";

@@ -3,7 +3,7 @@ import type { BaseEvent } from "@ag-ui/core";
 import { APICallError, type LanguageModelV3, type LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../testing/index.ts";
-import type { RetryPolicy } from "../agent/retry-policy.ts";
+import type { RetryPolicy } from "../agent/index.ts";
 import { streamModelStep } from "./model-step.ts";
 
 const token = (delta: string): LanguageModelV3StreamPart => ({ type: "text-delta", id: "t", delta });

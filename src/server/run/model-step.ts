@@ -1,9 +1,9 @@
 import { EventType, type AssistantMessage, type BaseEvent, type TokenUsage } from "@ag-ui/core";
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { TetherError } from "../../protocol/index.ts";
-import type { ToolCall } from "../tools/tool-call.ts";
+import type { ToolCall } from "../tools/index.ts";
 import { toModelError } from "./model-error.ts";
-import { DEFAULT_RETRY, type RetryPolicy } from "../agent/retry-policy.ts";
+import { DEFAULT_RETRY, type RetryPolicy } from "../agent/index.ts";
 import { openModelStream } from "./open-model-stream.ts";
 import { toTokenUsage } from "./usage.ts";
 

@@ -1,4 +1,4 @@
-import type { RetryPolicy } from "../agent/retry-policy.ts";
+import type { RetryPolicy } from "../agent/index.ts";
 import { APICallError, type LanguageModelV3, type LanguageModelV3CallOptions, type LanguageModelV3StreamPart } from "@ai-sdk/provider";
 
 /**

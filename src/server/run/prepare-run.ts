@@ -1,20 +1,16 @@
-import { beginRunRefusals } from "../store/shared/begin-run-refusals.ts";
+import { beginRunRefusals, summarizeRunRequest } from "../store/shared/index.ts";
 import type { Context, Message, RunAgentInput, State } from "@ag-ui/core";
 import { TetherError, TriggerSchema, formatIssues, isValidId, readTetherProps, type Trigger } from "../../protocol/index.ts";
-import type { Agent } from "../agent/define-agent.ts";
-import type { TetherUser } from "../auth/user.ts";
-import { prepareClientHistory, reconcileServerHistory, type ReconciledHistory } from "../history/reconcile.ts";
-import { prepareRegeneration, storedWordsToSetAside } from "../history/regenerate.ts";
-import { checkResume, type ResumeCheck } from "../approvals/check-resume.ts";
-import type { BeginRun, RunStore } from "../store/port.ts";
-import { buildToolSet, type ToolSet } from "../tools/tool-set.ts";
-import { clientCatalogs, describeCatalogIds, type ClientCatalog } from "../genui/surfaces/client-catalogs.ts";
-import { RENDER_A2UI } from "../genui/surfaces/surface-lifecycle.ts";
-import { prepareUiAction } from "../genui/surfaces/ui-action.ts";
+import type { Agent } from "../agent/index.ts";
+import type { TetherUser } from "../auth/index.ts";
+import { prepareClientHistory, reconcileServerHistory, type ReconciledHistory, prepareRegeneration, storedWordsToSetAside } from "../history/index.ts";
+import { checkResume, type ResumeCheck } from "../approvals/index.ts";
+import type { BeginRun, RunStore } from "../store/index.ts";
+import { buildToolSet, type ToolSet } from "../tools/index.ts";
+import { clientCatalogs, describeCatalogIds, type ClientCatalog, RENDER_A2UI, prepareUiAction } from "../genui/surfaces/index.ts";
 import type { IdSource } from "./ids.ts";
-import { offeredTools } from "../record/offered-tools.ts";
+import { offeredTools } from "../record/index.ts";
 import { answeredRunId } from "./answered-run.ts";
-import { summarizeRunRequest } from "../store/run-request-summary.ts";
 
 /**
  * A run request that passed every check: a new run, ready to be stored and

@@ -1,5 +1,5 @@
-import type { RunFact } from "../record/run-facts.ts";
-import type { RunEnding } from "../hub/port.ts";
+import type { RunFact } from "../record/index.ts";
+import type { RunEnding } from "../hub/index.ts";
 import type { NewRun } from "./prepare-run.ts";
 
 /**

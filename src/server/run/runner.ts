@@ -1,10 +1,9 @@
-import { findAgentFor } from "../agent/find-agent.ts";
+import { findAgentFor, type Agent } from "../agent/index.ts";
 import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
 import { TetherError, toTetherError } from "../../protocol/index.ts";
-import type { Agent } from "../agent/define-agent.ts";
-import type { TetherUser } from "../auth/user.ts";
-import type { RunStore } from "../store/port.ts";
-import { sequenceEvents, type RunChannel, type RunHub } from "../hub/hub.ts";
+import type { TetherUser } from "../auth/index.ts";
+import type { RunStore } from "../store/index.ts";
+import { sequenceEvents, type RunChannel, type RunHub } from "../hub/index.ts";
 import type { IdSource } from "./ids.ts";
 import { runLoop } from "./loop.ts";
 import { prepareRun, type NewRun } from "./prepare-run.ts";

@@ -1,14 +1,11 @@
 import type { ToolMessage } from "@ag-ui/core";
-import type { HistoryMode } from "../history/history-mode.ts";
-import { askApproval } from "../approvals/ask-approval.ts";
-import type { DecideCall } from "../approvals/decide-call.ts";
-import type { StoredInterrupt } from "../store/port.ts";
-import { errorContent, runServerTool } from "../tools/run-server-tool.ts";
-import { sendToolResult } from "../tools/send-tool-result.ts";
-import type { ToolScope } from "../tools/tool-scope.ts";
+import type { HistoryMode } from "../history/index.ts";
+import { askApproval, type DecideCall } from "../approvals/index.ts";
+import type { StoredInterrupt } from "../store/index.ts";
+import { errorContent, runServerTool, sendToolResult, type ToolScope } from "../tools/index.ts";
 import type { StepCall } from "./model-step.ts";
-import { RENDER_A2UI, type SurfaceLifecycle } from "../genui/surfaces/surface-lifecycle.ts";
-import type { ToolCallFact } from "../record/run-facts.ts";
+import { RENDER_A2UI, type SurfaceLifecycle } from "../genui/surfaces/index.ts";
+import type { ToolCallFact } from "../record/index.ts";
 
 export interface SettleOptions extends ToolScope {
   calls: StepCall[];

@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import type { HistoryMode } from "../history/history-mode.ts";
+import type { HistoryMode } from "../history/index.ts";
 
 /**
  * The messages a run's MESSAGES_SNAPSHOT carries. `@ag-ui/client` takes a

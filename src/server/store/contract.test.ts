@@ -11,7 +11,7 @@ import { createSqliteRunStore } from "../adapters/sqlite/index.ts";
 import { createPgRunStore } from "../adapters/pg/index.ts";
 import { embeddedPostgres, reachablePostgres, serverSchemas, uniqueSchema } from "../../../test/helpers/postgres.ts";
 import { quoteIdentifier } from "../adapters/pg/schema.ts";
-import type { ModelCallFact, RunFact } from "../record/run-facts.ts";
+import type { ModelCallFact, RunFact } from "../record/index.ts";
 import { runInputContract } from "../../../test/helpers/run-input-contract.ts";
 import Database from "better-sqlite3";
 import pg from "pg";

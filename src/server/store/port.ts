@@ -15,7 +15,7 @@ import type {
   LostRunEnding,
   StoredFact,
 } from "./stored-data.ts";
-import type { RunRequestSummary } from "./run-request-summary.ts";
+import type { RunRequestSummary } from "./shared/run-request-summary.ts";
 
 export type { RunRequestSummary };
 // What the store keeps lives beside the port; importers of the port keep finding it here.

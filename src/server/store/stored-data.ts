@@ -1,6 +1,6 @@
 import type { BaseEvent, Interrupt, Message, ResumeEntry, RunFinishedOutcome, TokenUsage } from "@ag-ui/core";
 import type { Trigger } from "../../protocol/index.ts";
-import type { RunRequestSummary } from "./run-request-summary.ts";
+import type { RunRequestSummary } from "./shared/run-request-summary.ts";
 
 // What the store keeps and is handed: threads, runs, their events, calls, approvals and reports. The port
 // (RunStore) is port.ts, which re-exports these.

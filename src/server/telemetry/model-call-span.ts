@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode, type Context, type Tracer } from "@opentelemetry/api";
-import type { ModelCallFact } from "../record/run-facts.ts";
+import type { ModelCallFact } from "../record/index.ts";
 import { GEN_AI, GEN_AI_OPERATION, TETHER } from "./gen-ai-attributes.ts";
 import { providerName } from "./provider-name.ts";
 

@@ -1,5 +1,5 @@
 import type { RecordTriggerKind } from "../../protocol/index.ts";
-import type { NewRun } from "../run/prepare-run.ts";
+import type { NewRun } from "../run/index.ts";
 
 /**
  * What started a run, for its span: the trigger the client stated, else what

@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode, type Context, type Tracer } from "@opentelemetry/api";
-import type { ToolCallFact } from "../record/run-facts.ts";
+import type { ToolCallFact } from "../record/index.ts";
 import { GEN_AI, GEN_AI_OPERATION, TETHER } from "./gen-ai-attributes.ts";
 
 /**

@@ -1,8 +1,7 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer, type TracerProvider } from "@opentelemetry/api";
-import type { RunObserver, ObserveRun } from "../run/run-observer.ts";
-import type { RunEnding } from "../hub/port.ts";
-import type { NewRun } from "../run/prepare-run.ts";
-import type { ModelCallFact, RunFact } from "../record/run-facts.ts";
+import type { RunObserver, ObserveRun, NewRun } from "../run/index.ts";
+import type { RunEnding } from "../hub/index.ts";
+import type { ModelCallFact, RunFact } from "../record/index.ts";
 import { GEN_AI, GEN_AI_OPERATION, TETHER } from "./gen-ai-attributes.ts";
 import { modelCallSpan } from "./model-call-span.ts";
 import { runTriggerKind } from "./run-trigger-kind.ts";

@@ -3,7 +3,7 @@
  * and user are typed (no `any`), as the executor states them.
  */
 import { expectTypeOf } from "vitest";
-import type { TetherUser } from "../auth/user.ts";
+import type { TetherUser } from "../auth/index.ts";
 import type { ServerTool } from "./define-tool.ts";
 import { loadToolCatalog, type ToolExecutor, type ToolExecutors } from "./catalog.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TetherError, formatIssues } from "../../protocol/index.ts";
-import type { TetherUser } from "../auth/user.ts";
+import type { TetherUser } from "../auth/index.ts";
 import { assertToolName, type ServerTool, type ToolContext } from "./define-tool.ts";
 
 /** A server tool declared as data (a JSON file, a database row), its code bound by key. */

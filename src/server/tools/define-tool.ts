@@ -10,7 +10,7 @@ import {
   type StandardJsonSchema,
   type ToolParameters,
 } from "../../protocol/index.ts";
-import type { TetherUser } from "../auth/user.ts";
+import type { TetherUser } from "../auth/index.ts";
 
 /** What a server tool knows about the call it is answering; `user` is the app's own user type. */
 export interface ToolContext<User extends TetherUser = TetherUser> {

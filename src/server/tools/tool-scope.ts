@@ -1,6 +1,6 @@
 import type { BaseEvent } from "@ag-ui/core";
 import type { ArgumentChecker } from "../../protocol/index.ts";
-import type { TetherUser } from "../auth/user.ts";
+import type { TetherUser } from "../auth/index.ts";
 import type { RunTool } from "./tool-set.ts";
 
 /** Where tool calls are decided and acted on: the run's tools, its user, and how results go out. */

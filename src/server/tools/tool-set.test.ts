@@ -3,11 +3,11 @@ import { describe, expect, it, vi } from "vitest";
 import { defineBrowserTool, type JsonSchema } from "../../protocol/index.ts";
 import { createScriptedModel } from "../../testing/index.ts";
 import { KIM, LEE, type TestUser } from "../../../test/fixtures/messages.ts";
-import { defineAgent, type BrowserToolPolicy } from "../agent/define-agent.ts";
-import { createCallDecisions } from "../approvals/decide-call.ts";
+import { defineAgent, type BrowserToolPolicy } from "../agent/index.ts";
+import { createCallDecisions } from "../approvals/index.ts";
 import { defineTool } from "./define-tool.ts";
 import { buildToolSet } from "./tool-set.ts";
-import { HTTP_STATUS } from "../http/error-status.ts";
+import { HTTP_STATUS } from "../http/index.ts";
 import { catchTetherError } from "../../testing/index.ts";
 
 const navigate = defineBrowserTool({

@@ -10,8 +10,8 @@ import {
   type JsonSchema,
   type TetherErrorCode,
 } from "../../protocol/index.ts";
-import type { TetherUser } from "../auth/user.ts";
-import type { RunLogEntry } from "../store/port.ts";
+import type { TetherUser } from "../auth/index.ts";
+import type { RunLogEntry } from "../store/index.ts";
 import { compareToAllowList } from "./compare-to-allow-list.ts";
 import type { ServerTool } from "./define-tool.ts";
 

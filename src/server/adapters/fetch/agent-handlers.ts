@@ -1,5 +1,5 @@
 import { TetherError } from "../../../protocol/index.ts";
-import type { Agent } from "../../agent/define-agent.ts";
+import type { Agent } from "../../agent/index.ts";
 import { createTetherApp, type TetherAppOptions } from "../../app.ts";
 
 export interface AgentHandlersOptions extends Omit<TetherAppOptions, "agents"> {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { reachablePostgres, serverSchemas } from "../../../../test/helpers/postgres.ts";
 import { createPgRunStore } from "./run-store.ts";
-import type { BeginRun, RunStore } from "../../store/port.ts";
+import type { BeginRun, RunStore } from "../../store/index.ts";
 
 /**
  * Cancels through the database, for when Redis cannot carry them: recorded

@@ -1,7 +1,7 @@
 import type { PgQueries } from "./runner.ts";
 import { toPgStoreError } from "./errors.ts";
 import { quoteIdentifier } from "./schema.ts";
-import type { RunStore } from "../../store/port.ts";
+import type { RunStore } from "../../store/index.ts";
 
 /**
  * Cancels that cross instances through the database (`recordCancelRequest`,

@@ -1,5 +1,5 @@
 import { TetherError, isTetherError } from "../../../protocol/index.ts";
-import { beginRunRefusals } from "../../store/shared/begin-run-refusals.ts";
+import { beginRunRefusals } from "../../store/shared/index.ts";
 
 interface PgErrorFields {
   code?: unknown;

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { isTetherError } from "../../../protocol/index.ts";
 import { reachablePostgres, serverSchemas } from "../../../../test/helpers/postgres.ts";
 import { createPgRunStore } from "./run-store.ts";
-import type { BeginRun } from "../../store/port.ts";
+import type { BeginRun } from "../../store/index.ts";
 
 /**
  * An operator who names instances (`instanceId`: a pod's stable name, say):

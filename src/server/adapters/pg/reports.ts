@@ -1,7 +1,7 @@
 import { TetherError } from "../../../protocol/index.ts";
 import type { PgQueries } from "./runner.ts";
 import { quoteIdentifier } from "./schema.ts";
-import { NO_REPORT_CAPS, checkReportRoom, reportBytes, type ReportCaps, type ReportTotals } from "../../store/shared/report-room.ts";
+import { NO_REPORT_CAPS, checkReportRoom, reportBytes, type ReportCaps, type ReportTotals } from "../../store/shared/index.ts";
 
 /**
  * `addReport` on PostgreSQL: the run's totals row is counted up only while

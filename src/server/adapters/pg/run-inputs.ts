@@ -1,7 +1,6 @@
 import type { PgQueries } from "./runner.ts";
 import { quoteIdentifier } from "./schema.ts";
-import type { RunRequestSummary } from "../../store/run-request-summary.ts";
-import { joinRunInput, type StoredRunInput } from "../../store/shared/run-input-history.ts";
+import { type RunRequestSummary, joinRunInput, type StoredRunInput } from "../../store/shared/index.ts";
 
 /**
  * How the PostgreSQL store stores and reads run requests, each history once

@@ -2,7 +2,7 @@ import { pgRun, pgRunLink, type PgRunLinkRow, type PgRunRow } from "./rows.ts";
 import { pgRunInputs } from "./run-inputs.ts";
 import type { PgQueries } from "./runner.ts";
 import type { PgStatements } from "./statements.ts";
-import type { RunStore } from "../../store/port.ts";
+import type { RunStore } from "../../store/index.ts";
 
 /**
  * How the PostgreSQL store lists and looks up runs: never with their

@@ -6,7 +6,7 @@ import { isTetherError } from "../../../protocol/index.ts";
 import { embeddedPostgres, reachablePostgres, serverSchemas, uniqueSchema } from "../../../../test/helpers/postgres.ts";
 import { createPgRunStore, type PgRunStoreOptions } from "./run-store.ts";
 import { PG_MIGRATIONS, quoteIdentifier } from "./schema.ts";
-import type { BeginRun, RunStore } from "../../store/port.ts";
+import type { BeginRun, RunStore } from "../../store/index.ts";
 
 /**
  * What the PostgreSQL store must do beyond the contract every store meets:

@@ -2,10 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../../protocol/index.ts";
-import { beginRunRefusals } from "../../store/shared/begin-run-refusals.ts";
-import { decodePage } from "../../store/shared/event-pages.ts";
-import { endedRunRefusal } from "../../store/shared/ended-run-refusal.ts";
-import { lostRunEvents } from "../../store/shared/lost-run-events.ts";
+import { beginRunRefusals, decodePage, endedRunRefusal, lostRunEvents, splitRunInput, closeUnaskedApprovals } from "../../store/shared/index.ts";
 import { isPgRetryable, toPgStoreError } from "./errors.ts";
 import { claimOwnerIfGone, holdInstanceLock, type PgInstanceLock } from "./instance.ts";
 import { pgClock } from "./clock.ts";
@@ -20,9 +17,7 @@ import { pgReports } from "./reports.ts";
 import { pgStatements } from "./statements.ts";
 import { pgWrites } from "./writes.ts";
 import { pgRunInputs } from "./run-inputs.ts";
-import { splitRunInput } from "../../store/shared/run-input-history.ts";
-import type { LostRunEnding, PendingToolCall, RunLogEntry, RunStore, StoredEvent, StoredFact } from "../../store/port.ts";
-import { closeUnaskedApprovals } from "../../store/shared/unasked-approvals.ts";
+import type { LostRunEnding, PendingToolCall, RunLogEntry, RunStore, StoredEvent, StoredFact } from "../../store/index.ts";
 
 export type { PgRunStoreOptions };
 

@@ -1,8 +1,8 @@
 import type { Message } from "@ag-ui/core";
-import { encodePage, pages } from "../../store/shared/event-pages.ts";
+import { encodePage, pages } from "../../store/shared/index.ts";
 import type { PgQueries } from "./runner.ts";
 import type { PgStatements } from "./statements.ts";
-import type { PendingToolCall, StoredEvent, StoredFact, StoredInterrupt } from "../../store/port.ts";
+import type { PendingToolCall, StoredEvent, StoredFact, StoredInterrupt } from "../../store/index.ts";
 
 /**
  * The PostgreSQL store's row writers, each one statement inside the caller's

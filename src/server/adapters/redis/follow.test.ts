@@ -1,13 +1,12 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import type { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { createMemoryRunStore } from "../../store/memory.ts";
-import type { RunStore } from "../../store/port.ts";
+import { createMemoryRunStore, type RunStore } from "../../store/index.ts";
 import { createRemoteFollowers } from "./follow.ts";
 import { watchRedisHealth } from "./health.ts";
 import type { ReadConnections } from "./read-connections.ts";
 import { encodeEntry } from "./stream.ts";
-import { sequenceEvents, type SequencedEvent } from "../../hub/sequence-events.ts";
+import { sequenceEvents, type SequencedEvent } from "../../hub/index.ts";
 
 const delta = (text: string): BaseEvent => ({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: text }) as BaseEvent;
 const finished: BaseEvent = { type: EventType.RUN_FINISHED, threadId: "t1", runId: "r1" } as BaseEvent;

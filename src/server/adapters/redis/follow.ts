@@ -1,11 +1,10 @@
 import type { Redis } from "ioredis";
-import type { RunStore } from "../../store/port.ts";
+import type { RunStore } from "../../store/index.ts";
 import type { RedisHealth } from "./health.ts";
 import type { ReadConnections } from "./read-connections.ts";
 import { MAX_BATCH, POLL_MS, startRunReader, type ReaderSubscriber, type RunReader } from "./run-reader.ts";
 import { decodeEntries, entryId, isTerminal } from "./stream.ts";
-import type { SequencedEvent } from "../../hub/sequence-events.ts";
-import { isRunning, storedAfter } from "../../hub/stored-run-events.ts";
+import { type SequencedEvent, isRunning, storedAfter } from "../../hub/index.ts";
 
 /** Followers of runs that execute on other instances, on this one. */
 export interface RemoteFollowers {

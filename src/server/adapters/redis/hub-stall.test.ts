@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { redisServerBinary, startOwnRedis, type OwnRedis } from "../../../../test/helpers/own-redis.ts";
-import { createMemoryRunStore } from "../../store/memory.ts";
-import { createRunHub } from "../../hub/hub.ts";
+import { createMemoryRunStore } from "../../store/index.ts";
+import { createRunHub } from "../../hub/index.ts";
 import { createRedisHub } from "./hub.ts";
 
 /** Nothing the hub does waits on a Redis that stopped answering (SIGSTOP on a server of the test's own) past its time limits. */

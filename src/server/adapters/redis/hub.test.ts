@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isTetherError } from "../../../protocol/index.ts";
-import { createMemoryRunStore } from "../../store/memory.ts";
-import { createRunHub } from "../../hub/hub.ts";
+import { createMemoryRunStore } from "../../store/index.ts";
+import { createRunHub } from "../../hub/index.ts";
 import { createRedisHub } from "./hub.ts";
 
 describe("createRedisHub", () => {

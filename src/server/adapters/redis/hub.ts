@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { TetherError } from "../../../protocol/index.ts";
-import type { RunStore } from "../../store/port.ts";
-import type { RunHub } from "../../hub/port.ts";
+import type { RunStore } from "../../store/index.ts";
+import { type RunHub, watchStoredCancels, type StoredCancelWatcher } from "../../hub/index.ts";
 import { listenForCancels } from "./cancel.ts";
 import { createRemoteFollowers } from "./follow.ts";
 import { watchRedisHealth } from "./health.ts";
@@ -9,7 +9,6 @@ import { publishRun } from "./publish.ts";
 import { createReadConnections } from "./read-connections.ts";
 import { BLOCK_MS } from "./run-reader.ts";
 import { DEFAULT_REDIS_PREFIX, decodeEntries, isTerminal, streamKey } from "./stream.ts";
-import { watchStoredCancels, type StoredCancelWatcher } from "../../hub/stored-cancels.ts";
 
 export interface RedisHubOptions {
   /** The in-process hub: it runs this instance's runs and serves their followers here. */

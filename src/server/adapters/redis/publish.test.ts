@@ -1,10 +1,9 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import type { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { createMemoryRunStore } from "../../store/memory.ts";
-import { createRunHub } from "../../hub/hub.ts";
+import { createMemoryRunStore } from "../../store/index.ts";
+import { createRunHub, sequenceEvents } from "../../hub/index.ts";
 import { publishRun } from "./publish.ts";
-import { sequenceEvents } from "../../hub/sequence-events.ts";
 
 /** A Redis that is down: every pipeline fails, as ioredis fails it once its retries are spent. */
 const redisDown = {

@@ -1,7 +1,6 @@
 import type { Redis } from "ioredis";
-import type { RunHub } from "../../hub/port.ts";
+import type { RunHub, SequencedEvent } from "../../hub/index.ts";
 import { ENDED_STREAM_TTL_MS, LIVE_STREAM_TTL_MS, STREAM_MAXLEN, encodeEntry, entryId, isTerminal } from "./stream.ts";
-import type { SequencedEvent } from "../../hub/sequence-events.ts";
 
 /** Pauses between tries to publish a batch while Redis refuses it. */
 const RETRY_MS = [50, 100, 250, 500, 1000, 2000, 5000];

@@ -1,10 +1,9 @@
 import type { Redis } from "ioredis";
-import type { RunStore } from "../../store/port.ts";
+import type { RunStore } from "../../store/index.ts";
 import type { RedisHealth } from "./health.ts";
 import type { ReadConnections } from "./read-connections.ts";
 import { decodeEntries, entryId, isTerminal } from "./stream.ts";
-import type { SequencedEvent } from "../../hub/sequence-events.ts";
-import { isRunning, storedAfter } from "../../hub/stored-run-events.ts";
+import { type SequencedEvent, isRunning, storedAfter } from "../../hub/index.ts";
 
 /** The most events read from the stream at once. */
 export const MAX_BATCH = 1024;

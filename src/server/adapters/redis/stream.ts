@@ -1,5 +1,5 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import type { SequencedEvent } from "../../hub/sequence-events.ts";
+import type { SequencedEvent } from "../../hub/index.ts";
 
 /**
  * How a run's events sit in Redis: one stream per run, `<prefix>run:<runId>`,

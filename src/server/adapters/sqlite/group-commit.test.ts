@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import type { BeginRun } from "../../store/port.ts";
+import type { BeginRun } from "../../store/index.ts";
 import { createSqliteRunStore } from "./run-store.ts";
 import { createGroupCommit } from "./group-commit.ts";
 

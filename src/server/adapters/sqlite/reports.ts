@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { TetherError } from "../../../protocol/index.ts";
-import { NO_REPORT_CAPS, checkReportRoom, reportBytes, type ReportCaps } from "../../store/shared/report-room.ts";
+import { NO_REPORT_CAPS, checkReportRoom, reportBytes, type ReportCaps } from "../../store/shared/index.ts";
 
 /**
  * What each run keeps of reports, beside them: a report is checked against

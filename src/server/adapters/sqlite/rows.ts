@@ -1,4 +1,4 @@
-import type { RunLink, StoredRun, StoredInterrupt, StoredThread } from "../../store/port.ts";
+import type { RunLink, StoredRun, StoredInterrupt, StoredThread } from "../../store/index.ts";
 
 /** Rows as SQLite returns them, and how they read as the store's records. */
 export interface RunRow {

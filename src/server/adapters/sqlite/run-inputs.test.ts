@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { threadRunChain } from "../../record/thread-run-chain.ts";
+import { threadRunChain } from "../../record/index.ts";
 import { SCHEMA, applySchema } from "./schema.ts";
 import { prepareStatements } from "./statements.ts";
 import { createSqliteRunStore } from "./run-store.ts";

@@ -1,6 +1,5 @@
 import type Database from "better-sqlite3";
-import type { RunRequestSummary } from "../../store/run-request-summary.ts";
-import { joinRunInput, type StoredRunInput } from "../../store/shared/run-input-history.ts";
+import { type RunRequestSummary, joinRunInput, type StoredRunInput } from "../../store/shared/index.ts";
 
 /**
  * Where the SQLite store keeps run requests' histories, once per thread by

@@ -1,4 +1,4 @@
-import type { RunStore } from "../../store/port.ts";
+import type { RunStore } from "../../store/index.ts";
 import { toRun, toRunLink } from "./rows.ts";
 import type { sqliteRunInputs } from "./run-inputs.ts";
 import type { prepareStatements } from "./statements.ts";

@@ -1,10 +1,15 @@
-import { beginRunRefusals } from "../../store/shared/begin-run-refusals.ts";
+import {
+  beginRunRefusals,
+  decodePage,
+  encodePage,
+  pages,
+  endedRunRefusal,
+  lostRunEvents,
+  closeUnaskedApprovals,
+  splitRunInput,
+} from "../../store/shared/index.ts";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../../protocol/index.ts";
-import { decodePage, encodePage, pages } from "../../store/shared/event-pages.ts";
-import { endedRunRefusal } from "../../store/shared/ended-run-refusal.ts";
-import { lostRunEvents } from "../../store/shared/lost-run-events.ts";
-import { closeUnaskedApprovals } from "../../store/shared/unasked-approvals.ts";
 import { sqliteAttempt } from "./attempt.ts";
 import { checkpointInBackground } from "./checkpoints.ts";
 import { createGroupCommit } from "./group-commit.ts";
@@ -15,7 +20,6 @@ import { sqliteRunReads } from "./run-reads.ts";
 import { applySchema } from "./schema.ts";
 import { sqliteReports } from "./reports.ts";
 import { prepareStatements } from "./statements.ts";
-import { splitRunInput } from "../../store/shared/run-input-history.ts";
 import { sqliteRunInputs } from "./run-inputs.ts";
 import type {
   BeginRun,
@@ -29,7 +33,7 @@ import type {
   RunStore,
   StoredEvent,
   StoredFact,
-} from "../../store/port.ts";
+} from "../../store/index.ts";
 import { checkSqliteRunStoreOptions, type SqliteRunStoreOptions } from "./run-store-options.ts";
 
 /** Page writes are retried by the hub, so they wait only briefly here. */

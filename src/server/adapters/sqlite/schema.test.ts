@@ -5,7 +5,7 @@ import { EventType } from "@ag-ui/core";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { assistantMessage, toolCall, userMessage } from "../../../../test/fixtures/messages.ts";
-import { encodePage } from "../../store/shared/event-pages.ts";
+import { encodePage } from "../../store/shared/index.ts";
 import { createSqliteRunStore } from "./run-store.ts";
 import { applySchema, SCHEMA } from "./schema.ts";
 import { prepareStatements } from "./statements.ts";

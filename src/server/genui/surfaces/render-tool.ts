@@ -1,5 +1,5 @@
 import { TetherError } from "../../../protocol/index.ts";
-import { defineTool, type ServerTool } from "../../tools/define-tool.ts";
+import { defineTool, type ServerTool } from "../../tools/index.ts";
 import { RENDER_A2UI } from "./surface-lifecycle.ts";
 
 /**

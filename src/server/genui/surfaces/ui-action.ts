@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { AssistantMessage, Message, ToolMessage } from "@ag-ui/core";
 import { TetherError, type Trigger } from "../../../protocol/index.ts";
-import type { RunStore } from "../../store/port.ts";
+import type { RunStore } from "../../store/index.ts";
 import { checkActionContext } from "./check-action-context.ts";
 import { actionNamesOf, findComponent, findRenderedSurface } from "./rendered-surface.ts";
 import { readUserAction, type UserAction } from "./user-action.ts";

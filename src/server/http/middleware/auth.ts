@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { TetherError } from "../../../protocol/index.ts";
-import type { Authenticate, TetherUser } from "../../auth/user.ts";
+import type { Authenticate, TetherUser } from "../../auth/index.ts";
 
 export type AuthEnv<User extends TetherUser = TetherUser> = { Variables: { user: User } };
 

@@ -1,8 +1,7 @@
 import type { AgentCapabilities } from "@ag-ui/core";
 import { Hono } from "hono";
 import { toAgUiTool } from "../../../protocol/index.ts";
-import type { Agent } from "../../agent/define-agent.ts";
-import { findAgentFor } from "../../agent/find-agent.ts";
+import { type Agent, findAgentFor } from "../../agent/index.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
 
 /**

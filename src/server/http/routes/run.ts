@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { readTetherProps, TetherError } from "../../../protocol/index.ts";
-import type { RunHub } from "../../hub/hub.ts";
-import type { Runner } from "../../run/runner.ts";
+import type { RunHub } from "../../hub/index.ts";
+import type { Runner } from "../../run/index.ts";
 import { eventsFor, readCompat } from "../compat.ts";
 import { eventStreamResponse, STREAM_CLOSED } from "../event-stream.ts";
 import { clientHungUp } from "../node-request.ts";

@@ -1,17 +1,15 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { TetherError, ToolOutcomeSchema } from "../../../protocol/index.ts";
-import type { RunHub } from "../../hub/hub.ts";
-import type { Runner } from "../../run/runner.ts";
-import type { RunStore } from "../../store/port.ts";
+import type { RunHub } from "../../hub/index.ts";
+import type { Runner } from "../../run/index.ts";
+import type { RunStore } from "../../store/index.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
 import { bodyLimit } from "../middleware/body-limit.ts";
 import { ownedRun, readableRun, type CanReadRecord } from "../owned.ts";
 import { readJsonBody } from "../read-json-body.ts";
 import { DEFAULT_RECORD_PAGE_LIMITS, readRecordQuery, type RecordPageLimits } from "../record-page.ts";
-import { assembleRecord } from "../../record/assemble-record.ts";
-import type { RecordSources } from "../../record/record-sources.ts";
-import { createRecordInputCache } from "../../record/record-input-cache.ts";
+import { assembleRecord, type RecordSources, createRecordInputCache } from "../../record/index.ts";
 import { DEFAULT_REPORT_LIMITS, type ReportLimits } from "../report-limits.ts";
 import { createReportQuota } from "../report-quota.ts";
 

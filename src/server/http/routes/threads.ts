@@ -1,14 +1,13 @@
 import { Hono } from "hono";
 import { TetherError } from "../../../protocol/index.ts";
-import type { RunHub } from "../../hub/hub.ts";
-import { isRunLive } from "../../hub/run-liveness.ts";
-import type { StoredRun, RunStore } from "../../store/port.ts";
+import { type RunHub, isRunLive } from "../../hub/index.ts";
+import type { StoredRun, RunStore } from "../../store/index.ts";
 import { eventsFor, readCompat } from "../compat.ts";
 import { eventStreamResponse, STREAM_CLOSED } from "../event-stream.ts";
 import { parseLastEventId } from "../last-event-id.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
 import { ownedThread, readableThread, type CanReadRecord } from "../owned.ts";
-import { threadRunChain } from "../../record/thread-run-chain.ts";
+import { threadRunChain } from "../../record/index.ts";
 
 export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadRecord?: CanReadRecord } = {}) {
   const routes = new Hono<AuthEnv>()

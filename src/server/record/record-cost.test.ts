@@ -2,15 +2,15 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { type RunStore } from "@tether-agent/tether/server";
+import type { RunStore } from "@tether-agent/tether/store";
 import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
-import { createScriptedApp, type ScriptedApp } from "../helpers/scripted-app.ts";
+import { createScriptedApp, type ScriptedApp } from "../../../test/helpers/scripted-app.ts";
 
 /** Every call of `keep` (redact + cap) over a value whose JSON is longer than this counts as redacting a whole request. */
 const LARGE = 100_000;
 const largeKeeps = vi.hoisted(() => ({ count: 0 }));
-vi.mock("../../src/server/record/keep.ts", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../src/server/record/keep.ts")>();
+vi.mock("./keep.ts", async (importOriginal) => {
+  const original = await importOriginal<typeof import("./keep.ts")>();
   return {
     ...original,
     keep: <T>(value: T, limit: number) => {
