@@ -39,7 +39,7 @@ export default defineConfig({
       "@tether-agent/tether/client": source("./src/client/index.ts"),
       "@tether-agent/tether/react": source("./src/react/index.ts"),
       "@tether-agent/tether/testing": source("./src/testing/index.ts"),
-      "@tether-agent/tether/internal": source("./src/server/internal.ts"),
+      "@tether-agent/tether/internal": source("./src/internal.ts"),
     },
   },
   test: {
