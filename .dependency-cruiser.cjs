@@ -81,6 +81,19 @@ module.exports = {
       to: { path: `^src/server/${SERVER_FOLDERS}/`, pathNot: ["^src/server/[^/]+/index\\.ts$", "^src/server/[^/]+/[^/]+/index\\.ts$"] },
     },
     {
+      name: "a-client-folder-is-entered-by-its-index",
+      severity: "error",
+      comment: "The browser SDK's folders (session, tools, transport) likewise: from another folder or from outside, through the folder's index.ts.",
+      from: { path: "^src/client/([^/]+)/" },
+      to: { path: "^src/client/[^/]+/", pathNot: ["^src/client/$1/", "^src/client/[^/]+/index\\.ts$"] },
+    },
+    {
+      name: "a-client-folder-is-entered-by-its-index-from-outside",
+      severity: "error",
+      from: { path: "^(src|apps)/", pathNot: "^src/client/[^/]+/" },
+      to: { path: "^src/client/[^/]+/", pathNot: ["^src/client/[^/]+/index\\.ts$"] },
+    },
+    {
       name: "the-surface-validator-stays-lazy",
       severity: "error",
       comment:

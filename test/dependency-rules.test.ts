@@ -81,10 +81,55 @@ describe("the dependency rules", () => {
         "src/server/adapters/pg/index.ts": 'export { x } from "./run-store.ts";\n',
       },
     ],
+    [
+      "a-folder-is-entered-by-its-index",
+      {
+        "src/server/run/loop.ts": 'export { x } from "../record/keep.ts";\n',
+        "src/server/record/keep.ts": leaf,
+        "src/server/record/index.ts": 'export { x } from "./keep.ts";\n',
+      },
+    ],
+    [
+      "a-folder-is-entered-by-its-index",
+      {
+        "src/server/run/loop.ts": 'export const keep = () => import("../record/keep.ts");\n',
+        "src/server/record/keep.ts": leaf,
+        "src/server/record/index.ts": 'export { x } from "./keep.ts";\n',
+      },
+    ],
+    [
+      "a-folder-is-entered-by-its-index-from-outside",
+      {
+        "src/cli/main.ts": 'export { x } from "../server/record/keep.ts";\n',
+        "src/server/record/keep.ts": leaf,
+        "src/server/record/index.ts": 'export { x } from "./keep.ts";\n',
+      },
+    ],
+    [
+      "a-client-folder-is-entered-by-its-index",
+      {
+        "src/client/session/session.ts": 'export { x } from "../tools/tool-runner.ts";\n',
+        "src/client/tools/tool-runner.ts": leaf,
+        "src/client/tools/index.ts": 'export { x } from "./tool-runner.ts";\n',
+      },
+    ],
+    [
+      "a-client-folder-is-entered-by-its-index-from-outside",
+      {
+        "src/react/panel.tsx": 'export { x } from "../client/tools/tool-runner.ts";\n',
+        "src/client/tools/tool-runner.ts": leaf,
+        "src/client/tools/index.ts": 'export { x } from "./tool-runner.ts";\n',
+      },
+    ],
+    [
+      "the-surface-validator-stays-lazy",
+      { "src/server/genui/surfaces/render.ts": 'export { x } from "../validate-surface.ts";\n', "src/server/genui/validate-surface.ts": leaf },
+    ],
+    ["nothing-imports-the-internals-entry", { "src/server/app.ts": 'export { x } from "../internal.ts";\n', "src/internal.ts": leaf }],
     ["no-cycles", { "src/server/run/a.ts": 'export { x } from "./b.ts";\n', "src/server/run/b.ts": 'import "./a.ts";\nexport const x = 1;\n' }],
-  ])("refuse a tree that breaks %s", async (rule, files) => {
+  ])("refuse a tree that breaks %s", async (rule, files: Record<string, string>) => {
     const result = await cruise(files);
     expect(result.ok).toBe(false);
-    expect(result.output).toContain(rule);
+    expect(result.output).toContain(`error ${rule}:`); // that rule, not another whose name contains it
   });
 });

@@ -5,8 +5,7 @@ import { TetherHttpAgent, createCallJournal, createToolRegistry, createToolRunne
 import type { Observable } from "rxjs";
 // Not part of the public surface: the session's own event reader and the middleware that hands it each event, so the
 // benchmark does what a session does.
-import { readRunEvents } from "../../src/client/session/read-run-events.ts";
-import { createRunEventReader } from "../../src/client/session/run-event-reader.ts";
+import { createRunEventReader, readRunEvents } from "@tether-agent/tether/internal";
 import { MemoryStorage } from "./memory-storage.ts";
 import { BROWSER_TOOL, replayFetch, type Workload } from "./workload.ts";
 

@@ -21,7 +21,7 @@ import { EventType, type BaseEvent, type Message } from "@ag-ui/core";
 import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
 import { createTetherApp, defineAgent, silentLogger } from "@tether-agent/tether/server";
 import type { RunStore } from "@tether-agent/tether/store";
-import { createScriptedModel } from "../../src/testing/index.ts";
+import { createScriptedModel } from "@tether-agent/tether/testing";
 
 const RUNS = Number(process.env.RUNS ?? 100);
 const LOOPS = Number(process.env.LOOPS ?? 32);

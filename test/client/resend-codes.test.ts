@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TETHER_ERROR_CODES, type TetherErrorCode } from "../../src/protocol/index.ts";
-import { isRetryable } from "../../src/client/errors.ts";
+import { isRetryable } from "@tether-agent/tether/internal";
+import { TETHER_ERROR_CODES, type TetherErrorCode } from "@tether-agent/tether/protocol";
 import { HTTP_STATUS } from "@tether-agent/tether/server";
 
 const codes = Object.keys(TETHER_ERROR_CODES) as TetherErrorCode[];

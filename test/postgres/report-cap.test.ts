@@ -3,7 +3,7 @@ import { createTetherApp, defineAgent, silentLogger, type TetherApp } from "@tet
 import { createPgRunStore } from "@tether-agent/tether/pg";
 import { createScriptedModel } from "@tether-agent/tether/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isTetherError } from "../../src/protocol/index.ts";
+import { isTetherError } from "@tether-agent/tether/protocol";
 import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
 
 /**

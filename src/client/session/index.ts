@@ -15,3 +15,6 @@ export type {
   UnsentMessage,
 } from "./session-types.ts";
 export { sessionStatus, type SessionStatus } from "./session-status.ts";
+// For the client benchmark's reference contender (through src/internal.ts), not the public client.
+export { createRunEventReader } from "./run-event-reader.ts";
+export { readRunEvents } from "./read-run-events.ts";
