@@ -12,7 +12,7 @@ import { recordOutput, type EventPageRequest } from "./record-output.ts";
 import { recordReports } from "./record-reports.ts";
 import type { RecordSources } from "./record-sources.ts";
 import { runCompletion } from "./run-completion.ts";
-import { redactString } from "./redact.ts";
+import { redactString } from "./redact/index.ts";
 import { readRunRequest } from "./run-request.ts";
 import { runTrigger } from "./run-trigger.ts";
 

@@ -9,6 +9,6 @@ export { offeredTools } from "./offered-tools.ts";
 export { createRecordInputCache } from "./record-input-cache.ts";
 export type { EventPageRequest } from "./record-output.ts";
 export type { RecordSources } from "./record-sources.ts";
-export { redactString } from "./redact.ts";
+export { redactString } from "./redact/index.ts";
 export type { ModelCallFact, ProviderErrorFact, RunFact, ToolCallFact } from "./run-facts.ts";
 export { threadRunChain } from "./thread-run-chain.ts";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { markCut, type Cut, type Kept } from "../../protocol/index.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
-import { redact } from "./redact.ts";
+import { redact } from "./redact/index.ts";
 
 /**
  * A value as a record keeps it: secrets redacted, every string longer than

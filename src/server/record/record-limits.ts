@@ -21,7 +21,7 @@ export const RECORD_LIMITS = {
 
 /**
  * The version of the rules a record's parts are redacted and capped by
- * (redact.ts, keep.ts, the limits above). Parts computed once and kept as the
+ * (redact/, keep.ts, the limits above). Parts computed once and kept as the
  * run's facts (`record-request`, `record-calls`) under another version are
  * computed again: raise it whenever those rules change.
  */

@@ -2,7 +2,7 @@ import type { Message } from "@ag-ui/core";
 import type { RecordModelCall } from "../../protocol/index.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
-import { redactString } from "./redact.ts";
+import { redactString } from "./redact/index.ts";
 import type { ModelCallFact, RunFact } from "./run-facts.ts";
 
 /**

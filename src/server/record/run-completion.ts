@@ -1,6 +1,6 @@
 import type { RunRecordDocument } from "../../protocol/index.ts";
 import type { LostRunEnding, StoredRun } from "../store/index.ts";
-import { redactString } from "./redact.ts";
+import { redactString } from "./redact/index.ts";
 
 /** The codes a run is ended with when its process is gone (see `RunStore.endLostRun`). */
 const LOST_RUN_CODES: ReadonlySet<string> = new Set<LostRunEnding["code"]>(["instance_lost", "run_cancelled"]);

@@ -4,7 +4,7 @@ import type { StoredRun } from "../store/index.ts";
 import type { RunRequestSummary } from "../store/shared/index.ts";
 import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
-import { redactString } from "./redact.ts";
+import { redactString } from "./redact/index.ts";
 
 export type RecordTrigger = RecordStart["trigger"];
 

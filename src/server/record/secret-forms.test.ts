@@ -5,7 +5,7 @@ import type { StoredEvent } from "../store/index.ts";
 import { keep } from "./keep.ts";
 import { recordOutput } from "./record-output.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
-import { redactString } from "./redact.ts";
+import { redactString } from "./redact/index.ts";
 import { providerMessage, toModelError } from "../run/index.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { StoredEvent } from "../store/index.ts";
-import { redactPieces, secretSpans } from "./redact.ts";
+import { redactPieces, secretSpans } from "./redact/index.ts";
 
 /**
  * The deltas of each streamed text (a message's `TEXT_MESSAGE_CONTENT`, a tool
