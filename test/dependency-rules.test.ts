@@ -98,6 +98,14 @@ describe("the dependency rules", () => {
       },
     ],
     [
+      "a-folder-is-entered-by-its-index",
+      {
+        "src/server/run/loop.ts": 'export { x } from "../upstream/agent.ts";\n', // a folder the rules never named
+        "src/server/upstream/agent.ts": leaf,
+        "src/server/upstream/index.ts": 'export { x } from "./agent.ts";\n',
+      },
+    ],
+    [
       "a-folder-is-entered-by-its-index-from-outside",
       {
         "src/cli/main.ts": 'export { x } from "../server/record/keep.ts";\n',
