@@ -121,6 +121,6 @@ module.exports = {
     exclude: { path: "(\\.test(-d)?\\.tsx?$|/dist/|^test/|^bench/)" },
     tsConfig: { fileName: "tsconfig.json" },
     tsPreCompilationDeps: true,
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "default"], extensions: [".ts", ".tsx", ".js"] },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["tether-source", "import", "default"], extensions: [".ts", ".tsx", ".js"] },
   },
 };

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +27,11 @@ async function cruise(files: Record<string, string>): Promise<{ ok: boolean; out
     writeFileSync(join(root, path), text);
   }
   try {
-    const { stdout } = await run(DEPCRUISE, ["src", "--config", CONFIG, "--output-type", "err"], { cwd: root });
+    const { stdout } = await run(
+      DEPCRUISE,
+      [...["src", "apps"].filter((folder) => existsSync(join(root, folder))), "--config", CONFIG, "--output-type", "err"],
+      { cwd: root },
+    );
     return { ok: true, output: stdout };
   } catch (error) {
     const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
@@ -134,6 +138,15 @@ describe("the dependency rules", () => {
       { "src/server/genui/surfaces/render.ts": 'export { x } from "../validate-surface.ts";\n', "src/server/genui/validate-surface.ts": leaf },
     ],
     ["nothing-imports-the-internals-entry", { "src/server/app.ts": 'export { x } from "../internal.ts";\n', "src/internal.ts": leaf }],
+    [
+      "nothing-imports-the-internals-entry",
+      {
+        // An app imports the library by its name, as its users do: the rules see through it to src/.
+        "package.json": JSON.stringify({ name: "@tether-agent/tether", exports: { "./internal": { "tether-source": "./src/internal.ts" } } }),
+        "apps/demo/serve.ts": 'export { x } from "@tether-agent/tether/internal";\n',
+        "src/internal.ts": leaf,
+      },
+    ],
     ["no-cycles", { "src/server/run/a.ts": 'export { x } from "./b.ts";\n', "src/server/run/b.ts": 'import "./a.ts";\nexport const x = 1;\n' }],
   ])("refuse a tree that breaks %s", async (rule, files: Record<string, string>) => {
     const result = await cruise(files);
