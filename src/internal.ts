@@ -5,7 +5,6 @@
  *
  * @module
  */
-export type { ApiOptions } from "./server/http/index.ts";
 export { createRunHub, sequenceEvents, type SequencedEvent } from "./server/hub/index.ts";
 export { assembleRecord, createRecordInputCache, type RecordSources } from "./server/record/index.ts";
 // The browser session's event reading, for bench:client's contenders; the resend table, for its check against the server's statuses.

@@ -1,6 +1,6 @@
 import type { RunRecordDocument } from "@tether-agent/tether/protocol";
 import { turnParts } from "@tether-agent/tether/testing";
-import type { ApiOptions } from "@tether-agent/tether/internal";
+import type { ApiOptions } from "@tether-agent/tether/server";
 import { describe, expect, it } from "vitest";
 import { createScriptedApp, type ScriptedApp } from "./helpers/scripted-app.ts";
 

@@ -37,6 +37,8 @@ export {
   type ToolExecution,
   type ToolRegistry,
   type ToolRunner,
+  type ToolRunnerOptions,
+  type CallToExecute,
 } from "./tools/index.ts";
 export { eventStream, readSse, readSseBatches, TetherHttpAgent, type EventStreamOptions, type SseMessage, type TetherAgentConfig } from "./transport/index.ts";
 export { allowListOf, compareHandlers, compareTools, formatDrift, formatNotes, hasDrift, type DriftReport } from "./drift.ts";

@@ -8,7 +8,7 @@ import type { Authenticate, TetherUser } from "./auth/index.ts";
 import { type ApiOptions, errorHandler, notFoundHandler, consoleLogger, type Logger, type CanReadRecord, type RecordScope } from "./http/index.ts";
 import { auth, type AuthEnv, bodyLimit, requireJson, sameOrigin } from "./http/middleware/index.ts";
 import { capabilityRoutes, runAgentRoutes, runRoutes, threadRoutes } from "./http/routes/index.ts";
-import { createRunHub, type RunHub, withStoredCancels, isRunLive } from "./hub/index.ts";
+import { createRunHub, type RunHub, type RunHubFactory, withStoredCancels, isRunLive } from "./hub/index.ts";
 import { DEFAULT_LEASE_SWEEP_MS, startLeaseSweeper, createRandomIds, type IdSource, providerMessage, createRunner, type Runner } from "./run/index.ts";
 import { loadAdapter } from "./load-adapter.ts";
 import type { RunStore } from "./store/index.ts";
@@ -35,6 +35,11 @@ export interface TetherAppOptions<User extends TetherUser = TetherUser> extends 
    * (and Redis is never loaded).
    */
   redisUrl?: string;
+  /**
+   * The fan-out across instances, made at start, instead of the one `redisUrl` picks: e.g.
+   * `redisHub({ url, prefix })` from `@tether-agent/tether/redis`. Giving both is `config_invalid`.
+   */
+  hub?: RunHubFactory;
   /**
    * How often, in ms, this instance ends the runs of instances that died
    * (RUN_ERROR `instance_lost` for their clients on every instance), on a
@@ -131,7 +136,7 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
   const store = options.store ?? (await defaultStore(options));
   const recovered = await store.recoverInterruptedRuns();
   if (recovered > 0) logger.warn(`${recovered} run(s) were left running by a process that stopped; they now end with RUN_ERROR instance_lost.`);
-  const hub = await createHub(store, options.redisUrl ?? process.env.TETHER_REDIS_URL, logger);
+  const hub = await createHub(store, options, logger);
   // Only a store that live instances share can lose a run while this one runs (see RunStore.endRunsOfLostInstances).
   const sweeper =
     store.endRunsOfLostInstances &&
@@ -253,23 +258,15 @@ async function defaultStore(options: Pick<TetherAppOptions, "databaseUrl" | "dat
   return createSqliteRunStore({ filename: join(options.dataDir ?? process.env.TETHER_DATA_DIR ?? "./data", "tether.db") });
 }
 
-/** The fan-out: in this process, or through Redis when a URL is set (several instances). */
-async function createHub(store: RunStore, redisUrl: string | undefined, logger: Logger): Promise<RunHub> {
+/** The fan-out: in this process, or across instances (the app's `hub`, or Redis when a URL is set). */
+async function createHub(store: RunStore, options: Pick<TetherAppOptions, "hub" | "redisUrl">, logger: Logger): Promise<RunHub> {
+  if (options.hub && options.redisUrl) throw new TetherError("config_invalid", "Give hub or redisUrl, not both: redisHub({ url }) takes the URL.");
   const local = createRunHub({ store, onPersistError: (error, runId) => logger.error(`Could not store events of run ${runId}; will retry.`, error) });
+  if (options.hub) return options.hub({ local, store, logger });
+  const redisUrl = options.redisUrl ?? process.env.TETHER_REDIS_URL;
   // Several instances on one database without a bus: cancels between them go through the store.
   if (!redisUrl) return withStoredCancels(local, store);
   // Loaded only here: a process without Redis never pays for the client.
-  const { createRedisHub } = await loadAdapter("redis");
-  return createRedisHub({
-    local,
-    store,
-    url: redisUrl,
-    onPublishError: (error, runId) => logger.error(`Could not publish events of run ${runId} to Redis; will retry.`, error),
-    onRedisDown: (error) =>
-      logger.error(
-        "Redis did not answer (an error, or no answer in time); until it does, followers of other instances' runs read the store and cancels go through it.",
-        error,
-      ),
-    onRedisUp: () => logger.warn("Redis answers again; followers of other instances' runs read its streams again."),
-  });
+  const { redisHub } = await loadAdapter("redis");
+  return redisHub({ url: redisUrl })({ local, store, logger });
 }

@@ -28,6 +28,7 @@ export {
   errorHandler,
   notFoundHandler,
   HTTP_STATUS,
+  type ApiOptions,
   type RecordScope,
   type RecordPageLimits,
   type ReportLimits,
@@ -36,7 +37,9 @@ export {
   type Logger,
 } from "./http/index.ts";
 export { type TelemetryOptions, TRACER_NAME } from "./telemetry/index.ts";
-export type { IdSource } from "./run/index.ts";
+export type { IdSource, Runner } from "./run/index.ts";
+// The fan-out, for TetherApp's `hub` and its `hub` option (`redisHub` from /redis is one).
+export type { HubLogger, RunChannel, RunHub, RunHubFactory } from "./hub/index.ts";
 export { providerFetch } from "./models/index.ts";
 export {
   createPlaybookModel,

@@ -6,7 +6,7 @@
  * @module
  */
 export { createScriptedModel, type ScriptedModel, type ScriptedStep } from "./scripted-model.ts";
-export { turnParts } from "../server/models/playbook/index.ts";
+export { turnParts, type TurnPartsOptions } from "../server/models/playbook/index.ts";
 export { createCountingIds } from "./counting-ids.ts";
 export { parseSseFrame, parseSseFrames, type SseFrame } from "./sse-frames.ts";
 export { readSseFrames } from "./read-sse-frames.ts";

@@ -11,7 +11,7 @@ import {
   type TetherApp,
   type TetherAppOptions,
 } from "@tether-agent/tether/server";
-import type { ApiOptions } from "@tether-agent/tether/internal";
+import type { ApiOptions } from "@tether-agent/tether/server";
 import type { TestUser } from "../fixtures/messages.ts";
 import { createScriptedModel, parseSseFrames, type ScriptedModel, type ScriptedStep, type SseFrame } from "@tether-agent/tether/testing";
 

@@ -7,6 +7,7 @@
  * @module
  */
 export { createToolRegistry, type BrowserToolHandler, type ToolExecution, type ToolRegistry } from "./tool-registry.ts";
-export { createToolRunner, type SettledCall, type ToolRunner } from "./tool-runner.ts";
+export { createToolRunner, type SettledCall, type ToolRunner, type ToolRunnerOptions } from "./tool-runner.ts";
+export type { CallToExecute } from "./tool-call-executor.ts";
 export type { ToolActivity } from "./tool-activity-timeline.ts";
 export { createCallJournal, type CallJournal, type JournalEntry } from "./call-journal.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 export { createRunHub } from "./hub.ts";
-export type { RunChannel, RunEnding, RunHub } from "./port.ts";
+export type { HubLogger, RunChannel, RunEnding, RunHub, RunHubFactory } from "./port.ts";
 export { isRunLive } from "./run-liveness.ts";
 export { sequenceEvents, type SequencedEvent } from "./sequence-events.ts";
 export { watchStoredCancels, withStoredCancels, type StoredCancelWatcher } from "./stored-cancels.ts";

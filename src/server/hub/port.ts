@@ -1,5 +1,5 @@
 import type { BaseEvent } from "@ag-ui/core";
-import type { FinishRun } from "../store/index.ts";
+import type { FinishRun, RunStore } from "../store/index.ts";
 import type { SequencedEvent } from "./sequence-events.ts";
 
 /** How a run ended, as the store records it (its last events travel with it). */
@@ -83,3 +83,17 @@ export interface RunHub {
   /** Tries once more to store every end still waiting, and stops retrying. */
   close(): Promise<void>;
 }
+
+/** Where a hub says what went wrong (the app's logger). */
+export interface HubLogger {
+  warn(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+/**
+ * Makes the hub an app runs on (`createTetherApp`'s `hub` option), at start:
+ * from the in-process hub that executes this instance's runs, the store every
+ * instance shares, and the app's logger. `redisHub({ url })` from
+ * `@tether-agent/tether/redis` is one.
+ */
+export type RunHubFactory = (shared: { local: RunHub; store: RunStore; logger: HubLogger }) => Promise<RunHub>;

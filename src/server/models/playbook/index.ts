@@ -6,4 +6,4 @@
  */
 export type { PlaybookConversation, PlaybookResult, PlaybookTool } from "./conversation.ts";
 export { PLAYBOOK_PROVIDER, createPlaybookModel, type Playbook, type PlaybookModelOptions } from "./playbook-model.ts";
-export { turnParts, type ScriptedTurn } from "./turn-parts.ts";
+export { turnParts, type ScriptedTurn, type TurnPartsOptions } from "./turn-parts.ts";
