@@ -154,7 +154,10 @@ export interface AgentSession {
   reportRendererError(report: RendererErrorReport): Promise<void>;
   /** Asks the server to stop the current run. */
   cancel(): Promise<void>;
-  /** Loads the thread, follows its active run without acting on it, then answers what this tab still owes. */
+  /**
+   * Loads the thread, follows its active run without acting on it, then answers what this tab still owes.
+   * Does nothing while this tab's own run is being sent or streams: the thread is live here already.
+   */
   restore(): Promise<void>;
   checkDrift(): Promise<DriftReport>;
   /** The greeting and suggestions the agent offers before the first message (its capabilities' `custom.welcome`); undefined when none. */

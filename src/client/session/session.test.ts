@@ -7,7 +7,7 @@ import { createAgentSession } from "./session.ts";
 /** A session of kim's on a scripted Tether app in-process (its `fetch` is `app.request`). */
 function sessionOn(
   app: Awaited<ReturnType<typeof createScriptedApp>>,
-  options: { threadId?: string; storage?: Storage; onToolDispatch?: (timing: ToolDispatchTiming) => void } = {},
+  options: { threadId?: string; storage?: Storage; onToolDispatch?: (timing: ToolDispatchTiming) => void; drift?: "throw" | "ignore" } = {},
 ) {
   return createAgentSession({
     api: "http://tether.test/api",
@@ -15,13 +15,34 @@ function sessionOn(
     threadId: options.threadId ?? "thread_1",
     headers: { "x-user": "kim" },
     storage: options.storage ?? createMemoryStorage(),
-    drift: "throw",
+    drift: options.drift ?? "throw",
     fetch: (url, init) => Promise.resolve(app.tether.app.request(String(url), init)),
     ...(options.onToolDispatch ? { onToolDispatch: options.onToolDispatch } : {}),
   });
 }
 
 describe("createAgentSession", () => {
+  it("leaves this tab's own run alone when restore() is called while it streams: its browser call still runs, once", async () => {
+    const app = await createScriptedApp(
+      [
+        { text: "Opening billing now, one moment please while I look this up for you.", toolCalls: [{ toolName: "openPanel", input: { panel: "billing" } }] },
+        { text: "Billing is open." },
+      ],
+      { chunkDelayMs: 30 },
+    );
+    const execute = vi.fn<BrowserToolHandler["execute"]>(() => ({ status: "succeeded", stage: "displayed" }));
+    const session = sessionOn(app, { drift: "ignore" });
+    session.registerTool({ spec: openPanel, execute });
+    const sending = session.send("open billing");
+    const thread = async () => (await app.tether.app.request("http://tether.test/api/threads/thread_1", { headers: { "x-user": "kim" } })).json();
+    await expect.poll(async () => ((await thread()) as { activeRun: unknown }).activeRun).not.toBeNull();
+    // e.g. an app's mount effect or a "reconnect" button, while the answer streams
+    await Promise.all([sending, session.restore()]);
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(session.getState().activities.map((activity) => activity.status)).toEqual(["succeeded"]);
+    await app.tether.close();
+  });
+
   it("executes a browser call once at its TOOL_CALL_END, and the continuation run carries its outcome to the agent", async () => {
     const app = await createScriptedApp([{ toolCalls: [{ toolName: "openPanel", input: { panel: "billing" } }] }, { text: "Billing is open." }]);
     const execute = vi.fn<BrowserToolHandler["execute"]>(() => ({ status: "succeeded", stage: "displayed" }));

@@ -129,7 +129,12 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       if (!routes.api) return agent.abortRun(); // a plain server has no cancel route: stop listening
       await cancel.request(runId);
     },
-    restore: restore.restore,
+    async restore() {
+      // Following the thread's runs while this tab's own run streams would read that run as only followed, and leave its calls unrun.
+      const { running, observing } = store.get();
+      if ((running && !observing) || sender.sending()) return;
+      await restore.restore();
+    },
     checkDrift,
     async welcome() {
       return capabilities ? readWelcome(await capabilities().catch(() => undefined)) : undefined;
