@@ -39,10 +39,7 @@ export function lockDatabaseFile(filename: string): DatabaseLock {
   } catch (error) {
     lock.close();
     if ((error as { code?: string }).code !== "SQLITE_BUSY") throw cannotOpen(filename, error);
-    throw new TetherError(
-      "data_dir_in_use",
-      `The data directory ${dirname(filename)} is in use by another Tether process (${describeOwner(ownerFile)}). Stop that process, or give this one its own TETHER_DATA_DIR.`,
-    );
+    throw new TetherError("data_dir_in_use", inUseMessage(dirname(filename), readOwner(ownerFile)));
   }
   writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
   return {
@@ -52,11 +49,24 @@ export function lockDatabaseFile(filename: string): DatabaseLock {
   };
 }
 
-function describeOwner(ownerFile: string): string {
+interface LockOwner {
+  pid?: number;
+  host?: string;
+  since?: string;
+}
+
+function readOwner(ownerFile: string): LockOwner | undefined {
   try {
-    const owner = JSON.parse(readFileSync(ownerFile, "utf8")) as { pid?: number; host?: string; since?: string };
-    return `pid ${owner.pid} on ${owner.host}, since ${owner.since}`;
+    return JSON.parse(readFileSync(ownerFile, "utf8")) as LockOwner;
   } catch {
-    return "its process id is unknown";
+    return undefined;
   }
+}
+
+/** Who holds the folder, in words: this very process (a second store opened on it) is told apart from another one. */
+function inUseMessage(folder: string, owner: LockOwner | undefined): string {
+  if (owner?.pid === process.pid && owner.host === hostname())
+    return `The data directory ${folder} is already open in this process: give every app (or createAgentHandlers call) of it the same store (store: createSqliteRunStore(...)), or each its own data directory.`;
+  const who = owner ? `pid ${owner.pid} on ${owner.host}, since ${owner.since}` : "its process id is unknown";
+  return `The data directory ${folder} is in use by another Tether process (${who}). Stop that process, or give this one its own TETHER_DATA_DIR.`;
 }
