@@ -27,4 +27,16 @@ describe("tether serve", () => {
       `tether: config_invalid: ${modulePath} must export (by default) an app with fetch(), an object with an app, or a function returning one.\n`,
     );
   });
+
+  it("refuses a module path with nothing there with config_invalid, naming the path, without a stack trace", async () => {
+    const modulePath = join(tmpdir(), `tether-no-such-module-${process.pid}.mjs`);
+    const written: string[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+
+    expect(await main(["serve", modulePath])).toBe(1);
+    expect(written.join("")).toBe(`tether: config_invalid: There is no module at ${modulePath}: name the file that exports your app.\n`);
+  });
 });

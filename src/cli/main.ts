@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TetherError, isTetherError } from "../protocol/index.ts";
@@ -55,6 +56,8 @@ async function serve(args: string[]): Promise<number> {
     process.stderr.write(`tether serve: name the module that exports your app.\n\n${HELP}`);
     return 2;
   }
+  if (!existsSync(resolve(modulePath)))
+    throw new TetherError("config_invalid", `There is no module at ${resolve(modulePath)}: name the file that exports your app.`);
   if (/\.[cm]?tsx?$/.test(modulePath)) await loadTypeScript(modulePath);
   const loaded = (await import(pathToFileURL(resolve(modulePath)).href)) as { default?: unknown };
   let exported = loaded.default;
