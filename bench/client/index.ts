@@ -226,3 +226,5 @@ function settle(): Promise<void> {
 
 await main();
 gcObserver.disconnect();
+// The dispatch rounds' sessions each hold a BroadcastChannel for their thread's other tabs, which keeps Node running: done.
+process.exit();
