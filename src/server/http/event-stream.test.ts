@@ -1,11 +1,14 @@
-import { request as httpRequest, type IncomingMessage } from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { RESPONSE_ALREADY_SENT as NODE_SERVER_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
+import { getRequestListener as requestListenerOfMajor2 } from "hono-node-server-2";
 import { afterEach, describe, expect, it } from "vitest";
 import { RESPONSE_ALREADY_SENT } from "./response-already-sent.ts";
 import { listen, type Listening } from "../adapters/node/index.ts";
 import { eventStreamResponse, type RunEvents } from "./event-stream.ts";
+import { silentLogger } from "./logger.ts";
 
 const text = (seq: number, delta: string) => ({ seq, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta } as BaseEvent });
 
@@ -20,12 +23,30 @@ function streamingApp(source: () => AsyncIterable<RunEvents>, closes: boolean[])
     // As Hono's secureHeaders does: after the handler, into the response Hono holds.
     c.res.headers.set("X-After", "kept too");
   });
-  app.get("/events", (c) => eventStreamResponse(c, source(), { onClose: (clientGone) => closes.push(clientGone), headers: { "x-tether-repeat-of": "r1" } }));
+  app.get("/events", (c) =>
+    eventStreamResponse(c, source(), {
+      logger: silentLogger,
+      onClose: (clientGone) => closes.push(clientGone),
+      headers: { "x-tether-repeat-of": "r1" },
+    }),
+  );
   return app;
 }
 
 function get(url: string): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => httpRequest(url, resolve).once("error", reject).end());
+}
+
+/** Served by `@hono/node-server` 2's request listener (`listen` takes the installed major, 1 here). */
+async function listenWithMajor2(app: Hono): Promise<Listening> {
+  const listener = requestListenerOfMajor2(app.fetch);
+  const node = createServer((incoming, outgoing) => void listener(incoming, outgoing));
+  await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(node.address() as AddressInfo).port}`,
+    server: node,
+    close: () => new Promise<void>((done) => node.close(() => done())),
+  };
 }
 
 const until = async (check: () => boolean) => {
@@ -39,7 +60,7 @@ describe("eventStreamResponse", () => {
     server = undefined;
   });
 
-  for (const servedBy of ["Node", "app.request"] as const) {
+  for (const servedBy of ["Node", "Node with @hono/node-server 2", "app.request"] as const) {
     it(`streams SSE frames with their ids and the headers middleware set around the handler, served by ${servedBy}`, async () => {
       const closes: boolean[] = [];
       const app = streamingApp(async function* () {
@@ -47,8 +68,8 @@ describe("eventStreamResponse", () => {
         yield { runId: "r1", events: [text(3, "!")] };
       }, closes);
       let status: number, headers: Headers, body: string;
-      if (servedBy === "Node") {
-        server = await listen(app, { port: 0, host: "127.0.0.1" });
+      if (servedBy !== "app.request") {
+        server = servedBy === "Node" ? await listen(app, { port: 0, host: "127.0.0.1" }) : await listenWithMajor2(app);
         const response = await fetch(`${server.url}/events`);
         [status, headers, body] = [response.status, response.headers, await response.text()];
       } else {

@@ -4,6 +4,8 @@ import { Buffer } from "node:buffer";
 import type { ServerResponse } from "node:http";
 import { toTetherError } from "../../protocol/index.ts";
 import type { SequencedEvent } from "../hub/index.ts";
+import { claimNodeResponse, type ClaimedNodeResponse } from "./claim-node-response.ts";
+import type { Logger } from "./logger.ts";
 import { unsentNodeResponse } from "./node-request.ts";
 import { RESPONSE_ALREADY_SENT, X_ALREADY_SENT } from "./response-already-sent.ts";
 
@@ -17,6 +19,8 @@ export interface EventStreamOptions {
   /** Called once when the stream ends: `clientGone` when the client went away first. */
   onClose(clientGone: boolean): void;
   headers?: Record<string, string>;
+  /** Told when the server adapter writes over a stream it was told is already sent (one that does not know the mark). */
+  logger: Logger;
 }
 
 /**
@@ -25,9 +29,13 @@ export interface EventStreamOptions {
  * Each batch becomes one write. The source is pulled only as fast as the
  * client reads; a client that goes away stops the stream, never the run.
  *
- * Served by `@hono/node-server`, the batches are written straight to Node's
- * response (headers with the first batch, no web stream between): a run's
- * stream is the server's hottest path. Headers a middleware sets before the
+ * Served by `@hono/node-server` (1 or 2), the batches are written straight to
+ * Node's response (headers with the first batch, no web stream between): a
+ * run's stream is the server's hottest path. The response is claimed from the
+ * adapter (see claimNodeResponse): one writing over the stream cuts it and is
+ * logged, never an empty `200`. Where the context holds no Node response (a
+ * Fetch-API host, or a Node adapter that passes none), the stream is a web
+ * `Response`'s body, which any host that serves a `Response` streams. Headers a middleware sets before the
  * handler are kept, and so are ones it sets after it without waiting on
  * anything (CORS's Vary, secure headers): they are taken a turn of the event
  * loop after the handler returns.
@@ -52,7 +60,15 @@ export function eventStreamResponse(c: Context, source: AsyncIterable<RunEvents>
     // Hono's response made now, with what middleware set so far: Hono then copies RESPONSE_ALREADY_SENT into it,
     // rather than holding (and middleware after the handler writing into) that shared one.
     void c.res;
-    void writeToNode(outgoing, () => nodeHeaders(c.res.headers, own), iterator, encode, close);
+    const claimed = claimNodeResponse(outgoing, (method) => {
+      if (closed) return;
+      const cause = `The server adapter called ${method}() on a Node response Tether's event stream writes itself, ignoring the ${X_ALREADY_SENT} mark its handler answered with; the stream was cut. Serve Tether with @hono/node-server 1 or 2, or with listen() from @tether-agent/tether/node.`;
+      options.logger.error(cause);
+      close(false);
+      void iterator.return?.();
+      outgoing.destroy(new Error(cause));
+    });
+    void writeToNode(outgoing, claimed, () => nodeHeaders(c.res.headers, own), iterator, encode, close);
     return RESPONSE_ALREADY_SENT;
   }
 
@@ -108,6 +124,7 @@ function nodeHeaders(set: Headers, own: Record<string, string>): Record<string, 
 
 async function writeToNode(
   outgoing: ServerResponse,
+  claimed: ClaimedNodeResponse,
   head: () => Record<string, string | string[]>,
   iterator: AsyncIterator<RunEvents>,
   encode: (batch: RunEvents) => Uint8Array | string,
@@ -131,16 +148,17 @@ async function writeToNode(
     // The headers are taken once the middleware around the handler has run (what it sets after the handler goes out too),
     // and go out with the first batch, or alone when it is not at hand: a client waits for them.
     await new Promise((resolve) => setImmediate(resolve));
-    outgoing.writeHead(200, head());
-    if (!ready) outgoing.flushHeaders();
+    if (outgoing.destroyed) return gone();
+    claimed.writeHead(200, head());
+    if (!ready) claimed.flushHeaders();
     for (;;) {
       const { done, value } = await next;
       if (done) break;
       if (outgoing.destroyed) return gone();
-      if (!outgoing.write(encode(value))) await drained(outgoing);
+      if (!claimed.write(encode(value))) await drained(outgoing);
       next = iterator.next();
     }
-    outgoing.end();
+    claimed.end();
     close(false);
   } catch (error) {
     // Cut, not ended: the client sees a stream without its end and can reconnect. What was just written may still be

@@ -27,6 +27,7 @@ export function runAgentRoutes(runner: Runner, hub: RunHub, logger: Logger) {
       for await (const batch of hub.follow(runId, 0, stop.signal)) yield { runId, events: batch };
     }
     return eventStreamResponse(c, eventsFor(compat, events()), {
+      logger,
       onClose(clientGone) {
         stop.abort(STREAM_CLOSED);
         if (clientGone && cancelOnDisconnect && !repeat) runner.cancel(runId);

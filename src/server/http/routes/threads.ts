@@ -5,11 +5,12 @@ import type { StoredRun, RunStore } from "../../store/index.ts";
 import { eventsFor, readCompat } from "../compat.ts";
 import { eventStreamResponse, STREAM_CLOSED } from "../event-stream.ts";
 import { parseLastEventId } from "../last-event-id.ts";
+import type { Logger } from "../logger.ts";
 import type { AuthEnv } from "../middleware/auth.ts";
 import { ownedThread, readableThread, type CanReadRecord } from "../owned.ts";
 import { threadRunChain } from "../../record/index.ts";
 
-export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadRecord?: CanReadRecord } = {}) {
+export function threadRoutes(store: RunStore, hub: RunHub, logger: Logger, options: { canReadRecord?: CanReadRecord } = {}) {
   const routes = new Hono<AuthEnv>()
     /** The thread's chain of runs (`ThreadRunChain`): what started each, and the links between them. */
     .get("/threads/:threadId/runs", async (c) => {
@@ -72,7 +73,7 @@ export function threadRoutes(store: RunStore, hub: RunHub, options: { canReadRec
           for await (const batch of hub.follow(run.runId, index === start ? afterSeq : 0, stop.signal)) yield { runId: run.runId, events: batch };
         }
       }
-      return eventStreamResponse(c, eventsFor(compat, events()), { onClose: () => stop.abort(STREAM_CLOSED) });
+      return eventStreamResponse(c, eventsFor(compat, events()), { logger, onClose: () => stop.abort(STREAM_CLOSED) });
     });
   return routes;
 
