@@ -1,9 +1,10 @@
 /**
  * `@hono/node-server`'s mark on a response its handler already wrote to
- * Node's own response: the listener then writes nothing. Made here with the
- * same header (its listener reads the header, not the object), so the core
- * loads without that package, an optional peer: only a request it serves
- * ever takes this path.
+ * Node's own response: 1's listener then writes nothing; 2's may still write
+ * the marked response's head and end it, which claimNodeResponse drops. Made
+ * here with the same header (the listeners read the header, not the object),
+ * so the core loads without that package, an optional peer: only a request
+ * it serves ever takes this path.
  */
 export const X_ALREADY_SENT = "x-hono-already-sent";
 
