@@ -31,14 +31,19 @@ export interface EventStreamOptions {
  *
  * Served by `@hono/node-server` (1 or 2), the batches are written straight to
  * Node's response (headers with the first batch, no web stream between): a
- * run's stream is the server's hottest path. The response is claimed from the
- * adapter (see claimNodeResponse): one writing over the stream cuts it and is
- * logged, never an empty `200`. Where the context holds no Node response (a
- * Fetch-API host, or a Node adapter that passes none), the stream is a web
- * `Response`'s body, which any host that serves a `Response` streams. Headers a middleware sets before the
- * handler are kept, and so are ones it sets after it without waiting on
+ * run's stream is the server's hottest path. Headers a middleware sets before
+ * the handler are kept, and so are ones it sets after it without waiting on
  * anything (CORS's Vary, secure headers): they are taken a turn of the event
  * loop after the handler returns.
+ *
+ * A stream that would be empty is never a quiet `200`. Where the context holds
+ * no Node response (a Fetch-API host, a Node adapter that passes none, HTTP/2),
+ * the stream is the body of the `Response` returned: every host that serves a
+ * `Response` streams its body, so that is the honest way there, just slower.
+ * Where it holds one, the adapter is told the response is already sent and the
+ * response is claimed from it (claimNodeResponse): its answer with the mark is
+ * dropped, and any other write over the stream cuts it and is logged, naming
+ * the cause, at the first request.
  */
 export function eventStreamResponse(c: Context, source: AsyncIterable<RunEvents>, options: EventStreamOptions): Response {
   const accept = c.req.header("accept");

@@ -1,6 +1,6 @@
 /**
  * Serving a fetch handler (`tether.app`) on Node. Needs the optional peer
- * `@hono/node-server`.
+ * `@hono/node-server`, 1.19 or 2.
  *
  * @module
  */
