@@ -6,7 +6,7 @@ import { TetherError } from "../protocol/index.ts";
 import type { Agent } from "./agent/index.ts";
 import type { Authenticate, TetherUser } from "./auth/index.ts";
 import { type ApiOptions, errorHandler, notFoundHandler, consoleLogger, type Logger, type CanReadRecord, type RecordScope } from "./http/index.ts";
-import { auth, type AuthEnv, bodyLimit, requireJson, sameOrigin } from "./http/middleware/index.ts";
+import { auth, type AuthEnv, bodyLimit, requireJson } from "./http/middleware/index.ts";
 import { capabilityRoutes, runAgentRoutes, runRoutes, threadRoutes } from "./http/routes/index.ts";
 import { createRunHub, type RunHub, type RunHubFactory, withStoredCancels, isRunLive } from "./hub/index.ts";
 import { DEFAULT_LEASE_SWEEP_MS, startLeaseSweeper, createRandomIds, type IdSource, providerMessage, createRunner, type Runner } from "./run/index.ts";
@@ -169,13 +169,14 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
     const stopped = runner.stopAll(new TetherError("instance_lost", INSTANCE_LOST_MESSAGE));
     logger.error(`This instance lost its hold on the database; ${stopped} run(s) it was executing were stopped with RUN_ERROR instance_lost.`, error);
   });
-  const authenticate = auth(options.authenticate);
+  // Cookie-authenticated mutations from our own pages only (CSRF); Bearer ones from anywhere.
+  const authenticate = auth(options.authenticate, { trustedOrigins: options.trustedOrigins ?? [] });
   const limit = options.bodyLimit ?? 1024 * 1024;
 
   const api = new Hono();
   api.onError(errorHandler(logger));
   api.notFound(notFoundHandler);
-  api.use("*", requireJson(), sameOrigin(options)); // mutations: JSON only, and cookie-carried ones from our own pages only
+  api.use("*", requireJson()); // mutations: JSON only (a form or text/plain post from another site is no API call)
   for (const prefix of ["/agents/*", "/threads/*", "/runs/*"]) api.use(prefix, authenticate);
   api.use(
     "*",

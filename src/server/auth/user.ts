@@ -10,6 +10,10 @@ export interface TetherUser {
 
 /**
  * Pluggable authentication: return the user, or undefined for missing or bad
- * credentials (the caller answers 401).
+ * credentials (the caller answers 401). Read credentials from the headers,
+ * never the body. A mutation from a page of another origin that carries a
+ * cookie is asked about once more, without its Cookie header (and any Basic
+ * credentials): if that finds the same user, the cookie played no part and
+ * the request is served; otherwise it is refused as cross-site (CSRF).
  */
 export type Authenticate<User extends TetherUser = TetherUser> = (request: Request) => User | undefined | Promise<User | undefined>;

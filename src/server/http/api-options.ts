@@ -16,8 +16,10 @@ export interface ApiOptions {
   /**
    * Origins, besides the server's own, whose pages may send mutations
    * authenticated by cookie: a frontend on another origin, or the public
-   * origin when a proxy in front rewrites `Host`. Default: none. Requests
-   * with `Authorization: Bearer` are accepted from any origin.
+   * origin when a proxy in front rewrites `Host` (a dev server's proxy with
+   * `changeOrigin: true`). Default: none. Requests `authenticate` accepted
+   * without their cookie (Bearer, or an app that reads no cookie) are
+   * accepted from any origin.
    */
   trustedOrigins?: readonly string[];
 }

@@ -6,21 +6,34 @@ export interface SameOriginOptions {
   /**
    * Origins, besides the server's own, whose pages may send cookie-carried
    * mutations: a frontend served from another origin, or the public origin
-   * when a proxy in front rewrites `Host`. Exact matches, such as
-   * `"https://app.example.com"`.
+   * when a proxy in front rewrites `Host` (a dev server's proxy with
+   * `changeOrigin: true`). Exact matches, such as `"https://app.example.com"`.
    */
   trustedOrigins?: readonly string[];
 }
 
 /**
- * Refuses a mutating request (POST, PUT, PATCH, DELETE) sent by a page of
+ * Refuses every mutating request (POST, PUT, PATCH, DELETE) sent by a page of
  * another origin with 403 `cross_origin_request`, unless it carries
- * `Authorization: Bearer`.
- *
- * A cookie rides along with every request the browser makes to this host,
- * even one a page on another origin of the same site started; a Bearer header
- * does not, and another origin cannot add it without a CORS preflight this
- * server never grants. So only requests without one are checked:
+ * `Authorization: Bearer`: for routes that act on the cookie without the app's
+ * `authenticate`, such as a sign-in that sets it (login CSRF). Tether's own
+ * API applies the rule in `auth` instead, to requests the app authenticated
+ * by cookie only.
+ */
+export function sameOrigin(options: SameOriginOptions = {}) {
+  const trusted = new Set(options.trustedOrigins ?? []);
+  return createMiddleware(async (c, next) => {
+    if (!/^Bearer\s/i.test(c.req.header("authorization") ?? "")) {
+      const why = crossSiteMutation(c.req.raw, trusted);
+      if (why) refuseCrossSite(why);
+    }
+    await next();
+  });
+}
+
+/**
+ * Why a mutating request did not come from this server's own pages (or a
+ * trusted origin's), or undefined when it did, or changes nothing.
  * - `Sec-Fetch-Site` (set by the browser, not by scripts) must be
  *   `same-origin` when present; `same-site`, `cross-site` and `none` (typed
  *   in the address bar, not sent by the app's page) are refused;
@@ -28,25 +41,20 @@ export interface SameOriginOptions {
  * Requests with neither header come from something that is not a browser, or
  * from one too old to send them; the cookie's `SameSite=Strict` covers those.
  */
-export function sameOrigin(options: SameOriginOptions = {}) {
-  const trusted = new Set(options.trustedOrigins ?? []);
-  return createMiddleware(async (c, next) => {
-    if (isMutatingMethod(c.req.method) && !/^Bearer\s/i.test(c.req.header("authorization") ?? "")) {
-      const origin = c.req.header("origin");
-      if (!(origin && trusted.has(origin))) {
-        const site = c.req.header("sec-fetch-site");
-        if (site !== undefined && site !== "same-origin") refuse(`it came from a ${site === "none" ? "page typed or bookmarked by hand" : `${site} page`}`);
-        if (origin !== undefined && hostOf(origin) !== new URL(c.req.url).host) refuse(`it came from ${origin}`);
-      }
-    }
-    await next();
-  });
+export function crossSiteMutation(request: Request, trusted: ReadonlySet<string>): string | undefined {
+  if (!isMutatingMethod(request.method)) return undefined;
+  const origin = request.headers.get("origin");
+  if (origin !== null && trusted.has(origin)) return undefined;
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin") return `it came from a ${site === "none" ? "page typed or bookmarked by hand" : `${site} page`}`;
+  if (origin !== null && hostOf(origin) !== new URL(request.url).host) return `it came from ${origin}`;
+  return undefined;
 }
 
-function refuse(why: string): never {
+export function refuseCrossSite(why: string): never {
   throw new TetherError(
     "cross_origin_request",
-    `Refused a request authenticated by cookie because ${why}, not from this server's own pages. Send it from the app's own origin, or authenticate with Authorization: Bearer <token>.`,
+    `Refused a request authenticated by cookie because ${why}, not from this server's own pages. Send it from the app's own origin (a dev server's proxy keeps the Host header: changeOrigin off), list that origin in trustedOrigins, or authenticate with Authorization: Bearer <token>.`,
   );
 }
 
