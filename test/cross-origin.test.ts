@@ -2,6 +2,7 @@ import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../apps/workdesk/agent/index.ts";
 import { startDemoServer, type DemoServer } from "./helpers/demo-server.ts";
+import { createScriptedApp } from "./helpers/scripted-app.ts";
 
 /**
  * Cookie-authenticated mutations must come from the server's own pages: a
@@ -143,6 +144,34 @@ describe("mutations from other origins", () => {
     expect(await reportCount()).toBe(before + 1);
   });
 
+  it("accepts a cross-site report carrying both the cookie and a Bearer header: the demo goes by the header", async () => {
+    const before = await reportCount();
+
+    const response = await postReport({
+      Cookie: cookie,
+      Authorization: `Bearer ${server.token("kim")}`,
+      "Content-Type": "application/json",
+      Origin: "http://evil.example",
+      "Sec-Fetch-Site": "cross-site",
+    });
+
+    expect(response.status).toBe(202);
+    expect(await reportCount()).toBe(before + 1);
+  });
+
+  it.each(["Bearer junk", "Basic a2ltOg=="])(
+    "refuses a forged cross-site cookie report with Authorization: %s added, storing nothing",
+    async (authorization) => {
+      const before = await reportCount();
+
+      const response = await postReport({ Cookie: cookie, Authorization: authorization, "Content-Type": "application/json", "Sec-Fetch-Site": "cross-site" });
+
+      // The demo reads the cookie only when no Authorization header is sent, so the junk one is all it goes by.
+      expect([response.status, (await errorCode(response)).code]).toEqual([401, "unauthenticated"]);
+      expect(await reportCount()).toBe(before);
+    },
+  );
+
   it("still requires JSON from a Bearer caller", async () => {
     const before = await reportCount();
 
@@ -234,6 +263,31 @@ describe("mutations from other origins", () => {
 
       expect(response.status).toBe(200);
       expect(response.headers.get("set-cookie")).toMatch(/tether_token=;/);
+    });
+  });
+
+  describe("an app whose authenticate reads no cookie", () => {
+    it("serves a run posted from another origin with the browser's cookies along, such as a dev server's page proxied with changeOrigin", async () => {
+      const app = await createScriptedApp([{ text: "Hello." }]);
+      try {
+        const response = await app.tether.app.request("http://127.0.0.1:8787/api/agents/test/run", {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            "x-user": "kim",
+            Cookie: "theme=dark",
+            Origin: "http://127.0.0.1:5173",
+            "Sec-Fetch-Site": "same-origin",
+          },
+          body: JSON.stringify({ threadId: "xo-vite", runId: "xo-vite-r1", messages: [{ id: "v-u1", role: "user", content: "hi" }], tools: [], context: [] }),
+        });
+
+        expect(response.status).toBe(200);
+        expect(await response.text()).toContain("RUN_FINISHED");
+        expect((await app.store.getRun("xo-vite-r1"))?.status).toBe("finished");
+      } finally {
+        await app.tether.close();
+      }
     });
   });
 });

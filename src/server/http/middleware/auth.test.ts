@@ -30,7 +30,10 @@ function appWith(authenticate: Authenticate, trustedOrigins: string[] = []) {
   const calls = { count: 0 };
   const app = new Hono<AuthEnv>();
   app.onError(errorHandler(silentLogger));
-  app.use("*", auth((request) => (calls.count++, authenticate(request)), { trustedOrigins }));
+  app.use(
+    "*",
+    auth((request) => (calls.count++, authenticate(request)), { trustedOrigins }),
+  );
   app.all("/thing", (c) => c.json({ user: c.var.user.id }));
   return { app, calls };
 }
@@ -48,7 +51,10 @@ const refused = { status: 403, code: "cross_origin_request" };
 
 describe("auth: cross-site mutations", () => {
   it("serves a cross-site Bearer mutation of an app that reads no cookie, stray cookies and all", async () => {
-    expect(await send(apps.bearerOnly, { ...crossSite, Authorization: "Bearer kim", Cookie: "session=lee; theme=dark" })).toMatchObject({ status: 200, user: "kim" });
+    expect(await send(apps.bearerOnly, { ...crossSite, Authorization: "Bearer kim", Cookie: "session=lee; theme=dark" })).toMatchObject({
+      status: 200,
+      user: "kim",
+    });
   });
 
   it("serves a cross-site mutation of an app that reads no credentials, like a Vite page proxied with changeOrigin", async () => {
@@ -72,7 +78,10 @@ describe("auth: cross-site mutations", () => {
     expect(await send(apps.bearerOrCookie, { ...crossSite, Cookie: "session=kim", Authorization: "Bearer junk" })).toMatchObject(refused);
     expect(await send(apps.cookieFirstByIteration, { ...crossSite, Cookie: "session=kim", Authorization: "Bearer junk" })).toMatchObject(refused);
     // The demo's way ignores the cookie once a header is there: the junk header is all it has, so nobody is signed in.
-    expect(await send(apps.headerElseCookie, { ...crossSite, Cookie: "session=kim", Authorization: "Bearer junk" })).toMatchObject({ status: 401, code: "unauthenticated" });
+    expect(await send(apps.headerElseCookie, { ...crossSite, Cookie: "session=kim", Authorization: "Bearer junk" })).toMatchObject({
+      status: 401,
+      code: "unauthenticated",
+    });
   });
 
   it("with both a cookie and a good Bearer header, goes by the one the app used", async () => {
@@ -97,8 +106,13 @@ describe("auth: cross-site mutations", () => {
     });
     expect(await send(apps.cookieOnly, { Cookie: "session=kim" })).toMatchObject({ status: 200, calls: 1 });
     const trusted = { trustedOrigins: ["http://127.0.0.1:5173"] };
-    expect(await send(apps.cookieOnly, { "Sec-Fetch-Site": "same-origin", Origin: "http://127.0.0.1:5173", Cookie: "session=kim" }, trusted)).toMatchObject({ status: 200, calls: 1 });
-    expect(await send(apps.cookieOnly, { "Sec-Fetch-Site": "same-origin", Origin: "http://127.0.0.1:5174", Cookie: "session=kim" }, trusted)).toMatchObject(refused);
+    expect(await send(apps.cookieOnly, { "Sec-Fetch-Site": "same-origin", Origin: "http://127.0.0.1:5173", Cookie: "session=kim" }, trusted)).toMatchObject({
+      status: 200,
+      calls: 1,
+    });
+    expect(await send(apps.cookieOnly, { "Sec-Fetch-Site": "same-origin", Origin: "http://127.0.0.1:5174", Cookie: "session=kim" }, trusted)).toMatchObject(
+      refused,
+    );
   });
 
   it("serves cross-site reads by cookie: a GET changes nothing", async () => {
