@@ -26,11 +26,13 @@ describe("docs/architecture.md", () => {
     expect(code).toBe(0);
   });
 
-  it("gives the README the counts it states", () => {
+  it("gives the walk-through above its generated section, and the README, the counts they state", () => {
     const document = read("docs/architecture.md");
     const counts = tracedCounts(document.slice(document.indexOf(BEGIN), document.indexOf(END)));
     expect(counts).toBeDefined();
-    const readme = read("README.md");
-    expect(readme).toContain(`${counts!.total} library and app files (${counts!.server} on the server, ${counts!.client} in the browser session`);
+    const stated = `${counts!.total} library and app files (${counts!.server} on the server, ${counts!.client} in the browser session`;
+    const walkThrough = document.slice(0, document.indexOf(BEGIN));
+    expect(walkThrough.replace(/\s+/g, " ")).toContain(stated);
+    expect(read("README.md").replace(/\s+/g, " ")).toContain(stated);
   });
 });

@@ -29,7 +29,7 @@ export function renderTrace(trace: RequestTrace): string {
   ].join("\n");
 }
 
-/** The counts the README states, read back from a generated section. */
+/** The counts the README and docs/architecture.md's walk-through state, read back from a generated section. */
 export function tracedCounts(section: string): { server: number; client: number; total: number } | undefined {
   const read = (label: string) => Number(new RegExp(`^\\| ${label} \\| (\\d+) \\|`, "m").exec(section)?.[1] ?? Number.NaN);
   const counts = { server: read("server"), client: read("browser session"), total: read("both, counted once") };

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { codeBlocks, documentationFiles, readDocument, ROOT } from "./markdown.ts";
@@ -7,6 +7,8 @@ import { codeBlocks, documentationFiles, readDocument, ROOT } from "./markdown.t
  * Every `ts` and `tsx` block of README.md and docs/ is type-checked as a module of its own, with the
  * project's compiler options and the package's own entry points, as a reader's app would import them.
  * Names a block leaves to the reader's app (`yourSession`, `findScreens`…) are declared in reader-app.d.ts.
+ * A block whose first line is a comment naming a file (`// tools.ts`) is compiled under that name, so a
+ * later block of the same document can import it (`import { navigateToScreen } from "./tools.ts"`).
  */
 interface CheckedBlock {
   document: string;
@@ -23,10 +25,15 @@ function typeScriptBlocks(): CheckedBlock[] {
       .map((block) => ({
         document,
         line: block.line,
-        fileName: join(ROOT, "docs", ".code-blocks", `${document.replace(/[/.]/g, "_")}-${block.line}.${block.language}`),
+        fileName: join(ROOT, "docs", ".code-blocks", document.replace(/[/.]/g, "_"), namedFile(block.code) ?? `line-${block.line}.${block.language}`),
         code: block.code,
       })),
   );
+}
+
+/** The file a block names in its first line (`// server.ts — …`), if it names one. */
+function namedFile(code: string): string | undefined {
+  return /^\/\/ ([\w-]+\.tsx?)\b/.exec(code)?.[1];
 }
 
 /** One program for all blocks: each block's diagnostics, as `document:line` of the Markdown. */
@@ -44,6 +51,10 @@ function typeCheck(blocks: CheckedBlock[]): Map<CheckedBlock, string[]> {
   };
   host.fileExists = (fileName) => inMemory.has(fileName) || fileExists.call(host, fileName);
   host.readFile = (fileName) => inMemory.get(fileName) ?? readFile.call(host, fileName);
+  // The blocks' folders exist only in memory too; module resolution looks for them before their files.
+  const folders = new Set([...inMemory.keys()].map((fileName) => dirname(fileName)));
+  const { directoryExists } = host;
+  host.directoryExists = (folder) => folders.has(folder) || (directoryExists?.call(host, folder) ?? ts.sys.directoryExists(folder));
   const program = ts.createProgram([...inMemory.keys(), join(ROOT, "test/docs/reader-app.d.ts")], options, host);
   const global = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()].map((diagnostic) => describeDiagnostic(diagnostic));
   return new Map(
@@ -72,6 +83,11 @@ describe("TypeScript code blocks in README.md and docs/", () => {
   it("are found in the README and the guide", () => {
     expect(blocks.some((block) => block.document === "README.md")).toBe(true);
     expect(blocks.some((block) => block.document === "docs/guide.md")).toBe(true);
+  });
+
+  it("give each file a block names one block of its document", () => {
+    const names = blocks.map((block) => block.fileName);
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
   });
 
   it.each(blocks.map((block) => [`${block.document}:${block.line}`, block] as const))("%s type-checks", (_, block) => {
