@@ -9,7 +9,7 @@ import { createScriptedModel, parseSseFrames } from "@tether-agent/tether/testin
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen } from "@tether-agent/tether/node";
 
-/** The README's example: one agent mounted in a plain Hono app's own routes, without createTetherApp. */
+/** The guide's example (docs/guide.md): one agent mounted in a plain Hono app's own routes, without createTetherApp. */
 describe("createAgentHandlers in a plain Hono app", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "tether-handlers-"));
   let chat: AgentHandlers;

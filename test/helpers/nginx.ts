@@ -29,7 +29,7 @@ export function nginxMissing(): string | undefined {
 }
 
 /**
- * The configuration the README gives for several instances: round-robin
+ * The configuration docs/operations.md gives for several instances: round-robin
  * over the instances, responses passed on as they come (no buffering, so
  * each SSE event reaches the client when the instance writes it), long reads
  * for streams that stay quiet while a model thinks, and the client's Host

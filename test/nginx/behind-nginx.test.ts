@@ -9,11 +9,11 @@ import { tokenFor, type ServerProcess } from "../helpers/server-process.ts";
 /**
  * Issue 13 as an operator deploys it: two demo servers, each a real process,
  * on one PostgreSQL and one Redis, behind Debian's nginx (round-robin,
- * buffering off, the README's configuration). Every request goes through
+ * buffering off, the configuration in docs/operations.md). Every request goes through
  * nginx; the `x-tether-upstream` header says which instance served it.
  */
 
-/** The README's bound: a client hears of its instance's death within this. */
+/** The bound docs/operations.md states: a client hears of its instance's death within this. */
 const BOUND_MS = 15_000;
 
 const { skipped, schemas, databaseUrl, redisUrl } = await deploymentServices("Two instances behind nginx");

@@ -11,7 +11,7 @@ import { readSseFrames } from "@tether-agent/tether/testing";
  * Issue 39, H1: the database drops an instance's connections while its runs
  * stream (a restart, a failover, `pg_terminate_backend`). The instance, a
  * real process on the real PostgreSQL, must live through every round: its
- * runs end (finished, or `instance_lost` as the README says), `/healthz`
+ * runs end (finished, or `instance_lost` as docs/operations.md says), `/healthz`
  * answers, and the thread takes a new run once the instance holds its lock
  * again. Only this process's connections are terminated: they carry an
  * `application_name` no other session has.

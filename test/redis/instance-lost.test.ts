@@ -14,10 +14,10 @@ import { reachableRedis } from "../helpers/redis.ts";
  * Run leases end to end: instance A, a real process, executes a run on
  * PostgreSQL and Redis; a client follows it through instance B; A is killed
  * with SIGKILL. The client through B must get RUN_ERROR `instance_lost`
- * within the bound the README states, and the thread must go on through B.
+ * within the bound docs/operations.md states, and the thread must go on through B.
  */
 
-/** The bound the README promises: a sweep every 3 s, plus the 2 s a follower waits before asking the store, with room for a loaded machine. */
+/** The bound docs/operations.md promises: a sweep every 3 s, plus the 2 s a follower waits before asking the store, with room for a loaded machine. */
 const BOUND_MS = 15_000;
 const SCRIPT = fileURLToPath(new URL("../helpers/held-run-process.ts", import.meta.url));
 
