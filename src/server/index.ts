@@ -40,7 +40,7 @@ export { type TelemetryOptions, TRACER_NAME } from "./telemetry/index.ts";
 export type { IdSource, Runner } from "./run/index.ts";
 // The fan-out, for TetherApp's `hub` and its `hub` option (`redisHub` from /redis is one).
 export type { HubLogger, RunChannel, RunHub, RunHubFactory } from "./hub/index.ts";
-export { providerFetch } from "./models/index.ts";
+export { providerFetch, type LanguageModelV4 } from "./models/index.ts";
 export {
   createPlaybookModel,
   PLAYBOOK_PROVIDER,

@@ -1,4 +1,5 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { toLanguageModelV3, type LanguageModelV4 } from "../models/index.ts";
 import {
   AgentWelcomeSchema,
   TetherError,
@@ -25,8 +26,8 @@ export type BrowserToolPolicy = "strict" | "drop";
 export interface AgentDefinition<User extends TetherUser = TetherUser> {
   id: string;
   description?: string;
-  /** Any AI SDK language model (specification v3). */
-  model: LanguageModelV3;
+  /** Any AI SDK language model: AI SDK 6's providers (specification v3) or AI SDK 7's (v4). */
+  model: LanguageModelV3 | LanguageModelV4;
   /** Who the agent is; per user when it depends on them. */
   instructions?: string | ((user: User) => string);
   tools?: ServerTool<any, User>[];
@@ -115,7 +116,7 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
   return {
     id: definition.id,
     description: definition.description ?? "",
-    model: definition.model,
+    model: toLanguageModelV3(definition.model),
     instructions: typeof instructions === "function" ? instructions : () => instructions,
     tools,
     browserTools,
