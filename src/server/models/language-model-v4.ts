@@ -18,8 +18,8 @@ import type {
  * - The call options only gained settings (`reasoning`), and every prompt part
  *   Tether writes (text, tool calls, tool results as text or JSON) is shaped
  *   the same. Only files changed (tagged `{ type: "data" | "url" | … }`
- *   data): Tether never sends one, and a prompt that has one is refused
- *   rather than misread by the provider.
+ *   data, in messages and in tool results' `content`): Tether never sends
+ *   one, and a prompt that has one is refused rather than misread.
  * - Stream parts: `ping`, `custom` and `reasoning-file` are new and v3 has no
  *   word for them (Tether reads none): dropped. A tool's input may stream as
  *   raw text (`inputEncoding: "text"`, OpenAI's custom tools) while Tether
@@ -30,6 +30,9 @@ import type {
  *   saying why) is `other`, what a v3 provider reports for the same stream.
  *   A `deprecated` warning is an `other` one. Every other part, usage and
  *   provider metadata included, is the same in both.
+ * - Errors are the same classes, recognised by the same `Symbol.for` marker,
+ *   so retries and Tether's wording of a provider's failure read them as
+ *   before. `doGenerate` is not described: the run loop only streams.
  */
 export interface LanguageModelV4 {
   readonly specificationVersion: "v4";
