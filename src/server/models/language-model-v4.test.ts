@@ -1,4 +1,4 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "ai-sdk-provider-4";
 import { describe, expect, it } from "vitest";
 import { defineAgent } from "../agent/index.ts";
@@ -43,7 +43,7 @@ describe("toLanguageModelV3", () => {
     const { model, calls } = v4Model([{ type: "finish", usage, finishReason: { unified: "stop", raw: "stop" } }]);
     const agent = defineAgent({ id: "v4", model });
     expect(agent.model).toMatchObject({ specificationVersion: "v3", provider: "test.chat", modelId: "test-model" });
-    const tools = [{ type: "function" as const, name: "lookup", inputSchema: { type: "object" } }];
+    const tools: LanguageModelV3FunctionTool[] = [{ type: "function", name: "lookup", inputSchema: { type: "object" } }];
     await read(agent.model, { ...CALL, tools, toolChoice: { type: "auto" } });
     expect(calls).toEqual([{ ...CALL, tools, toolChoice: { type: "auto" } }]);
   });
