@@ -24,9 +24,39 @@ const ARGUMENTS = { city: "Lyon", unit: "celsius" };
 const ANSWER = "It is 21 degrees and sunny in Lyon, a fine afternoon for a walk by the Saône.";
 const USAGE = { call: { input_tokens: 90, output_tokens: 12 }, answer: { input_tokens: 140, output_tokens: 23 } };
 
+const openai3 = (baseURL: string) => createOpenAI3({ apiKey: "test-key", baseURL });
+const openai4 = (baseURL: string) => createOpenAI4({ apiKey: "test-key", baseURL });
+
+/** Each major's models on both of OpenAI's APIs: Chat Completions (`.chat`) and Responses (the provider's default). */
 const MAJORS = [
-  { name: "AI SDK 6 (@ai-sdk/openai 3, spec v3)", version: "v3", model: (baseURL: string) => createOpenAI3({ apiKey: "test-key", baseURL }).chat(MODEL_ID) },
-  { name: "AI SDK 7 (@ai-sdk/openai 4, spec v4)", version: "v4", model: (baseURL: string) => createOpenAI4({ apiKey: "test-key", baseURL }).chat(MODEL_ID) },
+  {
+    name: "AI SDK 6 (@ai-sdk/openai 3, spec v3), Chat Completions",
+    key: "v3-chat",
+    version: "v3",
+    provider: "openai.chat",
+    model: (url: string) => openai3(url).chat(MODEL_ID),
+  },
+  {
+    name: "AI SDK 7 (@ai-sdk/openai 4, spec v4), Chat Completions",
+    key: "v4-chat",
+    version: "v4",
+    provider: "openai.chat",
+    model: (url: string) => openai4(url).chat(MODEL_ID),
+  },
+  {
+    name: "AI SDK 6 (@ai-sdk/openai 3, spec v3), Responses",
+    key: "v3-responses",
+    version: "v3",
+    provider: "openai.responses",
+    model: (url: string) => openai3(url)(MODEL_ID),
+  },
+  {
+    name: "AI SDK 7 (@ai-sdk/openai 4, spec v4), Responses",
+    key: "v4-responses",
+    version: "v4",
+    provider: "openai.responses",
+    model: (url: string) => openai4(url)(MODEL_ID),
+  },
 ] as const;
 
 const mock = new LLMock({ port: 0 });
@@ -66,7 +96,7 @@ describe.each(MAJORS)("a model from $name", (major) => {
       authenticate: () => ({ id: "kim" }),
       store: createMemoryRunStore(),
       logger: silentLogger,
-      ids: createCountingIds(`tether_${major.version}_`),
+      ids: createCountingIds(`tether_${major.key}_`),
     });
     server = await listen(tether.app, { port: 0, host: "127.0.0.1" });
   });
@@ -76,8 +106,8 @@ describe.each(MAJORS)("a model from $name", (major) => {
   });
 
   it("streams the tool call's arguments and the answer's text, runs the tool, and records each call's usage", async () => {
-    const agent = new HttpAgent({ url: `${server.url}/api/agents/weather/run`, threadId: `weather-${major.version}` });
-    agent.addMessage({ id: `weather-${major.version}-u1`, role: "user", content: ASK });
+    const agent = new HttpAgent({ url: `${server.url}/api/agents/weather/run`, threadId: `weather-${major.key}` });
+    agent.addMessage({ id: `weather-${major.key}-u1`, role: "user", content: ASK });
     const result = await runAgent(agent, { tools: [] });
     expect(result.failed).toBeUndefined();
     expect(result.finished!.outcome).toEqual({ type: "success" });
@@ -100,7 +130,7 @@ describe.each(MAJORS)("a model from $name", (major) => {
     const outputTokens = USAGE.call.output_tokens + USAGE.answer.output_tokens;
     expect(result.finished!.usage).toEqual([
       {
-        provider: "openai.chat",
+        provider: major.provider,
         model: MODEL_ID,
         inputTokens,
         outputTokens,
@@ -116,13 +146,13 @@ describe.each(MAJORS)("a model from $name", (major) => {
       record.modelCalls.map(({ model, finishReason, usage, toolCalls }) => ({ model, finishReason, usage, tools: toolCalls.map((call) => call.toolName) })),
     ).toEqual([
       {
-        model: { provider: "openai.chat", modelId: MODEL_ID },
+        model: { provider: major.provider, modelId: MODEL_ID },
         finishReason: "tool-calls",
         usage: { inputTokens: 90, outputTokens: 12, totalTokens: 102 },
         tools: ["getWeather"],
       },
       {
-        model: { provider: "openai.chat", modelId: MODEL_ID },
+        model: { provider: major.provider, modelId: MODEL_ID },
         finishReason: "stop",
         usage: { inputTokens: 140, outputTokens: 23, totalTokens: 163 },
         tools: [],
