@@ -1,13 +1,4 @@
-import {
-  beginRunRefusals,
-  decodePage,
-  encodePage,
-  pages,
-  endedRunRefusal,
-  lostRunEvents,
-  closeUnaskedApprovals,
-  splitRunInput,
-} from "../../store/shared/index.ts";
+import { beginRunRefusals, decodePage, endedRunRefusal, lostRunEvents, closeUnaskedApprovals, splitRunInput } from "../../store/shared/index.ts";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../../protocol/index.ts";
 import { sqliteAttempt } from "./attempt.ts";
@@ -21,9 +12,9 @@ import { applySchema } from "./schema.ts";
 import { sqliteReports } from "./reports.ts";
 import { prepareStatements } from "./statements.ts";
 import { sqliteRunInputs } from "./run-inputs.ts";
+import { sqliteWrites } from "./writes.ts";
 import type {
   BeginRun,
-  StoredInterrupt,
   CommitStep,
   FinishRun,
   LostRunEnding,
@@ -68,32 +59,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
   const group = createGroupCommit(db);
   const checkpoints = file ? checkpointInBackground(db, options.filename, options) : undefined;
 
-  const insertEvents = (runId: string, events: StoredEvent[]) => {
-    for (const page of pages(events)) {
-      statements.insertPage.run(runId, page[0]!.seq, page.at(-1)!.seq, encodePage(page));
-    }
-  };
-
-  const appendMessages = (threadId: string, runId: string, messages: Message[]) => {
-    let position = statements.nextPosition.get(threadId)!.next;
-    for (const message of messages) {
-      try {
-        statements.insertMessage.run(threadId, position++, message.id, runId, JSON.stringify(message));
-      } catch (error) {
-        if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE") throw beginRunRefusals.messageIdUsed(message.id);
-        throw error;
-      }
-    }
-  };
-
-  const insertFacts = (runId: string, facts: StoredFact[] | undefined) => {
-    for (const fact of facts ?? []) statements.insertFact.run(runId, JSON.stringify(fact));
-  };
-
-  const insertInterrupt = (stored: StoredInterrupt) => {
-    const { status: _status, answer: _answer, resolvedByRunId: _by, ...body } = stored;
-    statements.insertInterrupt.run(stored.interrupt.id, stored.threadId, stored.runId, JSON.stringify(body));
-  };
+  const { insertEvents, appendMessages, insertFacts, insertInterrupt } = sqliteWrites(statements);
 
   const beginRun = db.transaction((begin: BeginRun) => {
     const { thread, run } = begin;
