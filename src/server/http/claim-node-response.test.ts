@@ -1,11 +1,12 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import { createServer, request as httpRequest, type RequestListener, type Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Hono } from "hono";
 import { getRequestListener as requestListenerOfMajor2 } from "hono-node-server-2";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventStreamResponse, type RunEvents } from "./event-stream.ts";
 import type { Logger } from "./logger.ts";
+import { rawGet as get } from "../../../test/helpers/raw-get.ts";
 
 const text = (seq: number, delta: string) => ({ seq, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta } as BaseEvent });
 
@@ -30,22 +31,6 @@ function recordingLogger() {
   const errors: string[] = [];
   const logger: Logger = { info() {}, warn() {}, error: (message) => errors.push(message) };
   return { logger, errors };
-}
-
-/** What a client got: the status and body, and whether the response ended cleanly (not cut). */
-function get(url: string): Promise<{ status?: number; body: string; ended: boolean }> {
-  return new Promise((resolve) => {
-    const request = httpRequest(url, (response) => {
-      let body = "";
-      let ended = false;
-      response.on("data", (chunk: Buffer) => (body += String(chunk)));
-      response.on("end", () => (ended = true));
-      response.on("error", () => {});
-      response.once("close", () => resolve({ status: response.statusCode, body, ended }));
-    });
-    request.once("error", () => resolve({ body: "", ended: false }));
-    request.end();
-  });
 }
 
 describe("claimNodeResponse, under eventStreamResponse", () => {

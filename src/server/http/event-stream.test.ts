@@ -9,6 +9,7 @@ import { RESPONSE_ALREADY_SENT } from "./response-already-sent.ts";
 import { listen, type Listening } from "../adapters/node/index.ts";
 import { eventStreamResponse, type RunEvents } from "./event-stream.ts";
 import { silentLogger } from "./logger.ts";
+import { rawGet } from "../../../test/helpers/raw-get.ts";
 
 const text = (seq: number, delta: string) => ({ seq, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta } as BaseEvent });
 
@@ -148,18 +149,7 @@ describe("eventStreamResponse", () => {
         }, closes),
         { port: 0, host: "127.0.0.1" },
       );
-      const outcome = await new Promise<{ status?: number; body: string; ended: boolean }>((resolve) => {
-        const request = httpRequest(`${server!.url}/events`, (response) => {
-          let body = "";
-          let ended = false;
-          response.on("data", (chunk: Buffer) => (body += String(chunk)));
-          response.on("end", () => (ended = true));
-          response.on("error", () => {});
-          response.once("close", () => resolve({ status: response.statusCode, body, ended }));
-        });
-        request.once("error", () => resolve({ body: "", ended: false }));
-        request.end();
-      });
+      const outcome = await rawGet(`${server!.url}/events`);
       expect(outcome.status).toBe(200);
       expect(outcome.body).toContain("id: r1:2");
       expect(outcome.ended).toBe(false);
