@@ -11,12 +11,14 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reachablePostgres, serverSchemas } from "../helpers/postgres.ts";
 import { launchChromium } from "./browser.ts";
+import { guideInstall, readmeAndGuidePackages } from "./guide-install.ts";
 
 /**
- * Tether as another app gets it: the packed tarball installed from the npm
- * registry's side of things (no path aliases, no workspace, outside the repo)
- * into a fresh NodeNext TypeScript server and a fresh Vite + React app, both
- * built and typechecked, then run with a real OpenAI-wire model (aimock).
+ * Tether as another app gets it: the packed tarball installed with the
+ * guide's own install commands, unpinned (no path aliases, no workspace,
+ * outside the repo), into a fresh NodeNext TypeScript server and a fresh
+ * Vite + React app, both built and typechecked, then run with a real
+ * OpenAI-wire model (aimock).
  * The server twice, each with one store adapter's driver: SQLite only (no
  * PostgreSQL or Redis driver, no React), and PostgreSQL only (no
  * better-sqlite3, so nothing compiles).
@@ -24,20 +26,10 @@ import { launchChromium } from "./browser.ts";
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("../fixtures/installed-app", import.meta.url));
 const run = promisify(execFile);
-const REPO_MANIFEST = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
 
 /** Which of `names` are installed in an app's node_modules. */
 function installed(app: string, names: string[]): string[] {
   return names.filter((name) => existsSync(join(app, "node_modules", name)));
-}
-
-/** The server fixture with the PostgreSQL driver in place of SQLite's: the same code, another store adapter. */
-function pgOnlyManifest(manifest: string): string {
-  const json = JSON.parse(manifest) as { dependencies: Record<string, string>; allowScripts?: Record<string, boolean> };
-  delete json.dependencies["better-sqlite3"];
-  delete json.allowScripts;
-  json.dependencies.pg = REPO_MANIFEST.devDependencies.pg!;
-  return JSON.stringify(json, null, 2);
 }
 
 /** Errors TypeScript finds inside the installed package's declaration files, checked even where the app skips library checks. */
@@ -104,19 +96,28 @@ describe("the packed package, installed into new apps", () => {
     work = mkdtempSync(join(tmpdir(), "tether-installed-"));
     const [packed] = JSON.parse(await npm(REPO, ["pack", "--json", "--pack-destination", work])) as Array<{ filename: string }>;
     tarball = join(work, packed!.filename);
-    for (const [app, fixture] of [
-      ["server", "server"],
-      ["server-pg", "server"],
-      ["web", "web"],
-    ] as const) {
-      cpSync(join(FIXTURES, fixture), join(work, app), { recursive: true });
-      const manifest = join(work, app, "package.json");
-      const text = readFileSync(manifest, "utf8").replace('"TARBALL"', JSON.stringify(`file:${tarball}`));
-      writeFileSync(manifest, app === "server-pg" ? pgOnlyManifest(text) : text);
+    const guide = guideInstall(tarball);
+    // The guide's own commands, unpinned, in the order a reader runs them; one app after another, as the SQLite
+    // server may compile better-sqlite3 and the machine has two cores. No --prefer-offline: resolving afresh from a
+    // cache, a package published since could ask for a version the cached lists lack.
+    const installs = {
+      server: [guide.sqliteServer, guide.typescript],
+      // TypeScript without tsx here, to see `tether serve` refuse a .ts module in words.
+      "server-pg": [guide.pgServer, ["install", "--save-dev", "typescript", "@types/node", "--no-audit", "--no-fund"]],
+      web: [guide.reactApp],
+    };
+    for (const [app, commands] of Object.entries(installs)) {
+      cpSync(join(FIXTURES, app === "web" ? "web" : "server"), join(work, app), { recursive: true });
+      // The PostgreSQL server installs nothing native, so it allows no install scripts.
+      if (app === "server-pg") {
+        const manifest = join(work, app, "package.json");
+        const { allowScripts: _native, ...rest } = JSON.parse(readFileSync(manifest, "utf8")) as Record<string, unknown>;
+        writeFileSync(manifest, JSON.stringify(rest, null, 2));
+      }
+      for (const command of commands) await npm(join(work, app), command);
+      // What the registry gave today, in the test's output: the versions a reader would get.
+      console.info(`${app}: ${await npm(join(work, app), ["ls", "--depth=0"])}`);
     }
-    // One after the other: the SQLite server compiles better-sqlite3, and the machine has two cores. No --prefer-offline:
-    // resolving afresh from a cache, a package published since could ask for a version the cached lists lack.
-    for (const app of ["server", "server-pg", "web"]) await npm(join(work, app), ["install", "--no-audit", "--no-fund"]);
 
     mock.addFixture({ match: { userMessage: /^hello from PostgreSQL$/ }, response: { content: "Stored in PostgreSQL." } });
     mock.addFixture({ match: { userMessage: /^hello from SQLite$/ }, response: { content: "Stored in SQLite." } });
@@ -133,6 +134,12 @@ describe("the packed package, installed into new apps", () => {
     server?.kill();
     await mock.stop();
     if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("installs what the README says: each of its install lines is one of the guide's, which this suite ran", () => {
+    const { readme, guide } = readmeAndGuidePackages();
+    expect(readme.length).toBeGreaterThan(0);
+    for (const packages of readme) expect(guide).toContainEqual(packages);
   });
 
   it("ships compiled JavaScript with types and source maps, React and the drivers as optional peers, and no TypeScript to run", async () => {
@@ -172,8 +179,11 @@ describe("the packed package, installed into new apps", () => {
     await npm(join(work, "server"), ["run", "build"]);
     const help = await npm(join(work, "server"), ["exec", "--", "tether", "help"]);
     expect(help).toContain("tether serve <module>");
-    // Without tsx in the app, serving a TypeScript module is refused in words, not with Node's stack trace.
-    const refused = await npm(join(work, "server"), ["exec", "--", "tether", "serve", "src/server.ts"]).catch((error: Error) => error.message);
+  });
+
+  it("refuses in words, not with Node's stack trace, to serve a TypeScript module in an app without tsx", async () => {
+    expect(installed(join(work, "server-pg"), ["tsx", "typescript"])).toEqual(["typescript"]);
+    const refused = await npm(join(work, "server-pg"), ["exec", "--", "tether", "serve", "src/server.ts"]).catch((error: Error) => error.message);
     expect(refused).toContain("install tsx (npm install -D tsx) or serve the compiled JavaScript");
   });
 
