@@ -3,11 +3,13 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TetherError, isTetherError } from "../protocol/index.ts";
 import { missingDriver } from "../server/missing-driver.ts";
+import { INIT_USAGE, initCommand } from "./init/init.ts";
 import { RECORD_SWITCHES, RECORD_USAGE, recordCommand } from "./record.ts";
 import { TOOLS_CHECK_USAGE, toolsCheck } from "./tools-check.ts";
 
 const HELP = `tether: the Tether command
 
+${INIT_USAGE}
   tether serve <module> [--port 8787] [--host 127.0.0.1]
       Serves the app a module exports (default export: a Hono-style { fetch } app,
       an object with an \`app\`, or a function returning either). Exits 1 with the
@@ -23,6 +25,10 @@ export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   try {
     switch (command) {
+      case "init": {
+        const { positional, flags } = parseFlags(rest);
+        return initCommand(positional, flags);
+      }
       case "serve":
         return await serve(rest);
       case "tools":
