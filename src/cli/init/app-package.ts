@@ -11,6 +11,7 @@ export const STARTER_DEPENDENCIES: Record<string, string> = {
   "@ai-sdk/openai": "^3.0.0 || ^4.0.0", // 4 (AI SDK 7) declares Node 22: on Node 20 npm picks 3
   "@hono/node-server": "^1.19.19 || ^2.1.11",
   "better-sqlite3": "^12.11.1", // 13 needs Node 22
+  hono: "^4.0.0", // the built page's server (server.ts); Tether's API brings its own
   react: "^19.0.0",
   "react-dom": "^19.0.0",
   streamdown: "^2.7.1",
@@ -41,6 +42,8 @@ export function appPackageJson(name: string, tetherSpec: string): string {
       start: "tsx server.ts",
       typecheck: "tsc --noEmit",
     },
+    // npm 11 runs a dependency's install scripts only when allowed: SQLite's binary, Vite's esbuild.
+    allowScripts: { "better-sqlite3": true, esbuild: true },
     dependencies: sorted({ ...STARTER_DEPENDENCIES, "@tether-agent/tether": tetherSpec }),
     devDependencies: STARTER_DEV_DEPENDENCIES,
   };
