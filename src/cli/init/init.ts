@@ -15,16 +15,13 @@ export const INIT_USAGE = `  tether init <folder> [--tether <version | path of a
       panel. Then: cd <folder> && npm install && npm run dev. --tether sets the
       app's @tether-agent/tether dependency: a version from the npm registry
       (default: this Tether's version as a ^ range), or the path of the tarball
-      npm pack made.
-      Exits 1 and writes nothing when the folder is not empty or its name
-      cannot name an npm package.
+      npm pack made. Exits 1 and writes nothing when the folder is not empty,
+      its name cannot name an npm package, or the tarball is not there.
 `;
 
 export interface CreatedApp {
   /** The app's folder, absolute. */
   folder: string;
-  /** The files written, relative to the folder, in order. */
-  files: string[];
   /** The `@tether-agent/tether` dependency written in its package.json. */
   tetherSpec: string;
 }
@@ -36,12 +33,11 @@ export function createStarterApp(folder: string, options: { tether?: string; cwd
   const name = basename(target);
   checkPackageName(name);
   const spec = tetherSpec(options.tether, target, readTetherPackage().version, cwd);
-  const files = [
+  writeApp(target, [
     ...templateFiles().map((file) => ({ path: file.target, content: readFileSync(file.source) })),
     { path: "package.json", content: appPackageJson(name, spec) },
-  ].sort((a, b) => a.path.localeCompare(b.path, "en"));
-  writeApp(target, files);
-  return { folder: target, files: files.map((file) => file.path), tetherSpec: spec };
+  ]);
+  return { folder: target, tetherSpec: spec };
 }
 
 /** `tether init <folder> [--tether <spec>]`: writes the app and says what to do next. */
