@@ -5,7 +5,6 @@ import { openai } from "@ai-sdk/openai";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { listen } from "@tether-agent/tether/node";
 import { createPlaybookModel, createTetherApp, defineAgent, defineTool } from "@tether-agent/tether/server";
-import { Hono } from "hono";
 import { z } from "zod";
 import { playbook } from "./playbook.ts";
 import { TASKS, tasksMatching } from "./tasks.ts";
@@ -49,10 +48,7 @@ const tether = await createTetherApp({
 // The app's own route beside Tether's API, behind the same sign-in: the page's task list.
 tether.app.get("/api/tasks", tether.auth, (c) => c.json(TASKS));
 // The page built by `npm run build`, served beside the API by `npm start` (in development Vite serves it).
-if (existsSync("dist")) {
-  const page = new Hono().use(serveStatic({ root: "./dist" }));
-  tether.app.get("*", (c) => page.fetch(c.req.raw));
-}
+if (existsSync("dist")) tether.app.use("*", serveStatic({ root: "./dist" }));
 
 const server = await listen(tether.app, { port: Number(process.env.PORT ?? 8787), host: "127.0.0.1" });
 const modelName = process.env.OPENAI_API_KEY

@@ -3,7 +3,7 @@ import { appPackageJson, STARTER_DEPENDENCIES, STARTER_DEV_DEPENDENCIES } from "
 import { readTetherPackage } from "./tether-package.ts";
 
 describe("the starter app's package.json", () => {
-  it("gives Tether's optional peers the ranges Tether itself declares", () => {
+  it("gives Tether's peers the ranges Tether itself declares", () => {
     const peers = readTetherPackage().peerDependencies;
     const given = Object.entries({ ...STARTER_DEPENDENCIES, ...STARTER_DEV_DEPENDENCIES }).filter(([name]) => name in peers);
 
@@ -13,6 +13,7 @@ describe("the starter app's package.json", () => {
       "@ai-sdk/openai",
       "@hono/node-server",
       "better-sqlite3",
+      "hono",
       "react",
       "react-dom",
       "streamdown",

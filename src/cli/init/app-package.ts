@@ -1,7 +1,7 @@
 /**
  * The dependencies of the app `tether init` writes: the one place their ranges are listed. Each
  * range installs working versions on Node 20.19 and on later Node; where a newer major needs Node 22,
- * the range stops before it or npm picks by `engines` (said per line). Tether's optional peers take
+ * the range stops before it or npm picks by `engines` (said per line). Tether's peers take
  * Tether's own peer ranges (app-package.test.ts holds them to it), and test/e2e/starter.test.ts
  * installs the lot as the registry has them on the day.
  */
@@ -11,7 +11,7 @@ export const STARTER_DEPENDENCIES: Record<string, string> = {
   "@ai-sdk/openai": "^3.0.0 || ^4.0.0", // 4 (AI SDK 7) declares Node 22: on Node 20 npm picks 3
   "@hono/node-server": "^1.19.19 || ^2.1.11",
   "better-sqlite3": "^12.11.1", // 13 needs Node 22
-  hono: "^4.0.0", // the built page's server (server.ts); Tether's API brings its own
+  hono: "^4.13.19", // Tether's peer: its API and the app's routes share one Hono
   react: "^19.0.0",
   "react-dom": "^19.0.0",
   streamdown: "^2.7.1",
