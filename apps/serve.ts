@@ -5,12 +5,10 @@
  * threads and runs, and the apps' own data, on PostgreSQL when
  * TETHER_DATABASE_URL is set.
  */
-import { existsSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { TetherError, isTetherError } from "@tether-agent/tether/protocol";
 import {
   consoleLogger,
@@ -35,6 +33,7 @@ import { WORKDESK_USERS, createWorkdeskAgent, workdeskRecordReaders, type Workde
 import { workdeskApi } from "./workdesk/api.ts";
 import { RECIPES_WEB, RUNS_WEB, WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";
 import { ensureWebBundles } from "./web-bundle/ensure-web-bundles.ts";
+import { servePages } from "./serve-pages.ts";
 
 /** Anyone the demo sign-in knows: the Workdesk's people and the Recipes'. Each agent and API serves its own kind. */
 export type DemoUser = WorkdeskUser | RecipesUser;
@@ -170,29 +169,6 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
     await store.close();
     throw error;
   }
-}
-
-/**
- * Serves an app's built pages under `base`, and its index.html for every other
- * path there that is not the API, so the app's own routes
- * (/work-requests/R-1042, /recipes/cookbook) load on reload.
- */
-function servePages(app: Hono, folder: string, base = "") {
-  const root = relative(process.cwd(), folder); // serveStatic takes a path relative to the working folder
-  const index = join(folder, "index.html");
-  const inFolder = { root, rewriteRequestPath: (path: string) => path.slice(base.length) };
-  // A missing asset is a 404, not the app's page: a stale tab asking for an old bundle must fail loudly.
-  app.use(`${base}/assets/*`, serveStatic(inFolder), async (c) => c.notFound());
-  app.get(`${base}/tools.manifest.json`, serveStatic(inFolder));
-  const page: MiddlewareHandler = async (c, next) => {
-    if (c.req.path.startsWith("/api/")) return next();
-    // Looked up per request: `npm start` builds the pages after the demo is set up, and `npm run build` may run beside a server.
-    if (!existsSync(index))
-      return c.text(`The web pages are not built: run "npm run build" (npm start builds them when they are missing or out of date).`, 503);
-    return serveStatic({ root, path: "index.html" })(c, next);
-  };
-  if (base) app.get(base, (c) => c.redirect(`${base}/`));
-  app.get(`${base}/*`, page);
 }
 
 async function main() {
