@@ -48,12 +48,30 @@ async function ensure(apps: WebApp[], build: (app: WebApp, fingerprint: string) 
 }
 
 describe("ensureWebBundles", () => {
-  it("builds a missing bundle, saying it is missing", async () => {
+  it("builds a missing bundle, saying it is not built yet, then how long it took", async () => {
     const app = fixtureApp();
     const builder = fakeBuilder();
     const lines = await ensure([app], builder.build);
     expect(builder.built).toEqual(["desk"]);
-    expect(lines[0]).toMatch(/^desk web bundle is missing: building /);
+    expect(lines).toEqual([
+      "Building the web pages (desk: not built yet), usually under a minute; later starts reuse them…",
+      expect.stringMatching(/^Web pages built in \d+\.\d s$/),
+    ]);
+  });
+
+  it("says one line before its builds and one after, however many apps it builds and why", async () => {
+    const desk = fixtureApp("desk");
+    const recipes = fixtureApp("recipes");
+    const runs = fixtureApp("runs");
+    const builder = fakeBuilder();
+    await ensure([recipes], builder.build);
+    write("recipes/src/main.tsx", "render(<Recipes />)");
+    const lines = await ensure([desk, recipes, runs], builder.build);
+    expect(builder.built).toEqual(["recipes", "desk", "recipes", "runs"]);
+    expect(lines).toEqual([
+      "Building the web pages (desk, runs: not built yet; recipes: sources changed since the last build), usually under a minute; later starts reuse them…",
+      expect.stringMatching(/^Web pages built in /),
+    ]);
   });
 
   it("builds again when the stamp survived but the page did not (a half-deleted dist)", async () => {
@@ -63,17 +81,17 @@ describe("ensureWebBundles", () => {
     rmSync(join(app.outDir, "index.html"));
     const lines = await ensure([app], builder.build);
     expect(builder.built).toEqual(["desk", "desk"]);
-    expect(lines[0]).toMatch(/^desk web bundle is missing/);
+    expect(lines[0]).toMatch(/\(desk: not built yet\)/);
   });
 
-  it("leaves a current bundle alone, saying it is current", async () => {
+  it("leaves a current bundle alone, saying so in one line", async () => {
     const app = fixtureApp();
     const builder = fakeBuilder();
     await ensure([app], builder.build);
     const builtAt = statSync(join(app.outDir, "index.html")).mtimeMs;
     const lines = await ensure([app], builder.build);
     expect(builder.built).toEqual(["desk"]);
-    expect(lines).toEqual([expect.stringMatching(/^desk web bundle is current/)]);
+    expect(lines).toEqual(["Web pages are current (desk): reusing them"]);
     expect(statSync(join(app.outDir, "index.html")).mtimeMs).toBe(builtAt);
   });
 
@@ -91,7 +109,7 @@ describe("ensureWebBundles", () => {
     change();
     const lines = await ensure([app], builder.build);
     expect(builder.built).toEqual(["desk", "desk"]);
-    expect(lines[0]).toMatch(/^desk web sources changed since the last build: building /);
+    expect(lines[0]).toMatch(/^Building the web pages \(desk: sources changed since the last build\)/);
   });
 
   it.each([
@@ -120,7 +138,7 @@ describe("ensureWebBundles", () => {
     const builder = fakeBuilder();
     const lines = await ensure([app], builder.build);
     expect(builder.built).toEqual(["desk"]);
-    expect(lines[0]).toMatch(/^desk web bundle is missing/);
+    expect(lines[0]).toMatch(/\(desk: not built yet\)/);
   });
 
   it("builds again when a source was edited while the last build ran", async () => {
@@ -142,7 +160,6 @@ describe("ensureWebBundles", () => {
     write("recipes/src/main.tsx", "render(<Recipes />)");
     const lines = await ensure([desk, recipes], builder.build);
     expect(builder.built).toEqual(["desk", "recipes", "recipes"]);
-    expect(lines[0]).toMatch(/^desk web bundle is current/);
-    expect(lines[1]).toMatch(/^recipes web sources changed since the last build/);
+    expect(lines[0]).toMatch(/^Building the web pages \(recipes: sources changed since the last build\)/);
   });
 });
