@@ -45,6 +45,7 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     pool: "forks",
+    setupFiles: ["./test/setup/lit-dev-mode.ts"],
     // The default report, then each project's time (`npm test` runs all three; the browser suite is vitest.e2e.config.ts).
     reporters: ["default", "./test/reporters/project-times.ts"],
     projects: [
