@@ -6,6 +6,7 @@ import { turnParts } from "@tether-agent/tether/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { listen } from "@tether-agent/tether/node";
+import { agentFailures } from "../helpers/agent-failures.ts";
 import { createScriptedApp, openPanel, type ScriptedApp } from "../helpers/scripted-app.ts";
 import { apartFromOtherTabs } from "../helpers/stale-tab.ts";
 
@@ -37,6 +38,7 @@ async function served(app: ScriptedApp) {
   return { tab, stored };
 }
 const said = (session: AgentSession) => session.getState().messages.map((message) => message.content);
+const failures = agentFailures();
 
 describe("session.regenerate", () => {
   it("replaces the answer, and a refusal the server gave for a passing reason leaves the next Regenerate working", async () => {
@@ -54,6 +56,7 @@ describe("session.regenerate", () => {
 
     down = true;
     await session.regenerate();
+    expect(failures.take()).toMatchObject([{ code: "internal" }]);
     expect(said(session)).toEqual(["hello", "First."]); // not taken: the answer stands
     down = false;
     await session.regenerate();
@@ -71,6 +74,7 @@ describe("session.regenerate", () => {
     await live.send("thanks");
 
     await stale.regenerate();
+    expect(failures.take()).toMatchObject([{ code: "history_conflict" }]);
     expect(stale.getState().error).toMatchObject({ code: "history_conflict", message: expect.stringMatching(/moved on in another window/) });
     expect(said(stale)).toEqual(["hello", "First.", "thanks", "Welcome."]);
     await stale.regenerate();
@@ -88,6 +92,7 @@ describe("session.regenerate", () => {
     await phone.regenerate();
 
     await laptop.send("thanks");
+    expect(failures.take()).toMatchObject([{ code: "history_conflict" }]);
     expect(laptop.getState().unsent).toMatchObject({
       text: "thanks",
       retryable: true,
@@ -107,6 +112,8 @@ describe("session.regenerate", () => {
     const b = tab("t1");
     await b.restore();
     await Promise.all([a.regenerate(), b.regenerate()]);
+    // The tab that comes second may be refused, or may come once the first run has ended.
+    for (const failure of failures.take()) expect(failure).toMatchObject({ code: "run_in_progress" });
     await expect.poll(async () => [said(a), said(b)]).toEqual([await stored("t1"), await stored("t1")]);
     expect(await stored("t1")).toEqual(["hello", "Second."]);
   });
@@ -190,6 +197,7 @@ describe("session.regenerate", () => {
     await phone.regenerate();
 
     await laptop.regenerate();
+    expect(failures.take()).toMatchObject([{ code: "interrupt_pending" }]);
     expect(laptop.getState().error).toMatchObject({ code: "interrupt_pending", message: expect.stringMatching(/waits for an approval, shown here/) });
     expect(laptop.getState().interrupts).toHaveLength(1);
     expect(laptop.regenerableAnswer()).toBeUndefined();
@@ -208,6 +216,7 @@ describe("session.regenerate", () => {
     await panel("billing").send("what is my invoice?");
     const support = panel("support");
     await support.send("my badge does not work");
+    expect(failures.take()).toMatchObject([{ code: "history_conflict" }]);
     expect(said(support)).toEqual(["my badge does not work"]);
     expect(support.getState().unsent).toMatchObject({
       retryable: false,

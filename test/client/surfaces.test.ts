@@ -2,6 +2,7 @@ import { createAgentSession, readSurfaceActivity, SURFACE_ACTIVITY_TYPE, type Su
 import type { Message } from "@ag-ui/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
+import { agentFailures } from "../helpers/agent-failures.ts";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
 
 /** The surfaces of a session's conversation, as the panel reads them. */
@@ -12,6 +13,7 @@ const surfacesOf = (messages: Message[]) =>
   });
 
 describe("generated surfaces in the browser session", () => {
+  const failures = agentFailures();
   let server: DemoServer;
   beforeAll(async () => {
     server = await startDemoServer({ playbook: { chunkDelayMs: 5 } });
@@ -72,6 +74,7 @@ describe("generated surfaces in the browser session", () => {
     await s.send("find R-1042");
     await s.act({ name: "open_detail", surfaceId: "request-R-1042", sourceComponentId: "open", context: {}, timestamp: new Date().toISOString() });
     expect(s.getState().error).toMatchObject({ code: "surface_unknown" });
+    expect(failures.take()).toMatchObject([{ code: "surface_unknown" }]);
     expect(s.getState().running).toBe(false);
   });
 

@@ -4,6 +4,7 @@ import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { EventSchemas, EventType, HttpAgent, type AgentSubscriber, type BaseEvent, type Message } from "ag-ui-client-0.0";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
+import { agentFailures } from "../helpers/agent-failures.ts";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
 
 // The 0.0.x packages (here @ag-ui/client 0.0.59, the version CopilotKit 1.75 pins) parse, enforce and verify
@@ -31,6 +32,7 @@ const pendingEvent = (seen: Seen) =>
   seen.events.find((event) => event.type === EventType.CUSTOM && (event as { name?: string }).name === "tether.pending_tool_calls");
 
 describe("an AG-UI 0.0.x client (the packages CopilotKit 1.75 pins), with ?compat=ag-ui-0.0", () => {
+  const failures = agentFailures();
   let server: DemoServer;
   const agent0 = (user: string, threadId: string, query = COMPAT) =>
     new HttpAgent({ url: `${server.url}/api/agents/workdesk/run${query}`, headers: { Authorization: `Bearer ${server.token(user)}` }, threadId });
@@ -46,6 +48,7 @@ describe("an AG-UI 0.0.x client (the packages CopilotKit 1.75 pins), with ?compa
     agent.addMessage({ id: "plain-1-u1", role: "user", content: "open the work request list" });
     const seen = await run(agent);
     expect(String(seen.failed)).toMatch(/unrecognized_keys[\s\S]*pendingToolCallIds/);
+    expect(failures.take()).toEqual([seen.failed]); // what the 0.0.x client logs for a failed run
   });
 
   it("plays the two-turn story: every event passes the 0.0.x schemas, and the pending call travels in a CUSTOM event", async () => {

@@ -3,6 +3,7 @@ import { readIntent } from "../../apps/recipes/agent/intents.ts";
 import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
+import { agentFailures } from "../helpers/agent-failures.ts";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
 import {
   GUEST_DESKTOP,
@@ -120,6 +121,7 @@ describe("the Recipes agent with each frontend's tool set", () => {
 });
 
 describe("who may use which agent", () => {
+  const failures = agentFailures();
   const post = (agentId: string, user: string, tools: unknown[]) =>
     fetch(`${server.url}/api/agents/${agentId}/run`, {
       method: "POST",
@@ -152,6 +154,7 @@ describe("who may use which agent", () => {
     agent.addMessage({ id: "u1", role: "user", content: "hello" });
     const run = await runRecipes(agent, GUEST_DESKTOP.tools);
     expect(run.failed?.message).toMatch(/403/);
+    expect(failures.take()).toEqual([run.failed]); // what HttpAgent logs for a failed run
     expect(run.events).toEqual([]);
   });
 });
