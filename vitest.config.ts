@@ -46,8 +46,9 @@ export default defineConfig({
     testTimeout: 20_000,
     pool: "forks",
     setupFiles: ["./test/setup/lit-dev-mode.ts"],
-    // The default report, then each project's time (`npm test` runs all three; the browser suite is vitest.e2e.config.ts).
-    reporters: ["default", "./test/reporters/project-times.ts"],
+    // The default report, with what the run takes and needs before it and each project's time after it
+    // (`npm test` runs all three; the browser suite is vitest.e2e.config.ts).
+    reporters: ["default", "./test/reporters/test-plan.ts", "./test/reporters/project-times.ts"],
     projects: [
       project("unit", 0, { include: ["src/**/*.test.ts", "apps/**/*.test.ts"], exclude: SERVICE_TESTS }),
       project("integration", 1, { include: ["test/**/*.test.ts"], exclude: ["test/e2e/**", ...SERVICE_TESTS] }),
