@@ -22,7 +22,7 @@ describe("the test plan printed before a run", () => {
     vi.stubEnv("TETHER_TEST_REQUIRE_REDIS", "");
     vi.stubEnv("TETHER_TEST_REQUIRE_NGINX", "");
     const printed = await plan("unit", "integration", "services");
-    expect(printed).toMatch(/^About 9\.5 minutes on 2 cores \(unit 2, integration 5, services 2\.5\)/);
+    expect(printed).toMatch(/^About 8 minutes on 2 cores \(unit 1\.5, integration 4\.5, services 2\)/);
     expect(printed).toMatch(/optional here, required in CI/);
     expect(printed).toMatch(/PostgreSQL at 127\.0\.0\.1:1\/test did not answer \(ECONNREFUSED\): test\/postgres, .* skip\n/);
     expect(printed).toMatch(/Redis at 127\.0\.0\.1:1 did not answer .*: test\/redis, .* skip\n/);
