@@ -11,6 +11,15 @@ export async function buildWebApp(app: WebApp, fingerprint: string): Promise<voi
   const { build } = await import("vite");
   // Node's own loader: the config imports the library's TypeScript sources by package name, which
   // resolve to src/ only under the `tether-source` condition this process runs with (npm run build).
-  await build({ configFile: app.viteConfig, configLoader: "native" });
+  // Vite bundles React's development build when NODE_ENV says so (a test runner's `test`, a shell's
+  // `development`), and the stamp would then pass it off as current: the pages are always production's.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  try {
+    await build({ configFile: app.viteConfig, configLoader: "native" });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   writeBuildStamp(app.outDir, { fingerprint });
 }
