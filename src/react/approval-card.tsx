@@ -113,8 +113,8 @@ function useRemaining(expiresAt: string | undefined): number | undefined {
 }
 
 function formatRemaining(ms: number): string {
-  const minutes = Math.floor(ms / 60_000);
-  return minutes >= 1 ? `${minutes} min` : `${Math.max(0, Math.ceil(ms / 1000))} s`;
+  // Counted down as a clock is: a 15-minute approval reads "15 min" when it appears, not 14.
+  return ms > 60_000 ? `${Math.ceil(ms / 60_000)} min` : `${Math.max(0, Math.ceil(ms / 1000))} s`;
 }
 
 function humanize(name: string): string {

@@ -1,4 +1,5 @@
-import { APICallError } from "@ai-sdk/provider";
+import { APICallError, LoadAPIKeyError } from "@ai-sdk/provider";
+import { createOpenAI } from "@ai-sdk/openai";
 import { describe, expect, it } from "vitest";
 import { TetherError } from "../../protocol/index.ts";
 import { providerMessage, toModelError } from "./model-error.ts";
@@ -25,6 +26,25 @@ describe("toModelError", () => {
       expect(modelError.message).not.toMatch(/echo|api_key|sk_live|hunter2|PASSWORD/);
       expect(modelError.details).toEqual(expect.objectContaining({ statusCode: error.statusCode, retryable: error.isRetryable }));
     }
+  });
+
+  it("says a provider with no API key is the server's configuration, not a failure to try again later", async () => {
+    // What @ai-sdk/openai throws when neither apiKey nor OPENAI_API_KEY is given, before any request.
+    const model = createOpenAI({ apiKey: undefined, baseURL: "http://127.0.0.1:9/v1" }).chat("gpt-4o-mini");
+    const saved = process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    const thrown = await Promise.resolve(model.doStream({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }] })).catch(
+      (error: unknown) => error,
+    );
+    if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
+    expect(LoadAPIKeyError.isInstance(thrown)).toBe(true);
+
+    const modelError = toModelError(thrown);
+    expect(modelError.code).toBe("model_error");
+    expect(modelError.message).toBe(
+      "The model provider failed: the server lacks an API key or setting for it (trying again will not help). Its own message is in the server's log.",
+    );
+    expect(providerMessage(thrown)).toMatch(/OPENAI_API_KEY/);
   });
 
   it("reads a mid-stream error object's type for its kind, and keeps its message, redacted, for the operator", () => {

@@ -1,9 +1,9 @@
-import { APICallError, getErrorMessage } from "@ai-sdk/provider";
+import { APICallError, LoadAPIKeyError, LoadSettingError, getErrorMessage } from "@ai-sdk/provider";
 import { TetherError, isTetherError } from "../../protocol/index.ts";
 import { redactString } from "../record/index.ts";
 
 /** What kind of failure a provider's error is, as far as its status and type say. */
-export type ProviderFailure = "authentication" | "rate_limit" | "bad_request" | "unavailable" | "failed";
+export type ProviderFailure = "not_configured" | "authentication" | "rate_limit" | "bad_request" | "unavailable" | "failed";
 
 /** What Tether knows of a provider's failure, apart from the provider's own words: safe to tell the client. */
 export interface ProviderErrorFacts {
@@ -14,6 +14,7 @@ export interface ProviderErrorFacts {
 }
 
 const WORDS: Record<ProviderFailure, string> = {
+  not_configured: "the server lacks an API key or setting for it",
   authentication: "it refused the server's credentials",
   rate_limit: "it is limiting requests",
   bad_request: "it refused the request as invalid",
@@ -50,6 +51,8 @@ export function providerMessage(error: unknown): string | undefined {
 
 /** The status, kind and retryability of a provider's error. */
 export function providerErrorFacts(error: unknown): ProviderErrorFacts {
+  // Thrown before any request (OPENAI_API_KEY unset, say): the server's configuration, which no retry mends.
+  if (LoadAPIKeyError.isInstance(error) || LoadSettingError.isInstance(error)) return { failure: "not_configured", retryable: false };
   if (APICallError.isInstance(error)) {
     const statusCode = error.statusCode;
     return { ...(statusCode ? { statusCode } : {}), failure: failureOfStatus(statusCode), retryable: error.isRetryable };
