@@ -13,7 +13,7 @@ import { openTask } from "./tools.ts";
 // A real model once OPENAI_API_KEY is set (OPENAI_BASE_URL, when set, points the provider at another
 // server); until then the offline script in playbook.ts plays the story.
 const model = process.env.OPENAI_API_KEY
-  ? openai(process.env.OPENAI_MODEL ?? "gpt-4o-mini")
+  ? openai.chat(process.env.OPENAI_MODEL ?? "gpt-4o-mini") // Chat Completions: what OpenAI-compatible servers speak too
   : createPlaybookModel(playbook);
 
 // A server tool: runs here, with the signed-in user in its second argument.

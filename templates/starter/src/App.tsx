@@ -8,15 +8,25 @@ import type { Task } from "../tasks.ts";
 import { openTask } from "../tools.ts";
 
 // The conversation with the server's "assistant" agent, over /api (in development Vite's dev
-// server passes /api on to the Tether server: vite.config.ts).
-const session = createAgentSession({ api: "/api", agentId: "assistant" });
+// server passes /api on to the Tether server: vite.config.ts). Its thread is kept across reloads:
+// the page picks it up where it was, and a call this page already ran is never run again.
+const THREAD_KEY = "tasks:thread";
+const savedThread = localStorage.getItem(THREAD_KEY);
+const threadId = savedThread ?? crypto.randomUUID();
+localStorage.setItem(THREAD_KEY, threadId);
+const session = createAgentSession({ api: "/api", agentId: "assistant", threadId });
 
 export function App() {
   const [tasks, setTasks] = useState<Task[]>([]);
   const [openId, setOpenId] = useState<string>();
 
   useEffect(() => {
-    void fetch("/api/tasks").then(async (response) => setTasks((await response.json()) as Task[]));
+    void fetch("/api/tasks").then(async (response) => {
+      if (response.ok) setTasks((await response.json()) as Task[]);
+      else console.error(`The task list did not load: HTTP ${response.status}`);
+    });
+    // A reload: the conversation so far, a run still going, and anything still owed to it.
+    if (savedThread) void session.restore();
   }, []);
 
   useBrowserTool(session, {
