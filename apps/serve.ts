@@ -148,7 +148,7 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
       identity,
       describe: () =>
         agents.map(
-          (agent) => `${agent.id}: ${agent.model.provider === "tether.playbook" ? "offline playbook model" : agent.model.provider} (${agent.model.modelId})`,
+          (agent) => `${agent.id}: ${agent.engine.provider === "tether.playbook" ? "offline playbook model" : agent.engine.provider} (${agent.engine.modelId})`,
         ),
       ...(telemetry ? { telemetryUrl: telemetry.url } : {}),
       dataWhere: data.where,

@@ -97,6 +97,8 @@ const RESEND_MAY_WORK: Record<TetherErrorCode, boolean> = {
   step_limit_exceeded: true,
   model_error: true,
   model_rate_limited: true,
+  upstream_error: true,
+  upstream_unavailable: true,
   store_unavailable: true,
   instance_lost: true,
   tool_executor_missing: true,

@@ -65,6 +65,9 @@ export const TETHER_ERROR_CODES = {
   step_limit_exceeded: "step_limit_exceeded",
   model_error: "model_error",
   model_rate_limited: "model_rate_limited",
+  // An AG-UI agent Tether runs in front of (defineAgent's `upstream`): it failed, or could not be reached in time.
+  upstream_error: "upstream_error",
+  upstream_unavailable: "upstream_unavailable",
   // Storage and the process that runs a run.
   store_unavailable: "store_unavailable",
   instance_lost: "instance_lost",
@@ -83,7 +86,14 @@ export const TETHER_ERROR_CODES = {
 
 export type TetherErrorCode = keyof typeof TETHER_ERROR_CODES;
 
-const RETRYABLE: ReadonlySet<TetherErrorCode> = new Set(["model_rate_limited", "model_error", "store_unavailable", "instance_lost", "network_error"]);
+const RETRYABLE: ReadonlySet<TetherErrorCode> = new Set([
+  "model_rate_limited",
+  "model_error",
+  "upstream_unavailable",
+  "store_unavailable",
+  "instance_lost",
+  "network_error",
+]);
 
 // A Symbol.for marker survives the package being bundled twice, where instanceof does not.
 const MARKER = Symbol.for("tether.error");

@@ -73,8 +73,8 @@ describe("createWorkdeskAgent", () => {
 
   it("runs on the offline playbook model when given no model", () => {
     const model = workdesk().model;
-    expect(model.provider).toBe(PLAYBOOK_PROVIDER);
-    expect(model.modelId).toBe("playbook:workdesk");
+    expect(model!.provider).toBe(PLAYBOOK_PROVIDER);
+    expect(model!.modelId).toBe("playbook:workdesk");
   });
 
   it("runs on the model it is given", () => {

@@ -13,6 +13,7 @@ import {
 import type { TetherUser } from "../auth/index.ts";
 import { assertToolName, type ServerTool } from "../tools/index.ts";
 import type { HistoryMode } from "../history/index.ts";
+import { toUpstreamAgent, type UpstreamAgent, type UpstreamAgentOption } from "../upstream/index.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.ts";
 import { renderA2uiTool, DEFAULT_MAX_ATTEMPTS } from "../genui/surfaces/index.ts";
 
@@ -26,8 +27,15 @@ export type BrowserToolPolicy = "strict" | "drop";
 export interface AgentDefinition<User extends TetherUser = TetherUser> {
   id: string;
   description?: string;
-  /** Any AI SDK language model: AI SDK 6's providers (specification v3) or AI SDK 7's (v4). */
-  model: LanguageModelV3 | LanguageModelV4;
+  /** Any AI SDK language model: AI SDK 6's providers (specification v3) or AI SDK 7's (v4). Or an `upstream`. */
+  model?: LanguageModelV3 | LanguageModelV4;
+  /**
+   * An AG-UI agent Tether runs in front of, in place of a model and instructions: its endpoint
+   * (`{ url, headers? }`) or an `AbstractAgent` (`new HttpAgent(…)`, a framework's adapter). Tether
+   * checks the client's tools against `browserTools`, offers the upstream those and `tools`, runs
+   * browser calls once, stores and streams the run as its own (`docs/guide.md#an-agent-you-already-run`).
+   */
+  upstream?: UpstreamAgentOption;
   /** Who the agent is; per user when it depends on them. */
   instructions?: string | ((user: User) => string);
   tools?: ServerTool<any, User>[];
@@ -65,7 +73,11 @@ export interface AgentDefinition<User extends TetherUser = TetherUser> {
 export interface Agent<User extends TetherUser = any> {
   id: string;
   description: string;
-  model: LanguageModelV3;
+  /** What answers: a model Tether runs, or an upstream AG-UI agent (exactly one of the two). */
+  model?: LanguageModelV3;
+  upstream?: UpstreamAgent;
+  /** Which of the two, as the record, spans and capabilities name it. */
+  engine: { provider: string; modelId: string };
   instructions(user: User): string;
   tools: ServerTool<any, User>[];
   browserTools: BrowserToolSpec[];
@@ -86,7 +98,7 @@ export interface Agent<User extends TetherUser = any> {
 /** Checks an agent's configuration once, at start-up, so runs never meet a broken one. */
 export function defineAgent<User extends TetherUser = TetherUser>(definition: AgentDefinition<User>): Agent<User> {
   if (!isValidId(definition.id)) throw new TetherError("config_invalid", `Agent id "${definition.id}" is not a valid id.`);
-  assertModel(definition.id, definition.model);
+  const source = agentSource(definition);
   const generatedUi = definition.generatedUi
     ? { maxAttempts: (definition.generatedUi === true ? undefined : definition.generatedUi.maxAttempts) ?? DEFAULT_MAX_ATTEMPTS }
     : undefined;
@@ -116,7 +128,8 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
   return {
     id: definition.id,
     description: definition.description ?? "",
-    model: toLanguageModelV3(definition.model),
+    ...source,
+    engine: "model" in source ? { provider: source.model.provider, modelId: source.model.modelId } : { provider: "ag-ui", modelId: source.upstream.modelId },
     instructions: typeof instructions === "function" ? instructions : () => instructions,
     tools,
     browserTools,
@@ -131,6 +144,22 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
     ...(generatedUi ? { generatedUi } : {}),
     checker,
   };
+}
+
+/** The agent's model, or its upstream: exactly one, and an upstream with nothing a model alone would use. */
+function agentSource(definition: AgentDefinition<any>): { model: LanguageModelV3 } | { upstream: UpstreamAgent } {
+  if (definition.upstream === undefined) {
+    assertModel(definition.id, definition.model);
+    return { model: toLanguageModelV3(definition.model as LanguageModelV3 | LanguageModelV4) };
+  }
+  const alsoGiven = (["model", "instructions", "generatedUi"] as const).filter((key) => definition[key] !== undefined && definition[key] !== false);
+  if (alsoGiven.length > 0) {
+    throw new TetherError(
+      "config_invalid",
+      `Agent "${definition.id}" has an upstream agent and also ${alsoGiven.join(", ")}: the upstream has its own model and instructions, so give one or the other.`,
+    );
+  }
+  return { upstream: toUpstreamAgent(definition.id, definition.upstream) };
 }
 
 /**

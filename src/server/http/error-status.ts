@@ -53,6 +53,8 @@ export const HTTP_STATUS: Record<TetherErrorCode, number> = {
   tool_failed: 500,
   step_limit_exceeded: 500,
   model_error: 502,
+  upstream_error: 502,
+  upstream_unavailable: 504,
   model_rate_limited: 429,
   store_unavailable: 503,
   instance_lost: 503,

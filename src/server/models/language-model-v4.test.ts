@@ -44,7 +44,7 @@ describe("toLanguageModelV3", () => {
     const agent = defineAgent({ id: "v4", model });
     expect(agent.model).toMatchObject({ specificationVersion: "v3", provider: "test.chat", modelId: "test-model" });
     const tools: LanguageModelV3FunctionTool[] = [{ type: "function", name: "lookup", inputSchema: { type: "object" } }];
-    await read(agent.model, { ...CALL, tools, toolChoice: { type: "auto" } });
+    await read(agent.model!, { ...CALL, tools, toolChoice: { type: "auto" } });
     expect(calls).toEqual([{ ...CALL, tools, toolChoice: { type: "auto" } }]);
   });
 

@@ -1,9 +1,9 @@
-import { EventType, aggregateTokenUsage, type Message, type RunFinishedOutcome, type TokenUsage, type ToolMessage } from "@ag-ui/core";
+import { EventType, aggregateTokenUsage, type Message, type RunFinishedOutcome, type TokenUsage } from "@ag-ui/core";
 import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
 import { TetherError, toTetherError } from "../../protocol/index.ts";
-import { applyAnswers, createCallDecisions, type DecideCall } from "../approvals/index.ts";
+import { applyAnswers, createCallDecisions } from "../approvals/index.ts";
 import type { PendingToolCall, RunStore, StoredInterrupt } from "../store/index.ts";
-import { errorContent, sendToolResult, type ToolCall } from "../tools/index.ts";
+import type { ToolCall } from "../tools/index.ts";
 import type { RunChannel } from "../hub/index.ts";
 import type { IdSource } from "./ids.ts";
 import type { NewRun } from "./prepare-run.ts";
@@ -13,7 +13,12 @@ import { toModelPrompt } from "./prompt.ts";
 import { snapshotMessages } from "./snapshot-messages.ts";
 import { settleToolCalls } from "./settle-tool-calls.ts";
 import { createSurfaceLifecycle } from "../genui/surfaces/index.ts";
-import { modelCallFact } from "./model-call-fact.ts";
+import { modelCallFact, type ModelCallRequest } from "./model-call-fact.ts";
+import { placeResults, produced } from "./step-messages.ts";
+import { callEndMetadata } from "./call-end-metadata.ts";
+import { cancelledAnswer, keepPartialStep } from "./partial-step.ts";
+import { ignoredEventsLog, streamUpstreamStep } from "./upstream-step.ts";
+import { upstreamInput } from "./upstream-input.ts";
 import type { RunFact } from "../record/index.ts";
 import type { RunObserver } from "./run-observer.ts";
 import { stopReason } from "./stop-reason.ts";
@@ -54,10 +59,13 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     description: tool.description,
     inputSchema: tool.modelParameters,
   }));
+  const tetherTools = new Set(run.toolSet.tools.keys());
   const decide = createCallDecisions(run.toolSet.tools, run.user, run.toolSet.checker);
   // The current step's surface attempts, and record facts waiting for the run's next write to the store.
   const attempts: RecordSurfaceAttempt[] = [];
   const unstoredFacts: RunFact[] = [];
+  // The upstream's events of the current step that Tether did not pass on, for the run's log.
+  const ignored: string[] = [];
   const note = (fact: RunFact) => {
     if (services.records) unstoredFacts.push(fact);
     services.observer?.fact(fact);
@@ -113,6 +121,75 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     return finish({ type: "cancelled" });
   };
 
+  // What follows a step, whichever kind: its calls settled, its messages committed, and whether the run ends here.
+  const settleStep = async (result: StepResult, request: ModelCallRequest): Promise<boolean> => {
+    if (result.usage) usage.push(result.usage);
+    if (result.error || result.aborted || produced(result).length === 0) {
+      note(modelCallFact(request, result, { surfaces: attempts.splice(0), tools: run.toolSet.tools, stopped: stopReason(services.signal) }));
+    }
+    if (result.error || result.aborted) {
+      await keepPartialStep(result, run, services, commit);
+      if (result.aborted) {
+        await cancelled();
+        return true;
+      }
+      services.onModelError?.(result.error!, run.runId);
+      throw result.error;
+    }
+    if (produced(result).length === 0) {
+      await finish({ type: "success" });
+      return true;
+    }
+
+    const settled = await settleToolCalls({
+      ...contextFor(run, services),
+      calls: result.calls,
+      decide,
+      tools: run.toolSet.tools,
+      emit,
+      ...(surfaces ? { surfaces } : {}),
+      approvals: {
+        mode: agent.history,
+        expiresInMs: agent.approvalTimeoutMs,
+        secret: services.approvals.secret,
+        newId: services.ids.interrupt,
+        now: services.approvals.now,
+      },
+    });
+    if (services.signal.aborted) {
+      // Cancelled before the questions went out: nobody will answer them, so they are answered now.
+      settled.results.push(...settled.interrupts.map((stored) => cancelledAnswer(stored.toolCallId, services)));
+      settled.interrupts = [];
+    }
+    note(modelCallFact(request, result, { toolCalls: settled.facts, surfaces: attempts.splice(0), tools: run.toolSet.tools }));
+    // Surfaces come after the results, where the client holds them (a result goes right after its call).
+    const stepMessages = [...placeResults(produced(result), settled.results), ...(surfaces?.takeFinished() ?? [])];
+    messages.push(...stepMessages);
+    await commit(stepMessages, settled.pending, settled.interrupts);
+    if (services.signal.aborted) {
+      await cancelled();
+      return true;
+    }
+    if (settled.interrupts.length > 0) {
+      // The snapshot then holds every surface with its final content.
+      await endSurfaces();
+      // What the client needs to show the question and come back to it later, before the run ends.
+      emit({ type: EventType.STATE_SNAPSHOT, snapshot: run.state ?? {} });
+      emit({ type: EventType.MESSAGES_SNAPSHOT, messages: snapshotMessages(messages, agent.history) });
+      await finish({ type: "interrupt", interrupts: settled.interrupts.map((stored) => stored.interrupt) });
+      return true;
+    }
+    if (settled.pending.length > 0) {
+      await finish({ type: "success", pendingToolCallIds: settled.pending.map((call) => call.toolCallId) });
+      return true;
+    }
+    if (result.calls.length === 0) {
+      await finish({ type: "success" });
+      return true;
+    }
+    return false;
+  };
+
   try {
     if (run.answers.length > 0) {
       const applied = await applyAnswers({ ...contextFor(run, services), answers: run.answers, tools: run.toolSet.tools, emit });
@@ -126,18 +203,32 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       if (step === agent.maxSteps) {
         throw new TetherError("step_limit_exceeded", `The agent used all ${agent.maxSteps} model steps without finishing, so the run was stopped.`);
       }
+      const ids = { signal: services.signal, emit: stepEmit, newMessageId: services.ids.message, newToolCallId: services.ids.toolCall, usedToolCallIds };
+      const endMetadata = (call: StepCall) => callEndMetadata(call, run, decide);
+      if (agent.upstream) {
+        const request = { step: step + 1, model: agent.upstream, settings: {}, messageCount: messages.length, toolCount: tools.length };
+        const input = upstreamInput(run, messages, step + 1);
+        const result = await streamUpstreamStep({
+          ...ids,
+          upstream: agent.upstream,
+          input,
+          endMetadata,
+          tetherTools,
+          onIgnored: (event, why) => ignored.push(`${event.type} (${why})`),
+        });
+        const logged = ignored.splice(0);
+        if (logged.length > 0) void store.appendLog(run.runId, [ignoredEventsLog(logged)]).catch(() => {});
+        if (await settleStep(result, request)) return;
+        continue;
+      }
       const prompt = toModelPrompt(agent.instructions(run.user), run.context, messages);
-      const request = { step: step + 1, model: agent.model, settings, messageCount: prompt.length, toolCount: tools.length };
+      const request = { step: step + 1, model: agent.model!, settings, messageCount: prompt.length, toolCount: tools.length };
       const result = await streamModelStep({
-        model: agent.model,
+        ...ids,
+        model: agent.model!,
         prompt,
         tools,
-        signal: services.signal,
-        emit: stepEmit,
-        newMessageId: services.ids.message,
-        newToolCallId: services.ids.toolCall,
-        usedToolCallIds,
-        endMetadata: (call) => awaitsApproval(call, decide),
+        endMetadata,
         retry: agent.retry,
         onRetry: (error, attempt, delayMs) =>
           void store
@@ -151,56 +242,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
             ])
             .catch(() => {}),
       });
-      if (result.usage) usage.push(result.usage);
-      if (result.error || result.aborted || !result.message) {
-        note(modelCallFact(request, result, { surfaces: attempts.splice(0), tools: run.toolSet.tools, stopped: stopReason(services.signal) }));
-      }
-      if (result.error || result.aborted) {
-        await keepPartialStep(result, run, services, commit);
-        if (result.aborted) return await cancelled();
-        services.onModelError?.(result.error!, run.runId);
-        throw result.error;
-      }
-      if (!result.message) return await finish({ type: "success" });
-
-      const settled = await settleToolCalls({
-        ...contextFor(run, services),
-        calls: result.calls,
-        decide,
-        tools: run.toolSet.tools,
-        emit,
-        ...(surfaces ? { surfaces } : {}),
-        approvals: {
-          mode: agent.history,
-          expiresInMs: agent.approvalTimeoutMs,
-          secret: services.approvals.secret,
-          newId: services.ids.interrupt,
-          now: services.approvals.now,
-        },
-      });
-      if (services.signal.aborted) {
-        // Cancelled before the questions went out: nobody will answer them, so they are answered now.
-        settled.results.push(...settled.interrupts.map((stored) => cancelledAnswer(stored.toolCallId, services)));
-        settled.interrupts = [];
-      }
-      note(modelCallFact(request, result, { toolCalls: settled.facts, surfaces: attempts.splice(0), tools: run.toolSet.tools }));
-      // Surfaces come after the results, where the client holds them (a result goes right after its call).
-      const stepMessages = [result.message, ...settled.results, ...(surfaces?.takeFinished() ?? [])];
-      messages.push(...stepMessages);
-      await commit(stepMessages, settled.pending, settled.interrupts);
-      if (services.signal.aborted) return await cancelled();
-      if (settled.interrupts.length > 0) {
-        // The snapshot then holds every surface with its final content.
-        await endSurfaces();
-        // What the client needs to show the question and come back to it later, before the run ends.
-        emit({ type: EventType.STATE_SNAPSHOT, snapshot: run.state ?? {} });
-        emit({ type: EventType.MESSAGES_SNAPSHOT, messages: snapshotMessages(messages, agent.history) });
-        return await finish({ type: "interrupt", interrupts: settled.interrupts.map((stored) => stored.interrupt) });
-      }
-      if (settled.pending.length > 0) {
-        return await finish({ type: "success", pendingToolCallIds: settled.pending.map((call) => call.toolCallId) });
-      }
-      if (result.calls.length === 0) return await finish({ type: "success" });
+      if (await settleStep(result, request)) return;
     }
   } catch (thrown) {
     // A stopped run ends with why it was stopped, not with what the stop made fail after it
@@ -222,53 +264,6 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       { status: "error", error: { code: error.code, message: error.message }, ...summedUsage(), ...takeFacts() },
     );
   }
-}
-
-/**
- * Keeps what a failed or cancelled step produced, so the stored thread matches
- * what the client saw. Every call that will not run gets a result saying so;
- * browser calls whose arguments were complete stay pending, since the browser
- * may already have acted on them.
- */
-async function keepPartialStep(result: StepResult, run: NewRun, services: RunServices, commit: (messages: Message[], pending: ToolCall[]) => Promise<void>) {
-  if (!result.message) return;
-  const reason = result.aborted
-    ? (stopReason(services.signal) ?? new TetherError("run_cancelled", "The run was cancelled before this call ran."))
-    : new TetherError("model_error", "The model failed before this call ran.");
-  const pending: StepCall[] = [];
-  const results: ToolMessage[] = [];
-  for (const call of result.calls) {
-    const tool = run.toolSet.tools.get(call.toolName);
-    if (call.ended && tool?.location === "browser") {
-      pending.push(call);
-      continue;
-    }
-    const content = errorContent(reason);
-    if (!result.aborted) {
-      results.push({ id: services.ids.message(), role: "tool", toolCallId: call.toolCallId, content });
-      continue;
-    }
-    // A cancelled run still ends with a valid stream: every open call is closed and answered,
-    // and marked so no browser acts on a call whose arguments were cut off.
-    if (!call.ended) services.channel.emit({ type: EventType.TOOL_CALL_END, toolCallId: call.toolCallId, metadata: { tether: { doNotRun: "cancelled" } } });
-    results.push(sendToolResult({ emit: services.channel.emit, newMessageId: services.ids.message }, call.toolCallId, content));
-  }
-  await commit([result.message, ...results], pending);
-}
-
-/**
- * A browser call that needs approval is marked on its TOOL_CALL_END, so the
- * browser holds it instead of acting at once; it acts when the approval comes.
- */
-function awaitsApproval(call: StepCall, decide: DecideCall): Record<string, unknown> | undefined {
-  const decision = decide(call);
-  return decision.kind === "ask" && decision.tool.location === "browser" ? { tether: { awaitsApproval: true } } : undefined;
-}
-
-/** The answer to an approval the run never got to ask, because it was cancelled first. */
-function cancelledAnswer(toolCallId: string, services: RunServices): ToolMessage {
-  const content = JSON.stringify({ status: "cancelled", message: "The run was cancelled before anyone was asked to approve this call; it did not run." });
-  return sendToolResult({ emit: services.channel.emit, newMessageId: services.ids.message }, toolCallId, content);
 }
 
 /** Who and where, for tools that act in this run. */

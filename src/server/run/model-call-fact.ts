@@ -9,7 +9,8 @@ import type { ModelCallFact, ProviderErrorFact, ToolCallFact } from "../record/i
 export interface ModelCallRequest {
   /** 1, 2, … within the run. */
   step: number;
-  model: LanguageModelV3;
+  /** What answered: a model, or an upstream agent (provider `ag-ui`, its endpoint as the model id). */
+  model: Pick<LanguageModelV3, "provider" | "modelId">;
   settings: Record<string, unknown>;
   /** Messages of the prompt, the instructions included. */
   messageCount: number;

@@ -1,4 +1,4 @@
-import { EventType, type AssistantMessage, type BaseEvent, type TokenUsage } from "@ag-ui/core";
+import { EventType, type AssistantMessage, type BaseEvent, type Message, type TokenUsage } from "@ag-ui/core";
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { TetherError } from "../../protocol/index.ts";
 import type { ToolCall } from "../tools/index.ts";
@@ -23,6 +23,11 @@ export interface StepCall extends ToolCall {
 export interface StepResult {
   /** What the model said in this step, text and tool calls; undefined when it said nothing. */
   message: AssistantMessage | undefined;
+  /**
+   * An upstream agent's step: every message it produced, in order (assistant messages, and the results
+   * of its own tools after their calls); `message` is then the last assistant message among them.
+   */
+  produced?: Message[];
   calls: StepCall[];
   usage?: TokenUsage;
   finishReason?: string;

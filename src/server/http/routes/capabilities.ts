@@ -16,7 +16,7 @@ export function capabilityRoutes(agents: Map<string, Agent>) {
     const agent = findAgentFor(agents, c.req.param("agentId"), user);
     const welcome = agent.welcome(user);
     const capabilities: AgentCapabilities = {
-      identity: { name: agent.id, type: "tether", description: agent.description, provider: agent.model.provider },
+      identity: { name: agent.id, type: "tether", description: agent.description, provider: agent.engine.provider },
       transport: { streaming: true, httpBinary: true, resumable: true },
       tools: {
         supported: true,
@@ -32,7 +32,7 @@ export function capabilityRoutes(agents: Map<string, Agent>) {
         browserTools: agent.browserTools.map((spec) => ({ ...toAgUiTool(spec), metadata: { tether: { kind: spec.kind, required: spec.required ?? false } } })),
         browserToolPolicy: agent.browserToolPolicy,
         history: agent.history,
-        model: { provider: agent.model.provider, modelId: agent.model.modelId },
+        model: { provider: agent.engine.provider, modelId: agent.engine.modelId },
         ...(welcome ? { welcome } : {}),
       },
     };

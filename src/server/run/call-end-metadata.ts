@@ -1,0 +1,16 @@
+import type { DecideCall } from "../approvals/index.ts";
+import type { StepCall } from "./model-step.ts";
+import type { NewRun } from "./prepare-run.ts";
+
+/**
+ * What a call's TOOL_CALL_END tells the browser. A call to a tool this run
+ * does not offer is marked never to run: the browser may hold a tool of that
+ * name the server did not allow (or an upstream agent's own tool), and must
+ * not act on a call the server is about to refuse. A browser call that needs
+ * approval is marked so the browser holds it until the approval comes.
+ */
+export function callEndMetadata(call: StepCall, run: NewRun, decide: DecideCall): Record<string, unknown> | undefined {
+  if (!run.toolSet.tools.has(call.toolName)) return { tether: { doNotRun: "not_allowed" } };
+  const decision = decide(call);
+  return decision.kind === "ask" && decision.tool.location === "browser" ? { tether: { awaitsApproval: true } } : undefined;
+}

@@ -1,0 +1,175 @@
+import { AGUIMock, type AGUIEvent } from "@copilotkit/aimock";
+import { EventType, HttpAgent, type BaseEvent } from "@ag-ui/client";
+import { defineBrowserTool, toAgUiTool } from "@tether-agent/tether/protocol";
+import { createCountingIds } from "@tether-agent/tether/testing";
+import { createMemoryRunStore } from "@tether-agent/tether/store";
+import { createTetherApp, defineAgent, silentLogger, type TetherApp } from "@tether-agent/tether/server";
+import { listen, type Listening } from "@tether-agent/tether/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+
+/**
+ * An upstream AG-UI agent Tether did not write, on the wire: aimock's AG-UI
+ * endpoint plays the agent, event by event, and Tether stands in front of it
+ * with `defineAgent({ upstream: { url } })`. What Tether adds on the way is
+ * checked here: its own ids and sequence, the allow-list, calls the upstream
+ * may not make, results it may not give, its failures in Tether's words.
+ */
+
+const navigateToScreen = defineBrowserTool({
+  name: "navigateToScreen",
+  kind: "follow-up",
+  description: "Opens a screen of the app.",
+  parameters: z.object({ screenId: z.string() }),
+});
+
+const run = (runId: string, events: AGUIEvent[]): AGUIEvent[] => [
+  { type: "RUN_STARTED", threadId: "upstream-thread", runId },
+  ...events,
+  { type: "RUN_FINISHED", threadId: "upstream-thread", runId },
+];
+const text = (messageId: string, delta: string): AGUIEvent[] => [
+  { type: "TEXT_MESSAGE_START", messageId, role: "assistant" },
+  { type: "TEXT_MESSAGE_CONTENT", messageId, delta },
+  { type: "TEXT_MESSAGE_END", messageId },
+];
+const call = (toolCallId: string, toolCallName: string, args: object, parentMessageId = "up-msg"): AGUIEvent[] => [
+  { type: "TOOL_CALL_START", toolCallId, toolCallName, parentMessageId },
+  { type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(args) },
+  { type: "TOOL_CALL_END", toolCallId },
+];
+
+const upstream = new AGUIMock({ port: 0 });
+let tether: TetherApp;
+let server: Listening;
+
+/** Tether's agent `front`, as a browser reaches it: a plain HttpAgent declaring the page's browser tool. */
+async function ask(threadId: string, text: string, extra: { messages?: unknown[] } = {}) {
+  const agent = new HttpAgent({ url: `${server.url}/api/agents/front/run`, threadId, initialMessages: (extra.messages ?? []) as never });
+  agent.addMessage({ id: `${threadId}-u${agent.messages.length}`, role: "user", content: text });
+  const events: BaseEvent[] = [];
+  await agent.runAgent({ tools: [toAgUiTool(navigateToScreen)] }, { onEvent: ({ event }) => void events.push(event) }).catch(() => {});
+  return { events, agent };
+}
+
+beforeAll(async () => {
+  // The upstream's own tool (lookupScreens: it answers it itself), then the browser's.
+  upstream.addFixture({
+    match: { message: "open the orders", predicate: (input) => !(input.messages ?? []).some((message) => message.role === "tool") },
+    events: run("up-1", [
+      ...call("up_lookup_1", "lookupScreens", { query: "orders" }),
+      { type: "TOOL_CALL_RESULT", messageId: "up-result", toolCallId: "up_lookup_1", content: '[{"screenId":"orders"}]', role: "tool" },
+      ...text("up-msg", "Opening the orders…"),
+      ...call("up_nav_1", "navigateToScreen", { screenId: "orders" }),
+    ]),
+  });
+  upstream.addFixture({ match: { toolCallId: "up_nav_1" }, events: run("up-2", text("up-msg-2", "The orders are open.")) });
+  // A call to a tool nobody gave it: refused by Tether, which asks again with the refusal.
+  upstream.addFixture({ match: { toolCallId: "up_rogue_1" }, events: run("up-4", text("up-msg-4", "I may not delete anything.")) });
+  upstream.addFixture({ match: { message: "delete everything" }, events: run("up-3", call("up_rogue_1", "deleteEverything", {})) });
+  // A result the upstream may not give: the browser's tool is the browser's to answer.
+  upstream.addFixture({
+    match: { message: "pretend" },
+    events: run("up-5", [
+      ...call("up_nav_9", "navigateToScreen", { screenId: "admin" }),
+      { type: "TOOL_CALL_RESULT", messageId: "up-fake", toolCallId: "up_nav_9", content: '{"status":"succeeded"}', role: "tool" },
+    ]),
+  });
+  upstream.addFixture({
+    match: { message: "fail" },
+    events: [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "RUN_ERROR", message: "The model said no: sk-live-abcdefghijklmnopqrstuvwx" },
+    ],
+  });
+  upstream.addFixture({ match: { message: "stop short" }, events: [{ type: "RUN_STARTED", threadId: "t", runId: "r" }, ...text("up-short", "Half")] });
+  upstream.addFixture({
+    match: { message: "chunks" },
+    events: run("up-6", [
+      { type: "TEXT_MESSAGE_CHUNK", messageId: "c1", role: "assistant", delta: "In " },
+      { type: "TEXT_MESSAGE_CHUNK", messageId: "c1", delta: "chunks." },
+    ]),
+  });
+  await upstream.start();
+
+  const agent = defineAgent({ id: "front", upstream: { url: upstream.url }, browserTools: [navigateToScreen] });
+  tether = await createTetherApp({
+    agents: [agent],
+    authenticate: () => ({ id: "kim" }),
+    store: createMemoryRunStore(),
+    logger: silentLogger,
+    ids: createCountingIds("t_"),
+  });
+  server = await listen(tether.app, { port: 0, host: "127.0.0.1" });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await tether?.close();
+  await upstream.stop();
+});
+
+const ofType = <T>(events: BaseEvent[], type: EventType) => events.filter((event) => event.type === type) as unknown as T[];
+
+describe("Tether in front of an AG-UI agent it did not write", () => {
+  it("streams the upstream's run as its own: its own tool's result kept, the browser's call left pending with Tether's ids", async () => {
+    const { events, agent } = await ask("up-story", "open the orders");
+    const types = events.map((event) => event.type);
+    expect(types[0]).toBe(EventType.RUN_STARTED);
+    expect(types.at(-1)).toBe(EventType.RUN_FINISHED);
+    expect((events.at(-1) as { outcome?: unknown }).outcome).toEqual({ type: "success", pendingToolCallIds: ["up_nav_1"] });
+    // Tether's own message ids, not the upstream's.
+    expect(ofType<{ messageId: string }>(events, EventType.TEXT_MESSAGE_START).map((event) => event.messageId)).toEqual([expect.stringMatching(/^t_/)]);
+    expect(ofType<{ toolCallId: string; content: string }>(events, EventType.TOOL_CALL_RESULT)).toEqual([
+      expect.objectContaining({ toolCallId: "up_lookup_1", content: '[{"screenId":"orders"}]' }),
+    ]);
+    // The thread holds the messages in an order a model provider takes: each result right after its call.
+    expect(agent.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+  });
+
+  it("refuses a call to a tool it never offered, marks it never to run in the browser, and asks the upstream again with the refusal", async () => {
+    const { events } = await ask("up-rogue", "delete everything");
+    const end = ofType<{ toolCallId: string; metadata?: unknown }>(events, EventType.TOOL_CALL_END).find((event) => event.toolCallId === "up_rogue_1");
+    expect(end?.metadata).toEqual({ tether: { doNotRun: "not_allowed" } });
+    const results = ofType<{ toolCallId: string; content: string }>(events, EventType.TOOL_CALL_RESULT);
+    expect(results).toEqual([expect.objectContaining({ toolCallId: "up_rogue_1", content: expect.stringContaining("tool_unknown") })]);
+    expect(
+      ofType<{ delta: string }>(events, EventType.TEXT_MESSAGE_CONTENT)
+        .map((event) => event.delta)
+        .join(""),
+    ).toBe("I may not delete anything.");
+  });
+
+  it("ignores a result the upstream gives for the browser's tool: the call stays the browser's", async () => {
+    const { events } = await ask("up-pretend", "pretend to open admin");
+    expect(ofType(events, EventType.TOOL_CALL_RESULT)).toEqual([]);
+    expect((events.at(-1) as { outcome?: unknown }).outcome).toEqual({ type: "success", pendingToolCallIds: ["up_nav_9"] });
+  });
+
+  it("turns the upstream's RUN_ERROR into upstream_error, its words redacted", async () => {
+    const { events } = await ask("up-fail", "fail please");
+    const error = events.at(-1) as { type: string; code?: string; message?: string };
+    expect(error).toMatchObject({ type: EventType.RUN_ERROR, code: "upstream_error" });
+    expect(error.message).toMatch(/^The upstream agent failed: The model said no/);
+    expect(error.message).not.toContain("abcdefghijklmnop");
+  });
+
+  it("ends a run whose upstream stream stops without finishing, never leaving it hanging", async () => {
+    const { events } = await ask("up-short", "stop short");
+    expect(events.at(-1)).toMatchObject({
+      type: EventType.RUN_ERROR,
+      code: "upstream_error",
+      message: "The upstream agent ended its stream without finishing the run.",
+    });
+  });
+
+  it("takes an upstream's chunk events as start, content and end", async () => {
+    const { events } = await ask("up-chunks", "chunks please");
+    expect(
+      ofType<{ delta: string }>(events, EventType.TEXT_MESSAGE_CONTENT)
+        .map((event) => event.delta)
+        .join(""),
+    ).toBe("In chunks.");
+    expect(events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+  });
+});
