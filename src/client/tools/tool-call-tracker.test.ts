@@ -23,7 +23,6 @@ describe("createToolCallTracker", () => {
       ended: true,
       late: false,
       awaiting: false,
-      closedByServer: false,
     });
   });
 
@@ -70,9 +69,18 @@ describe("createToolCallTracker", () => {
 
   it("reads the server's marks on TOOL_CALL_END: held for approval, or closed and never to run", () => {
     const tracker = createToolCallTracker();
-    feed(tracker, [ev.start("a"), endWith("a", { awaitsApproval: true }), ev.start("b"), endWith("b", { doNotRun: "cancelled" })]);
-    expect(tracker.get("a")).toMatchObject({ awaiting: true, closedByServer: false });
-    expect(tracker.get("b")).toMatchObject({ awaiting: false, closedByServer: true });
+    feed(tracker, [
+      ev.start("a"),
+      endWith("a", { awaitsApproval: true }),
+      ev.start("b"),
+      endWith("b", { doNotRun: "cancelled" }),
+      ev.start("c"),
+      endWith("c", { doNotRun: "not_allowed" }),
+    ]);
+    expect(tracker.get("a")).toMatchObject({ awaiting: true });
+    expect(tracker.get("a")?.closedByServer).toBeUndefined();
+    expect(tracker.get("b")).toMatchObject({ awaiting: false, closedByServer: "cancelled" });
+    expect(tracker.get("c")).toMatchObject({ awaiting: false, closedByServer: "not_allowed" });
   });
 
   it("notes results, also for calls it never saw start, and lists a run's calls in the order they started", () => {

@@ -12,8 +12,11 @@ export interface TrackedCall {
   late?: boolean;
   /** The server holds it for a person's approval; it runs once the approval comes (as a pending call). */
   awaiting?: boolean;
-  /** The server closed it (a cancel cut its arguments off): it must never run. */
-  closedByServer?: boolean;
+  /**
+   * The server said it must never run, and why: `cancelled` (a cancel cut its arguments off) or
+   * `not_allowed` (a tool this run does not offer, which the server refuses).
+   */
+  closedByServer?: string;
   /** The server answered it itself (a TOOL_CALL_RESULT came). */
   answered?: boolean;
 }
@@ -85,7 +88,7 @@ export function createToolCallTracker(): ToolCallTracker {
           call.ended = true;
           call.late = finishedRuns.has(call.runId);
           call.awaiting = metadata?.tether?.awaitsApproval === true;
-          call.closedByServer = !!metadata?.tether?.doNotRun;
+          if (metadata?.tether?.doNotRun) call.closedByServer = metadata.tether.doNotRun;
           return { kind: "ended", call };
         }
         case EventType.TOOL_CALL_RESULT: {

@@ -125,6 +125,20 @@ describe("createToolRunner", () => {
       expect(p.runner.activities()).toEqual([expect.objectContaining({ toolCallId: "c1", status: "cancelled" })]);
     });
 
+    it("never runs a call to a tool the server does not offer this run, though this page has an executor of that name", () => {
+      const p = page();
+      p.feed([
+        ev.runStarted(),
+        ev.start("c1"),
+        ev.args("c1", '{"screenId":"MNU-3120"}'),
+        { type: EventType.TOOL_CALL_END, toolCallId: "c1", metadata: { tether: { doNotRun: "not_allowed" } } } as Event,
+      ]);
+      expect(p.execute).not.toHaveBeenCalled();
+      expect(p.runner.activities()).toEqual([
+        expect.objectContaining({ toolCallId: "c1", status: "cancelled", message: "Not allowed in this conversation; it did not run." }),
+      ]);
+    });
+
     it("holds a call awaiting approval, and runs it once when it comes back pending", async () => {
       const p = page();
       p.feed([

@@ -90,7 +90,8 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const { call } = change;
       const handler = registry.get(call.toolName);
       if (call.closedByServer) {
-        if (handler) timeline.cancelled(call, "Cancelled before its arguments were complete; it did not run.");
+        const why = call.closedByServer === "cancelled" ? "Cancelled before its arguments were complete" : "Not allowed in this conversation";
+        if (handler) timeline.cancelled(call, `${why}; it did not run.`);
         return;
       }
       if (call.awaiting) return timeline.awaiting(call);
