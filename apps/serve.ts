@@ -190,7 +190,11 @@ async function main() {
   }
   const port = Number(process.env.PORT ?? 8787);
   const host = process.env.HOST ?? "127.0.0.1";
-  const server = await listen(demo.app, { port, host });
+  // Behind a proxy that keeps the public name (nginx's Host $http_host), the names it may carry.
+  const allowedHosts = process.env.TETHER_ALLOWED_HOSTS?.split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const server = await listen(demo.app, { port, host, ...(allowedHosts?.length ? { allowedHosts } : {}) });
   logger.info(`Demo sign-in is for demos only: anyone can act as any demo user.`);
   for (const line of demo.describe()) logger.info(`agent ${line}`);
   if (demo.telemetryUrl) logger.info(`OpenTelemetry spans go to ${demo.telemetryUrl}`);

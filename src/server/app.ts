@@ -170,7 +170,7 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
     logger.error(`This instance lost its hold on the database; ${stopped} run(s) it was executing were stopped with RUN_ERROR instance_lost.`, error);
   });
   // Cookie-authenticated mutations from our own pages only (CSRF); Bearer ones from anywhere.
-  const authenticate = auth(options.authenticate, { trustedOrigins: options.trustedOrigins ?? [] });
+  const authenticate = auth(options.authenticate, { trustedOrigins: options.trustedOrigins ?? [], ambientHeaders: options.ambientHeaders ?? [] });
   const limit = options.bodyLimit ?? 1024 * 1024;
 
   const api = new Hono();

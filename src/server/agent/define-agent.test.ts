@@ -29,6 +29,27 @@ describe("defineAgent", () => {
     expect(defineAgent({ id: "helper", model: createScriptedModel([{ text: "hi" }]) }).id).toBe("helper");
   });
 
+  it("refuses a model of AI SDK 5 (specification v2) or older, naming the provider packages it takes", () => {
+    const v2 = { specificationVersion: "v2", provider: "openai.chat", modelId: "gpt-4o-mini", doStream: async () => ({}) };
+    const { code, message } = refusal({ id: "helper", model: v2 });
+    expect(code).toBe("config_invalid");
+    expect(message).toContain('specification "v2"');
+    expect(message).toContain("@ai-sdk/openai 3 or 4");
+  });
+
+  it("takes an upstream AG-UI agent in place of a model, and refuses one given with a model, instructions or a malformed endpoint", () => {
+    const agent = defineAgent({ id: "front", upstream: { url: "http://127.0.0.1:9/agent?key=secret" } });
+    expect(agent.model).toBeUndefined();
+    // The record names where the agent is, never the query that may carry its key.
+    expect(agent.engine).toEqual({ provider: "ag-ui", modelId: "http://127.0.0.1:9/agent" });
+    const model = createScriptedModel([{ text: "hi" }]);
+    expect(refusal({ id: "front", upstream: { url: "http://127.0.0.1:9" }, model }).message).toContain("also model");
+    expect(refusal({ id: "front", upstream: { url: "http://127.0.0.1:9" }, instructions: "Be brief." }).message).toContain("also instructions");
+    expect(refusal({ id: "front", upstream: { url: "ftp://example.com" } }).message).toContain("not an http(s) URL");
+    expect(refusal({ id: "front", upstream: { url: "http://127.0.0.1:9", idleTimeoutMs: 0 } }).message).toContain("idleTimeoutMs must be a positive integer");
+    expect(refusal({ id: "front", upstream: { run: "no" } }).code).toBe("config_invalid");
+  });
+
   it("refuses a malformed welcome at definition, and leaves out a per-user one that comes out malformed", () => {
     const model = createScriptedModel([{ text: "hi" }]);
     for (const welcome of [{ greeting: "" }, { suggestions: ["a", "b", "c", "d", "e", "f", "g"] }, { suggestions: ["  "] }, { suggestions: "open it" }]) {

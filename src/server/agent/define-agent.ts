@@ -169,7 +169,15 @@ function agentSource(definition: AgentDefinition<any>): { model: LanguageModelV3
  * demo server reads TETHER_MODEL, so the message says so.
  */
 function assertModel(agentId: string, model: unknown): void {
-  if (typeof (model as { doStream?: unknown } | null | undefined)?.doStream === "function") return;
+  const spec = (model as { specificationVersion?: unknown } | null | undefined)?.specificationVersion;
+  if (typeof (model as { doStream?: unknown } | null | undefined)?.doStream === "function") {
+    if (spec === "v3" || spec === "v4") return;
+    // AI SDK 5's models (v2) and older stream other parts: they would run, and lose usage and finish reasons.
+    throw new TetherError(
+      "config_invalid",
+      `Agent "${agentId}" has a model of specification ${JSON.stringify(spec ?? "unknown")}, which Tether does not take: use a provider package of AI SDK 6 or 7 (@ai-sdk/openai 3 or 4, @ai-sdk/anthropic 3 or 4, @ai-sdk/google 3 or 4, @ai-sdk/openai-compatible 2 or 3).`,
+    );
+  }
   const got = model === undefined ? "no model" : model === null ? "null" : `a ${typeof model} that is not a language model`;
   throw new TetherError(
     "config_invalid",

@@ -22,4 +22,12 @@ export interface ApiOptions {
    * accepted from any origin.
    */
   trustedOrigins?: readonly string[];
+  /**
+   * Request headers a proxy in front derives from the browser's own sign-in
+   * (oauth2-proxy's `X-Forwarded-User`, `X-Auth-Request-Email`, Cloudflare
+   * Access's `Cf-Access-Jwt-Assertion`): ambient like a cookie, so a
+   * cross-site mutation that `authenticate` accepted by one of them is refused
+   * as one accepted by cookie. Default: none.
+   */
+  ambientHeaders?: readonly string[];
 }

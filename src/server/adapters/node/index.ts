@@ -4,4 +4,4 @@
  *
  * @module
  */
-export { listen, type Listening } from "./listen.ts";
+export { listen, type ListenOptions, type Listening } from "./listen.ts";

@@ -16,14 +16,23 @@ export async function authenticatedByAmbientCredentials<User extends TetherUser>
   authenticate: Authenticate<User>,
   request: Request,
   user: User,
+  /** Headers a proxy in front derives from the browser's sign-in (`ambientHeaders`): taken away with the cookie. */
+  proxyHeaders: readonly string[] = [],
 ): Promise<boolean> {
   const headers = new Headers(request.headers);
   const authorization = headers.get("authorization");
-  const ambient = headers.has("cookie") || (authorization !== null && BROWSER_SENT_SCHEMES.test(authorization));
-  if (!ambient) return false;
+  const browserScheme = authorization !== null && BROWSER_SENT_SCHEMES.test(authorization);
+  const fromProxy = proxyHeaders.filter((name) => headers.has(name));
+  if (!headers.has("cookie") && !browserScheme && fromProxy.length === 0) return false;
   headers.delete("cookie");
-  if (authorization !== null && BROWSER_SENT_SCHEMES.test(authorization)) headers.delete("authorization");
-  // No body: `authenticate` has no business reading it, and one that tries finds nobody, which refuses (fails closed).
-  const again = await authenticate(new Request(request.url, { method: request.method, headers }));
-  return again?.id !== user.id;
+  if (browserScheme) headers.delete("authorization");
+  for (const name of fromProxy) headers.delete(name);
+  try {
+    // No body: `authenticate` has no business reading it, and one that tries finds nobody, which refuses (fails closed).
+    const again = await authenticate(new Request(request.url, { method: request.method, headers }));
+    return again?.id !== user.id;
+  } catch {
+    // An authenticate that throws without the cookie needed it: refused as cookie-borne (403), not a server error.
+    return true;
+  }
 }

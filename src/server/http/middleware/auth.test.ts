@@ -24,23 +24,35 @@ const apps = {
     return USERS[/session=(\w+)/.exec(cookie ?? "")?.[1] ?? ""] ?? USERS[bearerOf(request) ?? ""];
   }) satisfies Authenticate,
   basic: ((request) => (request.headers.get("authorization") === "Basic a2ltOg==" ? USERS.kim : undefined)) satisfies Authenticate,
+  /** Behind oauth2-proxy: the proxy reads its cookie and sends the user's name in a header. */
+  proxyHeader: ((request) => USERS[request.headers.get("x-forwarded-user") ?? ""]) satisfies Authenticate,
+  /** Throws where it finds no session cookie, rather than answering undefined. */
+  throwsWithoutCookie: ((request) => {
+    const user = USERS[cookieOf(request) ?? ""];
+    if (!user) throw new Error("no session");
+    return user;
+  }) satisfies Authenticate,
 };
 
-function appWith(authenticate: Authenticate, trustedOrigins: string[] = []) {
+function appWith(authenticate: Authenticate, trustedOrigins: string[] = [], ambientHeaders: string[] = []) {
   const calls = { count: 0 };
   const app = new Hono<AuthEnv>();
   app.onError(errorHandler(silentLogger));
   app.use(
     "*",
-    auth((request) => (calls.count++, authenticate(request)), { trustedOrigins }),
+    auth((request) => (calls.count++, authenticate(request)), { trustedOrigins, ambientHeaders }),
   );
   app.all("/thing", (c) => c.json({ user: c.var.user.id }));
   return { app, calls };
 }
 
 /** Sends to http://tether.test/thing, so the server's own origin is http://tether.test. */
-async function send(authenticate: Authenticate, headers: Record<string, string>, options: { method?: string; trustedOrigins?: string[] } = {}) {
-  const { app, calls } = appWith(authenticate, options.trustedOrigins);
+async function send(
+  authenticate: Authenticate,
+  headers: Record<string, string>,
+  options: { method?: string; trustedOrigins?: string[]; ambientHeaders?: string[] } = {},
+) {
+  const { app, calls } = appWith(authenticate, options.trustedOrigins, options.ambientHeaders);
   const response = await app.request("http://tether.test/thing", { method: options.method ?? "POST", headers });
   const body = (await response.json()) as { user?: string; error?: { code: string } };
   return { status: response.status, user: body.user, code: body.error?.code, calls: calls.count };
@@ -95,6 +107,20 @@ describe("auth: cross-site mutations", () => {
   it("treats Basic credentials like a cookie: a browser sends those by itself", async () => {
     expect(await send(apps.basic, { ...crossSite, Authorization: "Basic a2ltOg==" })).toMatchObject(refused);
     expect(await send(apps.basic, { Origin: "http://tether.test", Authorization: "Basic a2ltOg==" })).toMatchObject({ status: 200, user: "kim" });
+  });
+
+  it("refuses a cross-site mutation an auth proxy signed in from its cookie, once the app names the proxy's header as ambient", async () => {
+    const proxied = { ...crossSite, Cookie: "_oauth2_proxy=abc", "X-Forwarded-User": "kim" };
+    expect(await send(apps.proxyHeader, proxied, { ambientHeaders: ["x-forwarded-user"] })).toMatchObject(refused);
+    // Named or not, the same request from the app's own page is served.
+    expect(await send(apps.proxyHeader, { "X-Forwarded-User": "kim", Cookie: "_oauth2_proxy=abc" }, { ambientHeaders: ["x-forwarded-user"] })).toMatchObject({
+      status: 200,
+      user: "kim",
+    });
+  });
+
+  it("refuses with 403, not a server error, a cross-site cookie mutation of an app whose authenticate throws without the cookie", async () => {
+    expect(await send(apps.throwsWithoutCookie, { ...crossSite, Cookie: "session=kim" })).toMatchObject(refused);
   });
 
   it("serves cookie mutations from the server's own origin and from trusted origins, asking the app once", async () => {
