@@ -21,7 +21,7 @@ export function servePages(app: Hono, folder: string, base = "") {
   app.use(`${base}/assets/*`, files, async (c) => c.notFound());
   app.get(`${base}/tools.manifest.json`, files);
   const page: MiddlewareHandler = async (c, next) => {
-    if (c.req.path.startsWith("/api/")) return next();
+    if (c.req.path === "/api" || c.req.path.startsWith("/api/")) return next();
     // Looked up per request: `npm start` builds the pages after the demo is set up, and `npm run build` may run beside a server.
     if (!existsSync(index))
       return c.text(`The web pages are not built: run "npm run build" (npm start builds them when they are missing or out of date).`, 503);

@@ -67,7 +67,7 @@ export function eventStreamResponse(c: Context, source: AsyncIterable<RunEvents>
     void c.res;
     const claimed = claimNodeResponse(outgoing, (method) => {
       if (closed) return;
-      const cause = `The server adapter called ${method}() on a Node response Tether's event stream writes itself, ignoring the ${X_ALREADY_SENT} mark its handler answered with; the stream was cut. Serve Tether with @hono/node-server 1 or 2, or with listen() from @tether-agent/tether/node.`;
+      const cause = `The server adapter called ${method}() on a Node response Tether's event stream writes itself, ignoring the ${X_ALREADY_SENT} mark its handler answered with; the stream was cut. Either a middleware around Tether's routes replaced their response (let it pass responses marked ${X_ALREADY_SENT} through untouched), or the adapter is not one Tether knows: serve Tether with @hono/node-server 1 or 2, or with listen() from @tether-agent/tether/node.`;
       options.logger.error(cause);
       close(false);
       void iterator.return?.();
