@@ -1,4 +1,4 @@
-import { EventType, type Event, type Message } from "@ag-ui/core";
+import type { Event, Message } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
 import { defineBrowserTool, type ToolOutcome } from "../../protocol/index.ts";
 import { createCallJournal } from "./call-journal.ts";
@@ -109,55 +109,6 @@ describe("createToolRunner", () => {
       expect(seen).toEqual({ runId: RUN, toolName: navigateToScreen.name, state: "started" });
       await p.runner.settle(["a"]);
       expect(p.journal.get("a")).toEqual({ runId: RUN, toolName: navigateToScreen.name, state: "finished", outcome: succeeded });
-    });
-  });
-
-  describe("calls the server closed or holds", () => {
-    it("never runs a call whose TOOL_CALL_END says the server closed it (a cancel cut its arguments off)", () => {
-      const p = page();
-      p.feed([
-        ev.runStarted(),
-        ev.start("c1"),
-        ev.args("c1", '{"screenId":"MNU-3120"}'),
-        { type: EventType.TOOL_CALL_END, toolCallId: "c1", metadata: { tether: { doNotRun: "cancelled" } } } as Event,
-      ]);
-      expect(p.execute).not.toHaveBeenCalled();
-      expect(p.runner.activities()).toEqual([expect.objectContaining({ toolCallId: "c1", status: "cancelled" })]);
-    });
-
-    it("never runs a call to a tool the server does not offer this run, though this page has an executor of that name", () => {
-      const p = page();
-      p.feed([
-        ev.runStarted(),
-        ev.start("c1"),
-        ev.args("c1", '{"screenId":"MNU-3120"}'),
-        { type: EventType.TOOL_CALL_END, toolCallId: "c1", metadata: { tether: { doNotRun: "not_allowed" } } } as Event,
-      ]);
-      expect(p.execute).not.toHaveBeenCalled();
-      expect(p.runner.activities()).toEqual([
-        expect.objectContaining({ toolCallId: "c1", status: "cancelled", message: "Not allowed in this conversation; it did not run." }),
-      ]);
-    });
-
-    it("holds a call awaiting approval, and runs it once when it comes back pending", async () => {
-      const p = page();
-      p.feed([
-        ev.runStarted(),
-        ev.start("c1"),
-        ev.args("c1", '{"screenId":"MNU-3120"}'),
-        { type: EventType.TOOL_CALL_END, toolCallId: "c1", metadata: { tether: { awaitsApproval: true } } } as Event,
-      ]);
-      expect(p.execute).not.toHaveBeenCalled();
-      expect(p.runner.activities()).toEqual([expect.objectContaining({ toolCallId: "c1", status: "awaiting" })]);
-      const [settled] = await p.runner.settle(["c1"]);
-      expect(settled!.outcome).toEqual(succeeded);
-      expect(p.execute).toHaveBeenCalledTimes(1);
-    });
-
-    it("knows which calls it performed that the server has no result for", () => {
-      const p = page();
-      p.feed([ev.runStarted(), ...call("c1", { screenId: "MNU-3120" }), ...call("c2", { query: "x" }, "lookupScreens"), ev.result("c2", "{}"), ev.runError()]);
-      expect(p.runner.performedWithoutResult(RUN)).toEqual(["c1"]);
     });
   });
 
