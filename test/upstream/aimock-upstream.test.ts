@@ -1,4 +1,4 @@
-import { AGUIMock, type AGUIEvent } from "@copilotkit/aimock";
+import { AGUIMock, Journal, type AGUIEvent } from "@copilotkit/aimock";
 import { EventType, HttpAgent, type BaseEvent } from "@ag-ui/client";
 import { defineBrowserTool, toAgUiTool } from "@tether-agent/tether/protocol";
 import { createCountingIds } from "@tether-agent/tether/testing";
@@ -40,12 +40,15 @@ const call = (toolCallId: string, toolCallName: string, args: object, parentMess
 ];
 
 const upstream = new AGUIMock({ port: 0 });
+// What the upstream was sent: each request's headers.
+const journal = new Journal();
+upstream.setJournal(journal);
 let tether: TetherApp;
 let server: Listening;
 
 /** Tether's agent `front`, as a browser reaches it: a plain HttpAgent declaring the page's browser tool. */
-async function ask(threadId: string, text: string, extra: { messages?: unknown[] } = {}) {
-  const agent = new HttpAgent({ url: `${server.url}/api/agents/front/run`, threadId, initialMessages: (extra.messages ?? []) as never });
+async function ask(threadId: string, text: string, extra: { messages?: unknown[]; agentId?: string } = {}) {
+  const agent = new HttpAgent({ url: `${server.url}/api/agents/${extra.agentId ?? "front"}/run`, threadId, initialMessages: (extra.messages ?? []) as never });
   agent.addMessage({ id: `${threadId}-u${agent.messages.length}`, role: "user", content: text });
   const events: BaseEvent[] = [];
   await agent.runAgent({ tools: [toAgUiTool(navigateToScreen)] }, { onEvent: ({ event }) => void events.push(event) }).catch(() => {});
@@ -83,6 +86,8 @@ beforeAll(async () => {
     ],
   });
   upstream.addFixture({ match: { message: "stop short" }, events: [{ type: "RUN_STARTED", threadId: "t", runId: "r" }, ...text("up-short", "Half")] });
+  // Answers whoever asks: the test reads the headers it was sent from the journal.
+  upstream.addFixture({ match: { message: "who am i" }, events: run("up-7", text("up-who", "asked")) });
   upstream.addFixture({
     match: { message: "chunks" },
     events: run("up-6", [
@@ -93,8 +98,24 @@ beforeAll(async () => {
   await upstream.start();
 
   const agent = defineAgent({ id: "front", upstream: { url: upstream.url }, browserTools: [navigateToScreen] });
+  // Who is asking, told to the upstream as its endpoint's headers say; and an app whose headers(user) throws.
+  const asUser = defineAgent({
+    id: "as-user",
+    upstream: { url: upstream.url, headers: (user) => ({ "x-on-behalf-of": user.id }) },
+    browserTools: [navigateToScreen],
+  });
+  const broken = defineAgent({
+    id: "broken-headers",
+    upstream: {
+      url: upstream.url,
+      headers: () => {
+        throw new Error("no token for this user");
+      },
+    },
+    browserTools: [navigateToScreen],
+  });
   tether = await createTetherApp({
-    agents: [agent],
+    agents: [agent, asUser, broken],
     authenticate: () => ({ id: "kim" }),
     store: createMemoryRunStore(),
     logger: silentLogger,
@@ -171,5 +192,18 @@ describe("Tether in front of an AG-UI agent it did not write", () => {
         .join(""),
     ).toBe("In chunks.");
     expect(events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+  });
+
+  it("tells the upstream who is asking when its headers are a function of the user, and ends the run clearly when that function throws", async () => {
+    journal.clear();
+    const { events } = await ask("up-who", "who am i", { agentId: "as-user" });
+    expect(events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+    expect(journal.getAll().map((entry) => entry.headers["x-on-behalf-of"])).toEqual(["kim"]);
+    const broken = await ask("up-broken", "who am i", { agentId: "broken-headers" });
+    expect(broken.events.at(-1)).toMatchObject({
+      type: EventType.RUN_ERROR,
+      code: "upstream_unavailable",
+      message: "The upstream agent could not be asked: no token for this user",
+    });
   });
 });

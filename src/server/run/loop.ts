@@ -211,6 +211,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
         const result = await streamUpstreamStep({
           ...ids,
           upstream: agent.upstream,
+          user: run.user,
           input,
           endMetadata,
           tetherTools,

@@ -9,12 +9,15 @@ import {
   type ToolMessage,
 } from "@ag-ui/core";
 import { TetherError, toTetherError } from "../../protocol/index.ts";
+import type { TetherUser } from "../auth/index.ts";
 import { upstreamFailure, type UpstreamAgent } from "../upstream/index.ts";
 import type { StepCall, StepResult } from "./model-step.ts";
 import { createStepMessages } from "./step-messages.ts";
 
 export interface UpstreamStepOptions {
   upstream: UpstreamAgent;
+  /** Who the run is for: the upstream may be told (its endpoint's `headers` as a function of the user). */
+  user: TetherUser;
   input: RunAgentInput;
   signal: AbortSignal;
   emit(event: BaseEvent): void;
@@ -216,7 +219,14 @@ function consume(upstream: UpstreamAgent, options: UpstreamStepOptions, handle: 
     const stop = AbortSignal.any([options.signal, controller.signal]);
     arm();
     let subscription: { unsubscribe(): void } | undefined;
-    subscription = upstream.run(options.input, stop).subscribe({
+    let events: ReturnType<UpstreamAgent["run"]>;
+    try {
+      events = upstream.run(options.input, stop, options.user);
+    } catch (error) {
+      // The app's `headers(user)`, or an agent's run(), threw before anything was sent.
+      return settle({ kind: "failed", error: upstreamFailure("upstream_unavailable", "could not be asked", (error as Error)?.message) });
+    }
+    subscription = events.subscribe({
       next(event) {
         if (settled) return;
         sawEvent = true;

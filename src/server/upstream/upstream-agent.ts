@@ -2,6 +2,7 @@ import { CompatibilityBoundary, HttpAgent, transformChunks, type AbstractAgent }
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import { from, type Observable } from "rxjs";
 import { TetherError } from "../../protocol/index.ts";
+import type { TetherUser } from "../auth/index.ts";
 
 /**
  * An AG-UI agent Tether does not run, put in front of with `defineAgent({ upstream })`:
@@ -13,8 +14,11 @@ export type UpstreamAgentOption = UpstreamEndpoint | RunnableAgent;
 export interface UpstreamEndpoint {
   /** Where the agent takes `POST RunAgentInput` and answers with AG-UI events (SSE). */
   url: string;
-  /** Sent with every request (the upstream's own credentials). */
-  headers?: Record<string, string>;
+  /**
+   * Sent with every request: the upstream's own credentials, and, as a function of the signed-in
+   * user, who is asking (a token the upstream trusts), so its tools can keep to that user's rights.
+   */
+  headers?: Record<string, string> | ((user: TetherUser) => Record<string, string>);
   /** How long the upstream may take to send its first event. Default 30 s. */
   firstEventTimeoutMs?: number;
   /** How long it may go quiet between two events. Default 120 s. */
@@ -36,7 +40,7 @@ export interface UpstreamAgent {
   firstEventTimeoutMs: number;
   idleTimeoutMs: number;
   /** Starts one upstream run: its events, 0.0.x ones and chunks already made 1.0's start/content/end. */
-  run(input: RunAgentInput, signal: AbortSignal): Observable<BaseEvent>;
+  run(input: RunAgentInput, signal: AbortSignal, user: TetherUser): Observable<BaseEvent>;
 }
 
 const FIRST_EVENT_TIMEOUT_MS = 30_000;
@@ -51,8 +55,9 @@ export function toUpstreamAgent(agentId: string, option: UpstreamAgentOption): U
       modelId: `${url.origin}${url.pathname}`,
       firstEventTimeoutMs: checkTimeout(agentId, "firstEventTimeoutMs", option.firstEventTimeoutMs, FIRST_EVENT_TIMEOUT_MS),
       idleTimeoutMs: checkTimeout(agentId, "idleTimeoutMs", option.idleTimeoutMs, IDLE_TIMEOUT_MS),
-      run: (input, signal) => {
-        const agent = new HttpAgent({ url: url.href, headers: option.headers ?? {} });
+      run: (input, signal, user) => {
+        const headers = typeof option.headers === "function" ? option.headers(user) : (option.headers ?? {});
+        const agent = new HttpAgent({ url: url.href, headers });
         // HttpAgent's requests carry its own controller's signal: the run's, so a cancel aborts the request.
         agent.abortController = abortWith(signal);
         return normalised(agent, input);
