@@ -31,6 +31,7 @@ import { RECIPES_USERS, createRecipesAgent, type RecipesUser } from "./recipes/a
 import { recipesApi } from "./recipes/api.ts";
 import { WORKDESK_USERS, createWorkdeskAgent, workdeskRecordReaders, type WorkdeskUser } from "./workdesk/agent/index.ts";
 import { workdeskApi } from "./workdesk/api.ts";
+import { startWorkdeskUpstream, type WorkdeskUpstream } from "./workdesk/upstream/index.ts";
 import { RECIPES_WEB, RUNS_WEB, WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";
 import { ensureWebBundles } from "./web-bundle/ensure-web-bundles.ts";
 import { servePages } from "./serve-pages.ts";
@@ -105,7 +106,10 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   const { requests, kitchen } = data;
   // Only when the environment asks for it: otherwise the runtime does no span work at all.
   const telemetry = options.telemetry ? undefined : telemetryFromEnvironment(env);
+  let upstream: WorkdeskUpstream | undefined;
   try {
+    // The Workdesk story again, served by an agent written with the AI SDK that Tether stands in front of.
+    upstream = await startWorkdeskUpstream({ requests, ...(model ? { model } : options.playbook ? { playbook: options.playbook } : {}) });
     const agents = [
       createWorkdeskAgent({
         requests,
@@ -116,6 +120,7 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
         ...(model ? { model } : options.playbook ? { playbook: options.playbook } : {}),
         ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
       }),
+      upstream.agent,
     ];
     const tether = await createTetherApp<DemoUser>({
       agents,
@@ -156,6 +161,7 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
         try {
           await tether.close();
         } finally {
+          await upstream?.close();
           await data.close();
           // Last: the runs that just ended have their spans queued; shutting down sends them.
           await telemetry?.shutdown();
@@ -164,6 +170,7 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
     };
   } catch (error) {
     // A demo that failed to start leaves no handle open on its data folder.
+    await upstream?.close();
     await telemetry?.shutdown();
     await data.close();
     await store.close();

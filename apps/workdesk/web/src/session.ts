@@ -1,9 +1,21 @@
 import { createAgentSession, type AgentSession } from "@tether-agent/tether/client";
 import type { User } from "./api.ts";
 
+/** The demo's two Workdesk agents: Tether's own, and the same story served by an agent Tether stands in front of. */
+const AGENTS = ["workdesk", "workdesk-upstream"] as const;
+
+/** Which agent this tab talks to: `?agent=workdesk-upstream` picks the upstream one, kept for the tab's later pages. */
+export function workdeskAgentId(): (typeof AGENTS)[number] {
+  const asked = new URLSearchParams(location.search).get("agent");
+  if (asked && (AGENTS as readonly string[]).includes(asked)) sessionStorage.setItem("workdesk:agent", asked);
+  const kept = sessionStorage.getItem("workdesk:agent");
+  return AGENTS.find((agent) => agent === kept) ?? "workdesk";
+}
+
 /** The thread a user's assistant continues, kept per user so a second window joins the same conversation. */
 export function createWorkdeskSession(user: User, fresh = false): AgentSession {
-  const key = `workdesk:thread:${user.id}`;
+  const agentId = workdeskAgentId();
+  const key = agentId === "workdesk" ? `workdesk:thread:${user.id}` : `${agentId}:thread:${user.id}`;
   let threadId = fresh ? undefined : (localStorage.getItem(key) ?? undefined);
   if (!threadId) {
     threadId = crypto.randomUUID();
@@ -11,7 +23,7 @@ export function createWorkdeskSession(user: User, fresh = false): AgentSession {
   }
   return createAgentSession({
     api: "/api",
-    agentId: "workdesk",
+    agentId,
     threadId,
     drift: "warn",
     // One User Timing entry per browser call run at its TOOL_CALL_END: how fast the page acts (the browser tests read it).

@@ -7,7 +7,7 @@ import { Menu } from "./menu.tsx";
 import { createNavigator, type Navigate } from "./navigation.ts";
 import { matchRoute, refresh, replace, usePath } from "./router.ts";
 import { SCREEN_COMPONENTS } from "./screens/index.ts";
-import { createWorkdeskSession } from "./session.ts";
+import { createWorkdeskSession, workdeskAgentId } from "./session.ts";
 
 /** The signed-in app: menu, content area, and the assistant beside (or over) it. */
 export function Shell({ user, screens, onSignOut }: { user: User; screens: Screen[]; onSignOut(): void }) {
@@ -29,15 +29,17 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
     void session.restore();
   }, [session]);
   useEffect(() => {
-    getJson<{ custom?: { model?: { provider: string; modelId: string } } }>("/api/agents/workdesk/capabilities").then(
+    getJson<{ custom?: { model?: { provider: string; modelId: string } } }>(`/api/agents/${workdeskAgentId()}/capabilities`).then(
       ({ custom }) => {
         const answering = custom?.model;
         setModel(
           answering?.provider === "tether.playbook"
             ? "Offline playbook model: scripted, not a language model"
-            : answering
-              ? `${answering.provider} · ${answering.modelId}`
-              : undefined,
+            : answering?.provider === "ag-ui"
+              ? `An AG-UI agent Tether does not run, at ${answering.modelId}`
+              : answering
+                ? `${answering.provider} · ${answering.modelId}`
+                : undefined,
         );
       },
       () => setModel(undefined),
