@@ -40,3 +40,35 @@ describe("tether serve", () => {
     expect(written.join("")).toBe(`tether: config_invalid: There is no module at ${modulePath}: name the file that exports your app.\n`);
   });
 });
+
+describe("tether's commands", () => {
+  afterEach(() => vi.restoreAllMocks());
+  const capture = () => {
+    const written = { stdout: [] as string[], stderr: [] as string[] };
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => written.stdout.push(String(chunk)) > 0);
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => written.stderr.push(String(chunk)) > 0);
+    return written;
+  };
+
+  it("refuse an option they do not take with exit code 2 and their usage, before doing anything", async () => {
+    const written = capture();
+
+    expect(await main(["serve", "app.mjs", "--prot", "9000"])).toBe(2);
+    expect(await main(["tools", "check", "--url", "http://127.0.0.1:1", "--agnet", "a"])).toBe(2);
+
+    const [serve, tools] = written.stderr;
+    expect(serve).toMatch(/^tether serve: config_invalid: Unknown option --prot\. tether serve takes --port and --host\.\n\n {2}tether serve <module>/);
+    expect(tools).toMatch(/^tether tools check: config_invalid: Unknown option --agnet\. tether tools check takes --url, --agent, /);
+  });
+
+  it("print their usage on --help, exit 0", async () => {
+    const written = capture();
+
+    expect(await main(["init", "--help"])).toBe(0);
+    expect(await main(["record", "-h"])).toBe(0);
+
+    expect(written.stdout[0]).toMatch(/^ {2}tether init <folder>/);
+    expect(written.stdout[1]).toMatch(/^ {2}tether record <runId>/);
+    expect(written.stderr).toEqual([]);
+  });
+});

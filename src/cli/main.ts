@@ -3,21 +3,28 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TetherError, isTetherError } from "../protocol/index.ts";
 import { missingDriver } from "../server/missing-driver.ts";
-import { INIT_USAGE, initCommand } from "./init/init.ts";
-import { RECORD_SWITCHES, RECORD_USAGE, recordCommand } from "./record.ts";
-import { TOOLS_CHECK_USAGE, toolsCheck } from "./tools-check.ts";
+import { INIT_OPTIONS, INIT_USAGE, initCommand } from "./init/init.ts";
+import { parseFlags, type CommandOptions } from "./parse-flags.ts";
+import { RECORD_OPTIONS, RECORD_USAGE, recordCommand } from "./record.ts";
+import { TOOLS_CHECK_OPTIONS, TOOLS_CHECK_USAGE, toolsCheck } from "./tools-check.ts";
+
+const SERVE_USAGE = `  tether serve <module> [--port 8787] [--host 127.0.0.1]
+      Serves the app a module exports (default export: a Hono-style { fetch } app,
+      an object with an \`app\`, or a function returning either). Exits 1 with the
+      reason when the app refuses to start (for example a tool without an executor).
+`;
+
+const SERVE_OPTIONS: CommandOptions = { values: ["port", "host"] };
 
 const HELP = `tether: the Tether command
 
 ${INIT_USAGE}
-  tether serve <module> [--port 8787] [--host 127.0.0.1]
-      Serves the app a module exports (default export: a Hono-style { fetch } app,
-      an object with an \`app\`, or a function returning either). Exits 1 with the
-      reason when the app refuses to start (for example a tool without an executor).
-
+${SERVE_USAGE}
 ${TOOLS_CHECK_USAGE}
 ${RECORD_USAGE}
   tether help
+
+Every command takes --help; options are given as --name value or --name=value.
 `;
 
 /** Runs the command line; returns the exit code. */
@@ -25,18 +32,14 @@ export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   try {
     switch (command) {
-      case "init": {
-        const { positional, flags } = parseFlags(rest);
-        return initCommand(positional, flags);
-      }
+      case "init":
+        return await run("init", rest, INIT_OPTIONS, INIT_USAGE, initCommand);
       case "serve":
-        return await serve(rest);
+        return await run("serve", rest, SERVE_OPTIONS, SERVE_USAGE, serve);
       case "tools":
         return await tools(rest);
-      case "record": {
-        const { positional, flags } = parseFlags(rest, RECORD_SWITCHES);
-        return await recordCommand(positional, flags);
-      }
+      case "record":
+        return await run("record", rest, RECORD_OPTIONS, RECORD_USAGE, recordCommand);
       case undefined:
       case "help":
       case "--help":
@@ -53,10 +56,32 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
+/**
+ * Reads a command's arguments against the options it takes, then runs it. `--help` prints its usage;
+ * an option it does not take exits 2 with the reason and its usage, before anything is done.
+ */
+async function run(
+  command: string,
+  args: string[],
+  options: CommandOptions,
+  usage: string,
+  handler: (positional: string[], flags: Record<string, string>) => number | Promise<number>,
+): Promise<number> {
+  const parsed = parseFlags(args, command, options);
+  if (parsed.refused !== undefined) {
+    process.stderr.write(`tether ${command}: config_invalid: ${parsed.refused}\n\n${usage}`);
+    return 2;
+  }
+  if (parsed.flags.help !== undefined) {
+    process.stdout.write(usage);
+    return 0;
+  }
+  return await handler(parsed.positional, parsed.flags);
+}
+
 type Fetchable = { fetch: (request: Request) => Response | Promise<Response> };
 
-async function serve(args: string[]): Promise<number> {
-  const { positional, flags } = parseFlags(args);
+async function serve(positional: string[], flags: Record<string, string>): Promise<number> {
   const [modulePath] = positional;
   if (!modulePath) {
     process.stderr.write(`tether serve: name the module that exports your app.\n\n${HELP}`);
@@ -100,7 +125,7 @@ async function loadTypeScript(modulePath: string): Promise<void> {
 
 async function tools(args: string[]): Promise<number> {
   const [subcommand, ...rest] = args;
-  if (subcommand === "check") return await toolsCheck(parseFlags(rest).flags);
+  if (subcommand === "check") return await run("tools check", rest, TOOLS_CHECK_OPTIONS, TOOLS_CHECK_USAGE, (_, flags) => toolsCheck(flags));
   process.stderr.write(`Unknown command "${["tools", subcommand].filter(Boolean).join(" ")}".\n\n${HELP}`);
   return 2;
 }
@@ -110,19 +135,4 @@ function toFetchable(value: unknown): Fetchable | undefined {
   const app = (value as { app?: unknown } | undefined)?.app;
   if (app && typeof (app as Fetchable).fetch === "function") return app as Fetchable;
   return undefined;
-}
-
-/** `--name value` pairs, and `--name` alone for the names in `switches` (flags that take no value). */
-function parseFlags(args: string[], switches: readonly string[] = []): { positional: string[]; flags: Record<string, string> } {
-  const positional: string[] = [];
-  const flags: Record<string, string> = {};
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index]!;
-    const next = args[index + 1];
-    if (arg.startsWith("--") && switches.includes(arg.slice(2))) flags[arg.slice(2)] = "true";
-    // An option missing its value is left empty, not given the next option as its value (`--token --json`).
-    else if (arg.startsWith("--")) flags[arg.slice(2)] = next !== undefined && !next.startsWith("--") ? args[++index]! : "";
-    else positional.push(arg);
-  }
-  return { positional, flags };
 }

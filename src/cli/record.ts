@@ -12,6 +12,7 @@
  * @module
  */
 import { TetherError, cutPointers, isTetherError, readRunRecord, type RunRecordDocument } from "../protocol/index.ts";
+import type { CommandOptions } from "./parse-flags.ts";
 import { formatRecordTimeline } from "./record-timeline.ts";
 
 export const RECORD_USAGE = `  tether record <runId> [--api <url>] [--token <token>] [--json]
@@ -26,8 +27,8 @@ export const RECORD_USAGE = `  tether record <runId> [--api <url>] [--token <tok
 
 export const DEFAULT_API = "http://127.0.0.1:8787/api";
 
-/** Flags that take no value. */
-export const RECORD_SWITCHES = ["json"];
+/** The options `tether record` takes (main refuses any other). */
+export const RECORD_OPTIONS: CommandOptions = { values: ["api", "token"], switches: ["json"] };
 
 interface RecordCommand {
   runId: string;
@@ -74,8 +75,6 @@ function readCommand(positional: string[], flags: Record<string, string>, env: N
   const [runId, extra] = positional;
   if (!runId) throw new TetherError("config_invalid", `Name the run: tether record <runId>.\n\n${RECORD_USAGE}`);
   if (extra !== undefined) throw new TetherError("config_invalid", `One run at a time (got "${runId}" and "${extra}").\n\n${RECORD_USAGE}`);
-  const unknown = Object.keys(flags).filter((name) => !["api", "token", "json"].includes(name));
-  if (unknown.length > 0) throw new TetherError("config_invalid", `Unknown option --${unknown[0]}.\n\n${RECORD_USAGE}`);
   // Given without a value, the environment's would be used in silence: another server, or another person's token.
   for (const name of ["api", "token"]) {
     if (flags[name] === "") throw new TetherError("config_invalid", `--${name} needs a value.\n\n${RECORD_USAGE}`);

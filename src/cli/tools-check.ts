@@ -21,6 +21,7 @@ import type { AgentCapabilities, Tool } from "@ag-ui/core";
 import { ToolSchema } from "@ag-ui/core/schemas";
 import { TetherError, isTetherError, isTetherErrorCode } from "../protocol/index.ts";
 import { allowListOf, compareTools, formatDrift, formatNotes, hasDrift } from "../client/drift.ts";
+import type { CommandOptions } from "./parse-flags.ts";
 
 export const TOOLS_CHECK_USAGE = `  tether tools check --url <server> --agent <id> --manifest <file>
                      [--api /api] [--token <token> | --demo-user <user>]
@@ -32,6 +33,9 @@ export const TOOLS_CHECK_USAGE = `  tether tools check --url <server> --agent <i
       note. Exits 0 when the schemas' shapes match, notes or not, 1 on drift with
       a report naming each drifted tool and path, 2 when the check could not be made.
 `;
+
+/** The options `tether tools check` takes (main refuses any other). */
+export const TOOLS_CHECK_OPTIONS: CommandOptions = { values: ["url", "agent", "manifest", "api", "token", "demo-user"] };
 
 /** Runs the check from command-line flags; returns the exit code. */
 export async function toolsCheck(flags: Record<string, string>, env: NodeJS.ProcessEnv = process.env): Promise<number> {

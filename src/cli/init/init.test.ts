@@ -69,6 +69,21 @@ describe("tether init", () => {
     expect(manifest("apps/my-app").dependencies["@tether-agent/tether"]).toBe("file:../../tether-agent-tether-0.1.0.tgz");
   });
 
+  it("takes --tether=<path> as it takes --tether <path>", async () => {
+    writeFileSync(join(work, "tether-agent-tether-0.1.0.tgz"), "");
+
+    expect(await main(["init", "my-app", "--tether=./tether-agent-tether-0.1.0.tgz"])).toBe(0);
+
+    expect(manifest("my-app").dependencies["@tether-agent/tether"]).toBe("file:../tether-agent-tether-0.1.0.tgz");
+  });
+
+  it("refuses a misspelled option with exit code 2, naming the options it takes, writing nothing", async () => {
+    expect(await main(["init", "my-app", "--tehter", "./tether-agent-tether-0.1.0.tgz"])).toBe(2);
+
+    expect(stderr.join("")).toMatch(/^tether init: config_invalid: Unknown option --tehter\. tether init takes --tether\.\n\n {2}tether init <folder>/);
+    expect(readdirSync(work)).toEqual([]);
+  });
+
   it("fills a folder that is there and empty, keeping the folder", () => {
     mkdirSync(join(work, "empty"));
 

@@ -6,6 +6,7 @@ import { checkPackageName } from "./package-name.ts";
 import { readTetherPackage } from "./tether-package.ts";
 import { templateFiles } from "./template.ts";
 import { tetherSpec } from "./tether-spec.ts";
+import type { CommandOptions } from "../parse-flags.ts";
 import { writeApp } from "./write-app.ts";
 
 export const INIT_USAGE = `  tether init <folder> [--tether <version | path of a .tgz>]
@@ -18,6 +19,9 @@ export const INIT_USAGE = `  tether init <folder> [--tether <version | path of a
       npm pack made. Exits 1 and writes nothing when the folder is not empty,
       its name cannot name an npm package, or the tarball is not there.
 `;
+
+/** The options `tether init` takes (main refuses any other). */
+export const INIT_OPTIONS: CommandOptions = { values: ["tether"] };
 
 export interface CreatedApp {
   /** The app's folder, absolute. */
