@@ -1,58 +1,100 @@
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { TetherError } from "../../protocol/index.ts";
+import { TetherError, isTetherError } from "../../protocol/index.ts";
+import { inspectTarget } from "./target-folder.ts";
+
+/** One file of the new app. */
+export interface AppFile {
+  /** Relative to the app's folder, with / between folders. */
+  path: string;
+  content: string | Buffer;
+}
 
 /**
- * Writes a new app's files into `target`, all or nothing: into a temporary folder beside it, which
- * then takes its place. A folder that is there already must be empty; it is kept (a shell may be
- * standing in it) and the files move into it. Folders above it are made as needed.
+ * Writes a new app's files into `target`, all or nothing, through a hidden staging folder.
+ *
+ * A folder that is there already (it must be empty) is kept, since a shell may stand in it: the
+ * files are staged inside it and moved up, so they never cross from another filesystem (the folder
+ * may be a mount point: a Docker bind mount, a devcontainer) and its parent need not be writable.
+ * A new folder is staged beside where it goes, folders above it made as needed, and renamed into
+ * place. Either way the folder gets the usual mode (0777 less the umask), as mkdir gives.
+ *
+ * When `signal` aborts, the write stops at the next file, what was written is taken back, and the
+ * signal's reason is thrown. A failure of the filesystem is a `config_invalid` saying what failed.
  */
-export function writeApp(target: string, files: Array<{ path: string; content: string | Buffer }>): void {
-  const existing = entriesOf(target);
-  if (existing && existing.length > 0)
-    throw new TetherError(
-      "config_invalid",
-      `${target} is not empty (${existing.slice(0, 3).join(", ")}${existing.length > 3 ? ", …" : ""}): name a new folder, or an empty one.`,
-    );
-  const madeParent = mkdirSync(dirname(target), { recursive: true });
-  const staging = mkdtempSync(join(dirname(target), `.${basename(target)}-`));
+export async function writeApp(target: string, files: AppFile[], signal?: AbortSignal): Promise<void> {
   try {
-    for (const file of files) {
-      mkdirSync(dirname(join(staging, file.path)), { recursive: true });
-      writeFileSync(join(staging, file.path), file.content);
-    }
-    if (existing) moveEntries(staging, target);
-    else renameSync(staging, target);
+    if ((await inspectTarget(target)) === "empty") await fillEmptyFolder(target, files, signal);
+    else await makeFolder(target, files, signal);
   } catch (error) {
-    if (madeParent) rmSync(madeParent, { recursive: true, force: true });
-    throw error;
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
+    throw signal?.aborted || isTetherError(error) || !isFileSystemError(error) ? error : cannotWrite(target, error);
   }
 }
 
-/** A folder's entries; undefined when nothing is there. A file at the path is refused. */
-function entriesOf(path: string): string[] | undefined {
+/** A new folder: staged beside where it goes (the parent made if need be), then renamed into place. */
+async function makeFolder(target: string, files: AppFile[], signal: AbortSignal | undefined): Promise<void> {
+  const madeAbove = await mkdir(dirname(target), { recursive: true });
+  let staging: string | undefined;
   try {
-    return readdirSync(path);
+    staging = await makeStagingFolder(dirname(target), `.${basename(target)}-`);
+    await writeFiles(staging, files, signal);
+    await rename(staging, target);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return undefined;
-    if (code === "ENOTDIR") throw new TetherError("config_invalid", `${path} is a file: name a new folder, or an empty one.`);
+    if (staging) await removeQuietly(staging);
+    if (madeAbove) await removeQuietly(madeAbove);
     throw error;
   }
 }
 
-/** Moves the staged files into the empty folder that was there; on a failure, takes back those already moved. */
-function moveEntries(staging: string, target: string): void {
+/** A folder that is there and empty: staged inside it, each entry moved up, the staging folder removed. */
+async function fillEmptyFolder(target: string, files: AppFile[], signal: AbortSignal | undefined): Promise<void> {
+  const staging = await makeStagingFolder(target, ".tether-init-");
   const moved: string[] = [];
   try {
-    for (const entry of readdirSync(staging)) {
-      renameSync(join(staging, entry), join(target, entry));
+    await writeFiles(staging, files, signal);
+    for (const entry of await readdir(staging)) {
+      signal?.throwIfAborted();
+      await rename(join(staging, entry), join(target, entry));
       moved.push(entry);
     }
   } catch (error) {
-    for (const entry of moved) rmSync(join(target, entry), { recursive: true, force: true });
+    for (const entry of moved) await removeQuietly(join(target, entry));
     throw error;
+  } finally {
+    await removeQuietly(staging);
   }
+}
+
+async function writeFiles(folder: string, files: AppFile[], signal: AbortSignal | undefined): Promise<void> {
+  for (const file of files) {
+    signal?.throwIfAborted();
+    await mkdir(dirname(join(folder, file.path)), { recursive: true });
+    await writeFile(join(folder, file.path), file.content);
+  }
+  signal?.throwIfAborted();
+}
+
+/** A hidden folder of a unique name, made by mkdir (not mkdtemp, whose 0700 the app would keep). */
+async function makeStagingFolder(parent: string, prefix: string): Promise<string> {
+  const path = join(parent, `${prefix}${randomBytes(4).toString("hex")}`);
+  await mkdir(path);
+  return path;
+}
+
+/** Takes back what was written; the failure that led here is the one to report, not this one's. */
+async function removeQuietly(path: string): Promise<void> {
+  await rm(path, { recursive: true, force: true }).catch(() => undefined);
+}
+
+function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string";
+}
+
+function cannotWrite(target: string, error: NodeJS.ErrnoException): TetherError {
+  return new TetherError(
+    "config_invalid",
+    `Could not write the app into ${target} (${error.message}): check that you may write there and that the disk has room, or name another folder.`,
+    { cause: error },
+  );
 }
