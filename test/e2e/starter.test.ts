@@ -1,6 +1,8 @@
 import { LLMock } from "@copilotkit/aimock";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,8 +16,10 @@ import { launchChromium } from "./browser.ts";
  * The starter as a newcomer gets it: `tether init` from the packed tarball, `npm install` of
  * whatever the registry has today within the starter's ranges (no lockfile, no pins: this is
  * where tomorrow's releases of React, Vite, the AI SDK or better-sqlite3 are met first),
- * `npm run typecheck`, `npm run dev`, and the story in Chromium on the offline script; then the
- * same story on a provider's wire (aimock speaking OpenAI's), which is what OPENAI_API_KEY switches to.
+ * `npm run typecheck`, `npm start` before and after `npm run build`, `npm run dev`, and the story in
+ * Chromium on the offline script; then the same story on a provider's wire
+ * (aimock speaking OpenAI's), which is what OPENAI_API_KEY switches to; last, `npm run dev` with
+ * the server's port taken.
  */
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const SCREENSHOT = join(REPO, "docs/screenshots/starter.png");
@@ -26,15 +30,16 @@ function newcomerEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...Object.fromEntries(inherited), ...extra };
 }
 
-interface Dev {
+interface Running {
+  /** The address it printed: Vite's page for `npm run dev`, the server for `npm start`. */
   url: string;
   output: () => string;
   stop: () => Promise<void>;
 }
 
-/** `npm run dev` in the app, in a process group of its own; resolves once both the server and the page listen. */
-async function startDev(app: string, env: NodeJS.ProcessEnv): Promise<Dev> {
-  const child: ChildProcess = spawn("npm", ["run", "dev"], { cwd: app, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+/** An npm script of the app, in a process group of its own; resolves once `ready` finds its address in the output. */
+async function startScript(app: string, script: "dev" | "start", env: NodeJS.ProcessEnv, ready: (output: string) => string | undefined): Promise<Running> {
+  const child: ChildProcess = spawn("npm", ["run", script], { cwd: app, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -45,18 +50,40 @@ async function startDev(app: string, env: NodeJS.ProcessEnv): Promise<Dev> {
   const url = await new Promise<string>((resolve, reject) => {
     const read = (chunk: Buffer) => {
       output += chunk.toString();
-      const page = /Local:\s+(http:\S+)/.exec(output)?.[1];
-      if (page && output.includes("Tether is listening on")) resolve(page);
+      const found = ready(output);
+      if (found) resolve(found);
     };
     child.stdout!.on("data", read);
     child.stderr!.on("data", read);
-    child.once("exit", (code) => reject(new Error(`npm run dev exited (${code}):\n${output}`)));
-    setTimeout(() => reject(new Error(`npm run dev did not start within 60 s:\n${output}`)), 60_000).unref();
+    child.once("exit", (code) => reject(new Error(`npm run ${script} exited (${code}):\n${output}`)));
+    setTimeout(() => reject(new Error(`npm run ${script} did not start within 60 s:\n${output}`)), 60_000).unref();
   }).catch(async (error: unknown) => {
     await stop();
     throw error;
   });
   return { url, output: () => output, stop };
+}
+
+/** `npm run dev`; resolves once both the server and the page listen, with the page's address. */
+function startDev(app: string, env: NodeJS.ProcessEnv): Promise<Running> {
+  return startScript(app, "dev", env, (output) => (output.includes("Tether is listening on") ? /Local:\s+(http:\S+)/.exec(output)?.[1] : undefined));
+}
+
+/** `npm start`; resolves once the server listens, with its address. */
+function startServer(app: string, env: NodeJS.ProcessEnv): Promise<Running> {
+  return startScript(app, "start", env, (output) => /Tether is listening on (http:\S+),/.exec(output)?.[1]);
+}
+
+/** `npm run dev` to its end: its exit code and what it printed. */
+async function devUntilExit(app: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  const child = spawn("npm", ["run", "dev"], { cwd: app, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => process.kill(-child.pid!, "SIGTERM"), 30_000);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  clearTimeout(timer);
+  return { code, output };
 }
 
 /** Opens the page in a context of its own (a new thread) and asks the assistant for the invoice task. */
@@ -77,7 +104,7 @@ describe("the starter, written by the packed package's tether init", () => {
   let work: string;
   let app: string;
   let browser: Browser;
-  let dev: Dev | undefined;
+  let dev: Running | undefined;
   const mock = new LLMock({ port: 0 });
   const took: Record<string, number> = {};
   const timed = async <T>(step: string, work: () => Promise<T>): Promise<T> => {
@@ -130,10 +157,36 @@ describe("the starter, written by the packed package's tether init", () => {
     await timed("typecheck", () => npm(app, ["run", "typecheck"]));
   }, 120_000);
 
+  it("serves the page with npm start only once it is built, saying so before, and says sign-in is a placeholder", async () => {
+    const env = newcomerEnv({ PORT: String(await freePort()) });
+    const before = await startServer(app, env);
+    try {
+      const response = await fetch(`${before.url}/`);
+      expect(response.status).toBe(503);
+      expect(await response.text()).toBe("The page is not built: run npm run build, then npm start (npm run dev while developing).");
+      expect(before.output()).toContain("Sign-in is a placeholder: everyone is the same user.");
+    } finally {
+      await before.stop();
+    }
+
+    await timed("build", () => npm(app, ["run", "build"]));
+    const after = await startServer(app, env);
+    try {
+      const response = await fetch(`${after.url}/`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain("<title>Tasks</title>");
+    } finally {
+      await after.stop();
+    }
+  }, 120_000);
+
   it("runs with npm run dev, and plays the story on the offline script: the server finds the task, the page opens it, the answer is the page's outcome", async () => {
     const ports = { PORT: String(await freePort()), WEB_PORT: String(await freePort()) };
     dev = await timed("dev start", () => startDev(app, newcomerEnv(ports)));
     expect(dev.output()).toContain("its model the offline script");
+    expect(dev.output()).toContain("Sign-in is a placeholder: everyone is the same user.");
+    // The build the previous test made is npm start's: under npm run dev the server leaves the page to Vite.
+    expect((await fetch(`http://127.0.0.1:${ports.PORT}/`)).status).toBe(404);
 
     const { page, errors } = await timed("story", async () => {
       const asked = await askForTheInvoice(browser, dev!.url);
@@ -152,6 +205,7 @@ describe("the starter, written by the packed package's tether init", () => {
     ]);
     expect(existsSync(join(app, "data/tether.db"))).toBe(true);
     await page.screenshot({ path: SCREENSHOT });
+
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
@@ -173,4 +227,20 @@ describe("the starter, written by the packed package's tether init", () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it("stops npm run dev when the server's port is taken, saying so in one line rather than a stack", async () => {
+    await dev?.stop();
+    const holder = createServer((_, response) => response.end("someone else"));
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const port = (holder.address() as AddressInfo).port;
+    const env = newcomerEnv({ PORT: String(port), WEB_PORT: String(await freePort()) });
+    try {
+      const { code, output } = await timed("port taken", () => devUntilExit(app, env));
+      expect(output).toContain(`Port ${port} is in use (another server?): set PORT to another, as in PORT=${port + 1} npm run dev.`);
+      expect(output).not.toContain("EADDRINUSE");
+      expect(code).toBe(1); // concurrently's code for a command that failed: it ended by itself, not by our timeout
+    } finally {
+      holder.close();
+    }
+  }, 60_000);
 });

@@ -39,7 +39,7 @@ export function appPackageJson(name: string, tetherSpec: string): string {
     scripts: {
       dev: 'concurrently --kill-others --names server,page "tsx watch --clear-screen=false server.ts" "vite"',
       build: "tsc --noEmit && vite build",
-      start: "tsx server.ts",
+      start: "tsx server.ts --serve-page", // the built page beside the API; npm run dev leaves it to Vite
       typecheck: "tsc --noEmit",
     },
     // npm 11 runs a dependency's install scripts only when allowed: SQLite's binary, Vite's esbuild.
