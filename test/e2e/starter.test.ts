@@ -17,7 +17,7 @@ import { launchChromium } from "./browser.ts";
  * whatever the registry has today within the starter's ranges (no lockfile, no pins: this is
  * where tomorrow's releases of React, Vite, the AI SDK or better-sqlite3 are met first),
  * `npm run typecheck`, `npm start` before and after `npm run build`, `npm run dev`, and the story in
- * Chromium on the offline script; then the same story on a provider's wire
+ * Chromium on the offline script, then a reload of it; then the same story on a provider's wire
  * (aimock speaking OpenAI's), which is what OPENAI_API_KEY switches to; last, `npm run dev` with
  * the server's port taken.
  */
@@ -206,6 +206,22 @@ describe("the starter, written by the packed package's tether init", () => {
     expect(existsSync(join(app, "data/tether.db"))).toBe(true);
     await page.screenshot({ path: SCREENSHOT });
 
+    // A reload picks the thread up where it was (its id is kept in localStorage): the same
+    // conversation and timeline, and the browser tool, already run, is not run again.
+    const conversation = () => page.locator(".tether-message").allTextContents();
+    const timeline = () => page.locator(".tether-activity__words").allTextContents();
+    const [said, done] = [await conversation(), await timeline()];
+    await timed("reload", async () => {
+      await page.reload();
+      await expect.poll(() => page.locator(".task").count()).toBe(4);
+      await expect.poll(conversation, { timeout: 20_000 }).toEqual(said);
+      await expect.poll(timeline).toEqual(done);
+      // Time for a second run of openTask to show (it opens T-2, or reports and starts a new run).
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    });
+    expect(await conversation()).toEqual(said);
+    expect(await timeline()).toEqual(done);
+    expect(await page.locator('.task[aria-current="true"]').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
