@@ -1,8 +1,9 @@
-import { CompatibilityBoundary, HttpAgent, transformChunks, type AbstractAgent } from "@ag-ui/client";
+import { CompatibilityBoundary, enforceOutgoingInput, transformChunks, transformHttpEventStream, type AbstractAgent } from "@ag-ui/client";
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import { from, type Observable } from "rxjs";
 import { TetherError } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/index.ts";
+import { readHttpEvents } from "./read-http-events.ts";
 
 /**
  * An AG-UI agent Tether does not run, put in front of with `defineAgent({ upstream })`:
@@ -57,10 +58,7 @@ export function toUpstreamAgent(agentId: string, option: UpstreamAgentOption): U
       idleTimeoutMs: checkTimeout(agentId, "idleTimeoutMs", option.idleTimeoutMs, IDLE_TIMEOUT_MS),
       run: (input, signal, user) => {
         const headers = typeof option.headers === "function" ? option.headers(user) : (option.headers ?? {});
-        const agent = new HttpAgent({ url: url.href, headers });
-        // HttpAgent's requests carry its own controller's signal: the run's, so a cancel aborts the request.
-        agent.abortController = abortWith(signal);
-        return normalised(agent, input);
+        return normalised(endpointAgent(url, headers, signal), input);
       },
     };
   }
@@ -94,11 +92,26 @@ function normalised(agent: RunnableAgent, input: RunAgentInput): Observable<Base
   return from(events).pipe(transformChunks(false));
 }
 
-function abortWith(signal: AbortSignal): AbortController {
-  const controller = new AbortController();
-  if (signal.aborted) controller.abort(signal.reason);
-  else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
-  return controller;
+/**
+ * What `@ag-ui/client`'s HttpAgent does for one run (the same request, the
+ * same parsers for SSE and protobuf), with the response read by
+ * `readHttpEvents`, which survives an upstream that dies mid-stream. The
+ * request carries the run's signal: a cancel aborts it.
+ */
+function endpointAgent(url: URL, headers: Record<string, string>, signal: AbortSignal): RunnableAgent {
+  return {
+    run: (input) =>
+      transformHttpEventStream(
+        readHttpEvents(() =>
+          fetch(url, {
+            method: "POST",
+            headers: { ...headers, "Content-Type": "application/json", Accept: "text/event-stream" },
+            body: JSON.stringify(enforceOutgoingInput(input)),
+            signal,
+          }),
+        ),
+      ),
+  };
 }
 
 function isEndpoint(option: UpstreamAgentOption): option is UpstreamEndpoint {
