@@ -85,6 +85,15 @@ beforeAll(async () => {
       { type: "RUN_ERROR", message: "The model said no: sk-live-abcdefghijklmnopqrstuvwx" },
     ],
   });
+  // A call to a tool it was not given, then its own failure (as Mastra fails on a tool it does not know).
+  upstream.addFixture({
+    match: { message: "rogue then break" },
+    events: [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      ...call("up_rogue_2", "deleteEverything", {}),
+      { type: "RUN_ERROR", message: "Tool deleteEverything not found" },
+    ],
+  });
   upstream.addFixture({ match: { message: "stop short" }, events: [{ type: "RUN_STARTED", threadId: "t", runId: "r" }, ...text("up-short", "Half")] });
   // Answers whoever asks: the test reads the headers it was sent from the journal.
   upstream.addFixture({ match: { message: "who am i" }, events: run("up-7", text("up-who", "asked")) });
@@ -173,6 +182,14 @@ describe("Tether in front of an AG-UI agent it did not write", () => {
     expect(error).toMatchObject({ type: EventType.RUN_ERROR, code: "upstream_error" });
     expect(error.message).toMatch(/^The upstream agent failed: The model said no/);
     expect(error.message).not.toContain("abcdefghijklmnop");
+  });
+
+  it("answers the calls a failed upstream run left, in the thread, as the upstream's failure, not the model's", async () => {
+    const { events } = await ask("up-call-fail", "rogue then break");
+    expect(events.at(-1)).toMatchObject({ type: EventType.RUN_ERROR, code: "upstream_error" });
+    const thread = await (await fetch(`${server.url}/api/threads/up-call-fail`)).json();
+    const answer = thread.messages.find((message: { role: string; toolCallId?: string }) => message.role === "tool" && message.toolCallId === "up_rogue_2");
+    expect(JSON.parse(answer.content)).toEqual({ error: { code: "upstream_error", message: "The upstream agent failed before this call ran." } });
   });
 
   it("ends a run whose upstream stream stops without finishing, never leaving it hanging", async () => {

@@ -31,7 +31,7 @@ export async function keepPartialStep(
   if (kept.length === 0) return;
   const reason = result.aborted
     ? (stopReason(services.signal) ?? new TetherError("run_cancelled", "The run was cancelled before this call ran."))
-    : new TetherError("model_error", "The model failed before this call ran.");
+    : failedBefore(result.error);
   const pending: StepCall[] = [];
   const results: ToolMessage[] = [];
   for (const call of result.calls) {
@@ -51,6 +51,13 @@ export async function keepPartialStep(
     results.push(sendToolResult({ emit: services.channel.emit, newMessageId: services.ids.message }, call.toolCallId, content));
   }
   await commit(placeResults(kept, results), pending);
+}
+
+/** What a call a failed step left is answered: whoever failed, the model or the upstream agent the step ran. */
+function failedBefore(error: TetherError | undefined): TetherError {
+  return error?.code === "upstream_error" || error?.code === "upstream_unavailable"
+    ? new TetherError("upstream_error", "The upstream agent failed before this call ran.")
+    : new TetherError("model_error", "The model failed before this call ran.");
 }
 
 /** The answer to an approval the run never got to ask, because it was cancelled first. */
