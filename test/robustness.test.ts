@@ -234,7 +234,7 @@ const { writeFileSync } = require("node:fs");
 const [port, body, goneFile] = [Number(process.argv[1]), process.argv[2], process.argv[3]];
 process.stdin.once("data", () => {
   const socket = connect(port, "127.0.0.1", () => {
-    const head = "POST /api/agents/test/run HTTP/1.1\\r\\nHost: x\\r\\nContent-Type: application/json\\r\\nx-user: kim\\r\\nContent-Length: " + Buffer.byteLength(body) + "\\r\\n\\r\\n";
+    const head = "POST /api/agents/test/run HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nContent-Type: application/json\\r\\nx-user: kim\\r\\nContent-Length: " + Buffer.byteLength(body) + "\\r\\n\\r\\n";
     socket.write(head + body, () => {
       socket.destroy();
       writeFileSync(goneFile, "");
