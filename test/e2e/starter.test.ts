@@ -49,7 +49,8 @@ async function startScript(app: string, script: "dev" | "start", env: NodeJS.Pro
   };
   const url = await new Promise<string>((resolve, reject) => {
     const read = (chunk: Buffer) => {
-      output += chunk.toString();
+      // Without colours: where a terminal's settings leak in (FORCE_COLOR in CI), Vite wraps its address in them.
+      output += chunk.toString().replace(/\x1b\[[0-9;]*m/g, "");
       const found = ready(output);
       if (found) resolve(found);
     };
