@@ -165,7 +165,7 @@ describe("the starter, written by the packed package's tether init", () => {
       const response = await fetch(`${before.url}/`);
       expect(response.status).toBe(503);
       expect(await response.text()).toBe("The page is not built: run npm run build, then npm start (npm run dev while developing).");
-      expect(before.output()).toContain("Sign-in is a placeholder: everyone is the same user.");
+      await expect.poll(() => before.output()).toContain("Sign-in is a placeholder: everyone is the same user.");
     } finally {
       await before.stop();
     }
@@ -185,7 +185,8 @@ describe("the starter, written by the packed package's tether init", () => {
     const ports = { PORT: String(await freePort()), WEB_PORT: String(await freePort()) };
     dev = await timed("dev start", () => startDev(app, newcomerEnv(ports)));
     expect(dev.output()).toContain("its model the offline script");
-    expect(dev.output()).toContain("Sign-in is a placeholder: everyone is the same user.");
+    // The line after the listening one, which may come in a later chunk of the output.
+    await expect.poll(() => dev!.output()).toContain("Sign-in is a placeholder: everyone is the same user.");
     // The build the previous test made is npm start's: under npm run dev the server leaves the page to Vite.
     expect((await fetch(`http://127.0.0.1:${ports.PORT}/`)).status).toBe(404);
 
