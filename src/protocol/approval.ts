@@ -30,3 +30,14 @@ export interface ApprovalRefusal {
   message: string;
   comment?: string;
 }
+
+/**
+ * What an upstream agent is sent as the result of its own tool's call once it may go ahead: the
+ * person approved it (with the arguments as approved), or Tether's config needed no approval for it.
+ */
+export interface ApprovalGrant {
+  status: "approved";
+  message: string;
+  arguments: unknown;
+  comment?: string;
+}

@@ -9,7 +9,7 @@ export { TETHER_ERROR_CODES, TetherError, isTetherError, isTetherErrorCode, toTe
 export { ID_PATTERN, isValidId } from "./ids.ts";
 export { AgentWelcomeSchema, readWelcome, type AgentWelcome } from "./welcome.ts";
 export { formatIssues, type SchemaIssue } from "./format-issues.ts";
-export { TOOL_APPROVAL, approvalResponseSchema, type ApprovalRefusal, type ApprovalResponse } from "./approval.ts";
+export { TOOL_APPROVAL, approvalResponseSchema, type ApprovalGrant, type ApprovalRefusal, type ApprovalResponse } from "./approval.ts";
 export {
   TOOL_OUTCOME_REASONS,
   TOOL_OUTCOME_STATUSES,

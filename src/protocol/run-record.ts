@@ -106,7 +106,8 @@ export interface RecordInput {
 
 export interface RecordToolDecision {
   name: string;
-  location: "server" | "browser";
+  /** `upstream`: an upstream agent's own tool that Tether holds for a person's approval. */
+  location: "server" | "browser" | "upstream";
   /** `offered`: the model saw it; `dropped`: a declared browser tool left out (policy `drop`); `refused`: the request was refused over it. */
   decision: "offered" | "dropped" | "refused";
   /** Why it was dropped or refused (the error code and message). */
@@ -155,8 +156,8 @@ export interface RecordProviderError {
 export interface RecordToolCall {
   toolCallId: string;
   toolName: string;
-  /** Where it ran: on the server, in the browser, or nowhere (refused before running). */
-  location: "server" | "browser" | "none";
+  /** Where it ran: on the server, in the browser, at the upstream agent, or nowhere (refused before running). */
+  location: "server" | "browser" | "upstream" | "none";
   arguments: Kept<string>;
   /**
    * What became of it: `result` for a server tool, `pending` for a browser call

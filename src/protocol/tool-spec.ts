@@ -17,8 +17,11 @@ export interface BrowserToolSpec<Args = any> {
   kind: BrowserToolKind;
   /** Every frontend of this agent must execute it; a client without an executor is drift. */
   required?: boolean;
-  /** A person approves each call before the browser may perform it (the server asks; see interrupts). */
-  needsApproval?: boolean;
+  /**
+   * A person approves each call before the browser may perform it (the server asks; see interrupts):
+   * every call, or those whose arguments the predicate picks (it runs on the server, with arguments already checked).
+   */
+  needsApproval?: boolean | ((args: Args) => boolean);
   /** The question the person is asked, in words (the server asks it; it never travels to the model). Default: the tool's name and arguments. */
   approvalMessage?: (args: Args) => string;
 }

@@ -31,6 +31,20 @@ describe("createToolRunner", () => {
       ]);
     });
 
+    it("never runs a call the server marks as the upstream agent's own, and says whose it is", () => {
+      const p = page();
+      p.feed([
+        ev.runStarted(),
+        ev.start("c1"),
+        ev.args("c1", '{"screenId":"MNU-3120"}'),
+        { type: EventType.TOOL_CALL_END, toolCallId: "c1", metadata: { tether: { doNotRun: "upstream" } } } as Event,
+      ]);
+      expect(p.execute).not.toHaveBeenCalled();
+      expect(p.runner.activities()).toEqual([
+        expect.objectContaining({ toolCallId: "c1", status: "cancelled", message: "The agent's own tool, not this page's; it did not run." }),
+      ]);
+    });
+
     it("holds a call awaiting approval, and runs it once when it comes back pending", async () => {
       const p = page();
       p.feed([

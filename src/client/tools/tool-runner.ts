@@ -50,6 +50,13 @@ export interface ToolRunnerOptions {
   onDispatch?(call: CallToExecute): void;
 }
 
+/** Why the server said a call is not this page's to run, as the timeline words it (`doNotRun`). */
+const NOT_RUN: Record<string, string> = {
+  cancelled: "Cancelled before its arguments were complete",
+  not_allowed: "Not allowed in this conversation",
+  upstream: "The agent's own tool, not this page's",
+};
+
 /**
  * A session's browser-tool runner, composed of one part per job: the
  * tracker accumulates each call's events, the executor runs a call at most
@@ -90,7 +97,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const { call } = change;
       const handler = registry.get(call.toolName);
       if (call.closedByServer) {
-        const why = call.closedByServer === "cancelled" ? "Cancelled before its arguments were complete" : "Not allowed in this conversation";
+        const why = NOT_RUN[call.closedByServer] ?? "Not allowed in this conversation";
         if (handler) timeline.cancelled(call, `${why}; it did not run.`);
         return;
       }

@@ -11,7 +11,7 @@ import {
   type BrowserToolSpec,
 } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/index.ts";
-import { assertToolName, type ServerTool } from "../tools/index.ts";
+import { assertToolName, toNamedApprovals, type ApprovalByName, type RunToolApproval, type ServerTool } from "../tools/index.ts";
 import type { HistoryMode } from "../history/index.ts";
 import { toUpstreamAgent, type UpstreamAgent, type UpstreamAgentOption } from "../upstream/index.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.ts";
@@ -42,6 +42,14 @@ export interface AgentDefinition<User extends TetherUser = TetherUser> {
   /** The allow-list: browser tools this agent accepts, with the schema each must match. */
   browserTools?: BrowserToolSpec[];
   browserToolPolicy?: BrowserToolPolicy;
+  /**
+   * With an `upstream`: the calls a person approves before they go on, by tool name. The upstream's
+   * own tools it leaves for its client to answer (Tether asks, then sends the person's answer back as
+   * the call's result) and allow-listed browser tools (asked, then sent to the browser). `true` for
+   * every call, a predicate on the call's arguments, or `{ when?, message? }` to word the question.
+   * Tether's own server tools say it on the tool (`needsApproval`).
+   */
+  approvals?: Record<string, ApprovalByName<User>>;
   history?: HistoryMode;
   /** Model steps a run may take before it ends with `step_limit_exceeded`. Default 8. */
   maxSteps?: number;
@@ -82,6 +90,8 @@ export interface Agent<User extends TetherUser = any> {
   tools: ServerTool<any, User>[];
   browserTools: BrowserToolSpec[];
   browserToolPolicy: BrowserToolPolicy;
+  /** An upstream agent's approvals by tool name (empty for an agent Tether runs). */
+  approvals: ReadonlyMap<string, RunToolApproval>;
   history: HistoryMode;
   maxSteps: number;
   retry: RetryPolicy;
@@ -120,6 +130,7 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
     seen.add(tool.name);
     checker.compile(tool.parameters, `tool "${tool.name}" of agent "${definition.id}"`);
   }
+  const approvals = namedApprovals(definition, tools);
   const maxSteps = definition.maxSteps ?? 8;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new TetherError("config_invalid", `maxSteps must be a positive integer, got ${maxSteps}.`);
   const instructions = definition.instructions ?? "";
@@ -134,6 +145,7 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
     tools,
     browserTools,
     browserToolPolicy: definition.browserToolPolicy ?? "strict",
+    approvals,
     history: definition.history ?? "server",
     maxSteps,
     retry: { ...DEFAULT_RETRY, ...definition.retry },
@@ -160,6 +172,27 @@ function agentSource(definition: AgentDefinition<any>): { model: LanguageModelV3
     );
   }
   return { upstream: toUpstreamAgent(definition.id, definition.upstream) };
+}
+
+/** An upstream agent's approvals by name, for names that are not its server tools (those say it on the tool). */
+function namedApprovals(definition: AgentDefinition<any>, tools: ServerTool<any, any>[]): Map<string, RunToolApproval> {
+  const names = Object.keys(definition.approvals ?? {});
+  if (names.length > 0 && definition.upstream === undefined) {
+    throw new TetherError(
+      "config_invalid",
+      `Agent "${definition.id}" has approvals by name, which are for an upstream agent's tools: mark its own tools with needsApproval instead.`,
+    );
+  }
+  for (const name of names) {
+    assertToolName(name);
+    if (tools.some((tool) => tool.name === name)) {
+      throw new TetherError(
+        "config_invalid",
+        `Agent "${definition.id}": "${name}" is its own server tool; say on the tool that it needs approval (needsApproval).`,
+      );
+    }
+  }
+  return toNamedApprovals(definition.id, definition.approvals);
 }
 
 /**

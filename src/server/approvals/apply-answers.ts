@@ -2,6 +2,7 @@ import type { ResumeEntry, ToolMessage } from "@ag-ui/core";
 import { TetherError, type ApprovalRefusal, type ApprovalResponse } from "../../protocol/index.ts";
 import { type ToolCall, type ToolScope, errorContent, runServerTool, sendToolResult } from "../tools/index.ts";
 import type { StoredInterrupt } from "../store/index.ts";
+import { grantContent } from "./grant.ts";
 
 export interface AnswersApplied {
   /** The result of each answered call: executed, refused, or rejected by the person. */
@@ -12,6 +13,7 @@ export interface AnswersApplied {
 
 /**
  * Acts on the answers a run carried. An approved server call executes now,
+ * an approved upstream call is answered "approved" for the upstream to carry out,
  * once, with the approved arguments, and its TOOL_CALL_RESULT goes out on the
  * call's original id; a rejected or cancelled one gets a result saying so and
  * nothing runs. The store already marked each interrupt answered before this
@@ -53,6 +55,8 @@ async function resultFor(
   // The person may have edited a value; what runs must still satisfy the tool's schema.
   const approved = options.checker.check(tool.name, tool.parameters, JSON.stringify(tool.approval.apply(original.value, response)));
   if (!approved.ok) return errorContent(approved.error);
+  // The upstream's own tool: the upstream does the work once told it may.
+  if (tool.location === "upstream") return grantContent(tool.name, approved.value, response);
   if (tool.location === "browser") {
     pending.push({ toolCallId: stored.toolCallId, toolName: tool.name, argumentsText: stored.arguments });
     return undefined;

@@ -7,4 +7,5 @@
 export { applyAnswers } from "./apply-answers.ts";
 export { askApproval } from "./ask-approval.ts";
 export { checkResume, type ResumeCheck } from "./check-resume.ts";
+export { grantContent } from "./grant.ts";
 export { createCallDecisions, type DecideCall } from "./decide-call.ts";

@@ -19,6 +19,7 @@ import { callEndMetadata } from "./call-end-metadata.ts";
 import { cancelledAnswer, keepPartialStep } from "./partial-step.ts";
 import { ignoredEventsLog, streamUpstreamStep } from "./upstream-step.ts";
 import { upstreamInput } from "./upstream-input.ts";
+import { approvalsBypassed } from "./approvals-bypassed.ts";
 import type { RunFact } from "../record/index.ts";
 import type { RunObserver } from "./run-observer.ts";
 import { stopReason } from "./stop-reason.ts";
@@ -59,7 +60,8 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     description: tool.description,
     inputSchema: tool.modelParameters,
   }));
-  const tetherTools = new Set(run.toolSet.tools.keys());
+  // The calls only Tether answers; the upstream answers its own, those held for approval included.
+  const tetherTools = new Set([...run.toolSet.tools.values()].filter((tool) => tool.location !== "upstream").map((tool) => tool.name));
   const decide = createCallDecisions(run.toolSet.tools, run.user, run.toolSet.checker);
   // The current step's surface attempts, and record facts waiting for the run's next write to the store.
   const attempts: RecordSurfaceAttempt[] = [];
@@ -218,7 +220,8 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
           onIgnored: (event, why) => ignored.push(`${event.type} (${why})`),
         });
         const logged = ignored.splice(0);
-        if (logged.length > 0) void store.appendLog(run.runId, [ignoredEventsLog(logged)]).catch(() => {});
+        const log = [...(logged.length > 0 ? [ignoredEventsLog(logged)] : []), ...approvalsBypassed(produced(result), run.toolSet, decide)];
+        if (log.length > 0) void store.appendLog(run.runId, log).catch(() => {});
         if (await settleStep(result, request)) return;
         continue;
       }

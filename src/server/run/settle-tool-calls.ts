@@ -1,6 +1,6 @@
 import type { ToolMessage } from "@ag-ui/core";
 import type { HistoryMode } from "../history/index.ts";
-import { askApproval, type DecideCall } from "../approvals/index.ts";
+import { askApproval, grantContent, type DecideCall } from "../approvals/index.ts";
 import type { StoredInterrupt } from "../store/index.ts";
 import { errorContent, runServerTool, sendToolResult, type ToolScope } from "../tools/index.ts";
 import type { StepCall } from "./model-step.ts";
@@ -78,6 +78,7 @@ async function decide(call: StepCall, options: SettleOptions): Promise<Decision>
   }
   const { tool } = decision;
   if (tool.location === "browser") return { pending: call, fact: { ...named, location: "browser", status: "pending" } };
+  if (tool.location === "upstream") return { result: grantContent(tool.name, decision.args), fact: { ...named, location: "upstream", status: "result" } };
   const startedAt = new Date().toISOString();
   const started = performance.now();
   const result =

@@ -13,7 +13,10 @@ export function upstreamInput(run: NewRun, messages: Message[], step: number): R
     threadId: run.threadId,
     runId: step === 1 ? run.runId : `${run.runId}-${step}`,
     messages,
-    tools: [...run.toolSet.tools.values()].map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.modelParameters })),
+    // The upstream knows its own tools; it is offered the ones Tether answers.
+    tools: [...run.toolSet.tools.values()]
+      .filter((tool) => tool.location !== "upstream")
+      .map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.modelParameters })),
     context: run.context,
     state: run.state ?? {},
     forwardedProps: {},

@@ -4,9 +4,10 @@ import { GEN_AI, GEN_AI_OPERATION, TETHER } from "./gen-ai-attributes.ts";
 
 /**
  * `gen_ai.tool.type` by where a tool runs: the conventions call a tool the
- * agent's side executes an extension, and one the client executes a function.
+ * agent's side executes an extension (an upstream agent's own tool is on the
+ * agent's side too), and one the client executes a function.
  */
-const TOOL_TYPE = { server: "extension", browser: "function" } as const;
+const TOOL_TYPE = { server: "extension", upstream: "extension", browser: "function" } as const;
 
 /**
  * The span of one tool call (`execute_tool <name>`), from the fact the run

@@ -6,6 +6,7 @@
  */
 export { loadToolCatalog, type ToolDeclaration, type ToolExecutor, type ToolExecutors } from "./catalog.ts";
 export { assertToolName, defineTool, type ServerTool, type ToolContext, type ToolDefinition } from "./define-tool.ts";
+export { toNamedApprovals, type ApprovalByName } from "./named-approvals.ts";
 export { errorContent, runServerTool } from "./run-server-tool.ts";
 export { sendToolResult } from "./send-tool-result.ts";
 export type { ToolCall } from "./tool-call.ts";

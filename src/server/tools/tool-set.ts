@@ -27,6 +27,11 @@ export interface RunToolApproval {
 export type RunTool = (
   | { location: "server"; name: string; description: string; parameters: JsonSchema; server: ServerTool }
   | { location: "browser"; name: string; description: string; parameters: JsonSchema; kind: BrowserToolKind }
+  /**
+   * An upstream agent's own tool that needs approval: the upstream leaves the call for its client,
+   * Tether asks the person and sends the answer back to the upstream as the call's result.
+   */
+  | { location: "upstream"; name: string; description: string; parameters: JsonSchema }
 ) & {
   /**
    * The schema the model is shown. For a browser tool whose client reworded
@@ -53,6 +58,8 @@ export interface ToolSource {
   browserTools: BrowserToolSpec[];
   browserToolPolicy: "strict" | "drop";
   checker: ArgumentChecker;
+  /** An upstream agent's approvals by tool name: its own tools, and browser tools beside their own `needsApproval`. */
+  approvals?: ReadonlyMap<string, RunToolApproval>;
 }
 
 interface Refusal {
@@ -122,10 +129,14 @@ export function buildToolSet(agent: ToolSource, user: TetherUser, declared: Tool
           // Annotations are the frontend's instructions to the model (mobile: "offer one recipe"); shape is the server's.
           modelParameters: annotations.length > 0 ? declaredParameters : spec.parameters,
           kind: spec.kind,
-          ...(spec.needsApproval ? { approval: browserApproval(spec) } : {}),
+          ...withApproval(eitherApproval(spec.needsApproval ? browserApproval(spec) : undefined, agent.approvals?.get(spec.name))),
         });
       }
     }
+  }
+  for (const [name, approval] of agent.approvals ?? []) {
+    if (tools.has(name) || allowList.has(name)) continue;
+    tools.set(name, { location: "upstream", name, description: "", parameters: ANY_ARGUMENTS, modelParameters: ANY_ARGUMENTS, approval });
   }
 
   if (refusals.length > 0 && agent.browserToolPolicy === "strict") {
@@ -161,9 +172,30 @@ function shown(name: string): string {
 
 function browserApproval(spec: BrowserToolSpec): RunToolApproval {
   const fallback = defaultApproval(spec.name);
-  const { approvalMessage } = spec;
-  return approvalMessage ? { ...fallback, message: (args) => approvalMessage(args) } : fallback;
+  const { approvalMessage, needsApproval } = spec;
+  return {
+    ...fallback,
+    ...(typeof needsApproval === "function" ? { needed: (args: unknown) => needsApproval(args) === true } : {}),
+    ...(approvalMessage ? { message: (args: unknown) => approvalMessage(args) } : {}),
+  };
 }
+
+/** Asks when either asks: a browser tool's own `needsApproval` and the agent's approval by name. */
+function eitherApproval(first: RunToolApproval | undefined, second: RunToolApproval | undefined): RunToolApproval | undefined {
+  if (!first || !second) return first ?? second;
+  return {
+    ...first,
+    needed: (args, user) => first.needed(args, user) || second.needed(args, user),
+    message: (args, user) => (first.needed(args, user) ? first : second).message(args, user),
+  };
+}
+
+function withApproval(approval: RunToolApproval | undefined): { approval?: RunToolApproval } {
+  return approval ? { approval } : {};
+}
+
+/** An upstream tool's arguments are the upstream's to check; Tether only needs them to be an object. */
+const ANY_ARGUMENTS: JsonSchema = { type: "object" };
 
 function defaultApproval(name: string): RunToolApproval {
   return {
