@@ -1,3 +1,4 @@
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { silentLogger } from "@tether-agent/tether/server";
 import { parseSseFrames } from "@tether-agent/tether/testing";
@@ -14,13 +15,22 @@ import { navigateToScreen } from "../apps/workdesk/agent/index.ts";
  */
 let demo: Demo;
 let token: string;
+const exporter = new InMemorySpanExporter();
+const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
 
 beforeAll(async () => {
-  demo = await createDemo({ env: { TETHER_DATA_DIR: ":memory:" }, secret: "s", logger: silentLogger, playbook: { chunkDelayMs: 0 } });
+  demo = await createDemo({
+    env: { TETHER_DATA_DIR: ":memory:" },
+    secret: "s",
+    logger: silentLogger,
+    playbook: { chunkDelayMs: 0 },
+    telemetry: { tracerProvider },
+  });
   token = demo.identity.issueToken("kim");
 });
 afterAll(async () => {
   await demo?.close();
+  await tracerProvider.shutdown();
 });
 
 async function run(threadId: string, runId: string, messages: unknown[]) {
@@ -57,6 +67,28 @@ describe("the Workdesk story through an upstream agent written with the AI SDK",
       .join("");
     expect(said).toMatch(/open/i);
     expect(second.at(-1)).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "success" } });
+  });
+
+  it("records the upstream's step as one model call with both its calls, and traces it with a span per call", async () => {
+    const first = await run("wu-2", "wu-2-r1", [{ id: "u1", role: "user", content: "open the work request list" }]);
+    const callIds = first.filter((event) => event.type === "TOOL_CALL_START").map((event) => event.toolCallId as string);
+    const response = await demo.app.request("/api/runs/wu-2-r1/record", { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    const record = (await response.json()) as { modelCalls: Array<{ model: unknown; text: unknown; toolCalls: unknown[] }> };
+    expect(record.modelCalls).toHaveLength(1);
+    expect(record.modelCalls[0]!.model).toMatchObject({ provider: "ag-ui" });
+    // Both calls, in the order they came: the upstream's own with its result, the browser's pending.
+    expect(record.modelCalls[0]!.toolCalls).toEqual([
+      expect.objectContaining({ toolCallId: callIds[0], toolName: "lookupScreens", location: "upstream", status: "result", result: expect.anything() }),
+      expect.objectContaining({ toolCallId: callIds[1], toolName: "navigateToScreen", location: "browser", status: "pending" }),
+    ]);
+    expect(JSON.stringify(record.modelCalls[0]!.toolCalls[1])).toContain("screenId");
+
+    await expect.poll(() => exporter.getFinishedSpans().some((span) => span.attributes["tether.run.id"] === "wu-2-r1")).toBe(true);
+    const spans = exporter.getFinishedSpans();
+    const runSpan = spans.find((span) => span.attributes["tether.run.id"] === "wu-2-r1")!;
+    const children = spans.filter((span) => span.parentSpanContext?.spanId === runSpan.spanContext().spanId).map((span) => span.name);
+    expect(children).toEqual(expect.arrayContaining([expect.stringMatching(/^chat /), "execute_tool lookupScreens", "execute_tool navigateToScreen"]));
   });
 
   it("refuses anyone but Tether at the upstream's own port", async () => {

@@ -14,14 +14,17 @@ export function recordModelCalls(facts: RunFact[], byId: Map<string, Message>, r
   const calls: RecordModelCall[] = [];
   for (const fact of facts) {
     if (fact.kind !== "model-call") continue;
-    const { kind: _kind, messageId, toolCalls, ...rest } = fact;
-    const message = messageId ? byId.get(messageId) : undefined;
-    const assistant = message?.role === "assistant" ? message : undefined;
-    const argumentsOf = new Map((assistant?.toolCalls ?? []).map((call) => [call.id, call.function.arguments]));
+    const { kind: _kind, messageId, messageIds, toolCalls, ...rest } = fact;
+    const assistants = (messageIds ?? (messageId ? [messageId] : [])).flatMap((id) => {
+      const message = byId.get(id);
+      return message?.role === "assistant" ? [message] : [];
+    });
+    const argumentsOf = new Map(assistants.flatMap((assistant) => (assistant.toolCalls ?? []).map((call) => [call.id, call.function.arguments] as const)));
+    const text = assistants.map((assistant) => (typeof assistant.content === "string" ? assistant.content : "")).join("");
     calls.push({
       ...rest,
       ...(rest.error ? { error: redactError(rest.error) } : {}),
-      text: keep(typeof assistant?.content === "string" ? assistant.content : "", RECORD_LIMITS.text),
+      text: keep(text, RECORD_LIMITS.text),
       toolCalls: toolCalls.map((call) => {
         // A browser call's outcome, or an approved call's result, comes in a later run: that run's record has it.
         const result = call.status === "pending" || call.status === "approval" ? undefined : results.get(call.toolCallId);

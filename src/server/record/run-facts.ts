@@ -24,6 +24,11 @@ export interface ModelCallFact extends Omit<RecordModelCall, "text" | "toolCalls
   kind: "model-call";
   /** The assistant message the call produced; absent when it produced none. */
   messageId?: string;
+  /**
+   * An upstream agent's step may produce several assistant messages (text, its own tool's call and
+   * result, more text): all of them, in order, when there are more than one; `messageId` is the last.
+   */
+  messageIds?: string[];
   toolCalls: ToolCallFact[];
   /** As the record's, with the provider's own words (redacted) for the operator's span; the record leaves them out. */
   error?: { code: string; message: string; provider?: ProviderErrorFact };

@@ -49,7 +49,8 @@ export function modelCallFact(
     durationMs: timing.durationMs,
     ...(result.finishReason ? { finishReason: result.finishReason } : {}),
     ...(result.message ? { messageId: result.message.id } : {}),
-    toolCalls: settled.toolCalls ?? result.calls.map((call) => unsettled(call, settled.tools)),
+    ...messageIds(result),
+    toolCalls: withUpstreamCalls(result, settled.toolCalls ?? result.calls.map((call) => unsettled(call, settled.tools))),
     surfaces: settled.surfaces,
     ...(usage
       ? {
@@ -62,6 +63,35 @@ export function modelCallFact(
       : {}),
     ...(error ? { error: { code: error.code, message: error.message, ...providerError(result.error) } } : {}),
   };
+}
+
+/** An upstream step's assistant messages, when it produced more than one. */
+function messageIds(result: StepResult): { messageIds?: string[] } {
+  const ids = (result.produced ?? []).flatMap((message) => (message.role === "assistant" ? [message.id] : []));
+  return ids.length > 1 ? { messageIds: ids } : {};
+}
+
+/**
+ * An upstream step's calls in the order they came: those Tether settled, and
+ * those the upstream answered itself (its own tools, run there).
+ */
+function withUpstreamCalls(result: StepResult, facts: ToolCallFact[]): ToolCallFact[] {
+  if (!result.produced) return facts;
+  const settled = new Map(facts.map((fact) => [fact.toolCallId, fact]));
+  const answered = new Set(result.produced.flatMap((message) => (message.role === "tool" ? [message.toolCallId] : [])));
+  const ordered: ToolCallFact[] = [];
+  for (const message of result.produced) {
+    if (message.role !== "assistant") continue;
+    for (const call of message.toolCalls ?? []) {
+      const fact =
+        settled.get(call.id) ??
+        (answered.has(call.id) ? { toolCallId: call.id, toolName: call.function.name, location: "upstream" as const, status: "result" as const } : undefined);
+      if (!fact) continue;
+      ordered.push(fact);
+      settled.delete(call.id);
+    }
+  }
+  return [...ordered, ...settled.values()];
 }
 
 /** A call of a step that failed: a browser call with complete arguments stays pending (the browser may act), the rest never ran. */
