@@ -1,43 +1,10 @@
-import { TetherError } from "@tether-agent/tether/protocol";
-import { createMemoryRunStore, type RunStore } from "@tether-agent/tether/store";
 import { defineTool } from "@tether-agent/tether/server";
 import { createScriptedModel, readSseFrames } from "@tether-agent/tether/testing";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { HOLD_REPLY, heldModel } from "./helpers/held-model.ts";
+import { losableStore } from "./helpers/losable-store.ts";
 import { createScriptedApp, types } from "./helpers/scripted-app.ts";
-
-const WRITES = new Set(["beginRun", "appendEvents", "commitStep", "finishRun", "endLostRun", "appendLog", "addReport"]);
-
-/**
- * A memory store that plays a shared database this instance can lose: `lose`
- * tells the app, as the PostgreSQL store does when its liveness lock's
- * connection breaks; while `down`, every write fails as the database's would.
- */
-function losableStore() {
-  const store = createMemoryRunStore();
-  const listeners: Array<(error: unknown) => void> = [];
-  let down = false;
-  const losable = new Proxy(store, {
-    get(target, key, receiver) {
-      if (key === "onOwnershipLost") return (listener: (error: unknown) => void) => void listeners.push(listener);
-      const value = Reflect.get(target, key, receiver) as (...args: unknown[]) => Promise<unknown>;
-      if (typeof key !== "string" || !WRITES.has(key)) return value;
-      return async (...args: unknown[]) => {
-        if (down) throw new TetherError("store_unavailable", "Could not store: PostgreSQL failed (ECONNREFUSED).");
-        return value.apply(target, args);
-      };
-    },
-  }) as RunStore;
-  return {
-    store: losable,
-    lose: (options: { down: boolean }) => {
-      down = options.down;
-      for (const listener of listeners) listener(new Error("Connection terminated unexpectedly"));
-    },
-    up: () => (down = false),
-  };
-}
 
 const input = (runId: string) => ({ threadId: "t1", runId, messages: [{ id: `${runId}-u1`, role: "user" as const, content: "tell me" }] });
 
