@@ -139,6 +139,41 @@ export interface RecordModelCall {
    * the client was told, and for a provider's error its status and kind.
    */
   error?: { code: string; message: string; provider?: RecordProviderError };
+  /**
+   * A step an upstream AG-UI agent answered (`model.provider` `ag-ui`): the
+   * events it sent, beside the events the run sent (`output`). Absent for a
+   * model's call, with records off, and in runs recorded before Tether kept them.
+   */
+  upstream?: RecordUpstreamEvents;
+}
+
+/**
+ * What an upstream agent sent in one step, in order, as Tether received it:
+ * each event as parsed from the wire (or as an `AbstractAgent` gave it),
+ * before `@ag-ui/client`'s compatibility boundary and chunk transform made it
+ * AG-UI 1.0's. Redacted (its streamed deltas as the whole they add up to) and
+ * capped like any event of a record, and as a whole: the first 500 events, up
+ * to 128 KiB of them as JSON, with what was left out counted.
+ */
+export interface RecordUpstreamEvents {
+  /** How many events the upstream sent in this step (up to where Tether stopped reading). */
+  received: number;
+  /** The first of them, as received. */
+  events: RecordUpstreamEvent[];
+  /** The events past the caps: how many, and how many of those Tether set aside. Absent when `events` holds them all. */
+  leftOut?: { count: number; ignored: number };
+}
+
+export interface RecordUpstreamEvent {
+  type: string;
+  /** The event as received, redacted and capped (16 KiB). */
+  event: Kept<unknown>;
+  /**
+   * Why Tether set it aside (or an event the client library made of it), as
+   * the run's log says (`upstream_events_ignored`): not passed on to the
+   * client, nor acted on. Absent for every event Tether took.
+   */
+  ignored?: string;
 }
 
 /**

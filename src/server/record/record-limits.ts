@@ -13,8 +13,15 @@ export const RECORD_LIMITS = {
   value: 64 * 1024,
   /** A model call's text. */
   text: 64 * 1024,
-  /** One event as it was sent. */
+  /** One event as it was sent (or as an upstream agent sent it). */
   event: 16 * 1024,
+  /**
+   * An upstream agent's events of one step, kept as received (each capped as
+   * an event): at most this many, and this many characters of them as JSON.
+   * Applied as the run writes them, so a huge upstream cannot bloat the store.
+   */
+  upstreamEvents: 500,
+  upstreamEventChars: 128 * 1024,
   /** What a `Cut` keeps of the beginning. */
   head: 1024,
 } as const;
@@ -25,4 +32,5 @@ export const RECORD_LIMITS = {
  * run's facts (`record-request`, `record-calls`) under another version are
  * computed again: raise it whenever those rules change.
  */
-export const RECORD_RULES_VERSION = 1;
+// 2: model calls hold their upstream agent's events (a run's calls kept under 1 lack them).
+export const RECORD_RULES_VERSION = 2;

@@ -4,11 +4,12 @@ import { keep } from "./keep.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
 import { redactString } from "./redact/index.ts";
 import type { ModelCallFact, RunFact } from "./run-facts.ts";
+import { withUpstreamEvents } from "./record-upstream-events.ts";
 
 /**
  * Part 3 of a record, each model call: the facts the run wrote down, with
  * the text and tool calls of the message it produced and each call's result,
- * from the thread's messages.
+ * from the thread's messages, and for an upstream agent's step the events it sent.
  */
 export function recordModelCalls(facts: RunFact[], byId: Map<string, Message>, results: Map<string, Message>): RecordModelCall[] {
   const calls: RecordModelCall[] = [];
@@ -36,7 +37,7 @@ export function recordModelCalls(facts: RunFact[], byId: Map<string, Message>, r
       }),
     });
   }
-  return calls;
+  return withUpstreamEvents(calls, facts);
 }
 
 /** A call's error as the client was told it, redacted again with today's rules; of the provider's error, its status and kind only. */

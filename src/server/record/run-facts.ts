@@ -1,4 +1,12 @@
-import type { RecordInput, RecordModelCall, RecordProviderError, RecordStart, RecordToolCall, RecordToolDecision } from "../../protocol/index.ts";
+import type {
+  RecordInput,
+  RecordModelCall,
+  RecordProviderError,
+  RecordStart,
+  RecordToolCall,
+  RecordToolDecision,
+  RecordUpstreamEvents,
+} from "../../protocol/index.ts";
 
 /**
  * What a run writes down for its record as it goes, beside its events and
@@ -6,7 +14,7 @@ import type { RecordInput, RecordModelCall, RecordProviderError, RecordStart, Re
  * makes anyway (the run's start, a step's commit, the run's end), so the
  * record costs no transaction of its own.
  */
-export type RunFact = ToolsOfferedFact | ModelCallFact | TraceFact | RecordRequestFact | RecordCallsFact;
+export type RunFact = ToolsOfferedFact | ModelCallFact | UpstreamEventsFact | TraceFact | RecordRequestFact | RecordCallsFact;
 
 /** The tools the run considered, as its start decided; written with the run. */
 export interface ToolsOfferedFact {
@@ -32,6 +40,21 @@ export interface ModelCallFact extends Omit<RecordModelCall, "text" | "toolCalls
   toolCalls: ToolCallFact[];
   /** As the record's, with the provider's own words (redacted) for the operator's span; the record leaves them out. */
   error?: { code: string; message: string; provider?: ProviderErrorFact };
+}
+
+/**
+ * What an upstream agent sent in one step (the record's `upstream` of that
+ * step's model call): the events as received, capped as they came; redacted
+ * when the record is read, as the run's own events are, but for an event cut
+ * as it came (redacted then). A fact of its own, not a field of the model
+ * call's: that one also goes to telemetry, which has no use for these, and
+ * this one is written only when records are on. Joined to its call by `step`.
+ */
+export interface UpstreamEventsFact extends RecordUpstreamEvents {
+  kind: "upstream-events";
+  step: number;
+  /** Where its cuts are (JSON Pointers into `events`). */
+  cuts: string[];
 }
 
 /** A provider's error with its own words, redacted: the model call's span says them, no record does. */

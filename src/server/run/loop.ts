@@ -20,7 +20,7 @@ import { cancelledAnswer, keepPartialStep } from "./partial-step.ts";
 import { ignoredEventsLog, streamUpstreamStep } from "./upstream-step.ts";
 import { upstreamInput } from "./upstream-input.ts";
 import { approvalsBypassed } from "./approvals-bypassed.ts";
-import type { RunFact } from "../record/index.ts";
+import { createUpstreamEventLog, type RunFact } from "../record/index.ts";
 import type { RunObserver } from "./run-observer.ts";
 import { stopReason } from "./stop-reason.ts";
 import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
@@ -210,6 +210,8 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       if (agent.upstream) {
         const request = { step: step + 1, model: agent.upstream, settings: {}, messageCount: messages.length, toolCount: tools.length };
         const input = upstreamInput(run, messages, step + 1);
+        // What the upstream sent, kept for the record only (no telemetry use): not even watched with records off.
+        const received = services.records ? createUpstreamEventLog(step + 1) : undefined;
         const result = await streamUpstreamStep({
           ...ids,
           upstream: agent.upstream,
@@ -217,8 +219,13 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
           input,
           endMetadata,
           tetherTools,
-          onIgnored: (event, why) => ignored.push(`${event.type} (${why})`),
+          onIgnored: (event, why) => {
+            ignored.push(`${event.type} (${why})`);
+            received?.ignore(why);
+          },
+          ...(received ? { onReceived: received.receive } : {}),
         });
+        if (received) unstoredFacts.push(received.fact());
         const logged = ignored.splice(0);
         const log = [...(logged.length > 0 ? [ignoredEventsLog(logged)] : []), ...approvalsBypassed(produced(result), run.toolSet, decide)];
         if (log.length > 0) void store.appendLog(run.runId, log).catch(() => {});

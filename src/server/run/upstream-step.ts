@@ -34,6 +34,8 @@ export interface UpstreamStepOptions {
   endMetadata?(call: StepCall): Record<string, unknown> | undefined;
   /** Told of each event Tether did not pass on, and why, for the run's log. */
   onIgnored?(event: BaseEvent, why: string): void;
+  /** Told of each event as the upstream sent it, before it is read as 1.0's, for the run's record. */
+  onReceived?(event: BaseEvent): void;
 }
 
 /**
@@ -221,7 +223,7 @@ function consume(upstream: UpstreamAgent, options: UpstreamStepOptions, handle: 
     let subscription: { unsubscribe(): void } | undefined;
     let events: ReturnType<UpstreamAgent["run"]>;
     try {
-      events = upstream.run(options.input, stop, options.user);
+      events = upstream.run(options.input, stop, options.user, options.onReceived);
     } catch (error) {
       // The app's `headers(user)`, or an agent's run(), threw before anything was sent.
       return settle({ kind: "failed", error: upstreamFailure("upstream_unavailable", "could not be asked", (error as Error)?.message) });

@@ -1,6 +1,6 @@
 import { CompatibilityBoundary, enforceOutgoingInput, transformChunks, transformHttpEventStream, type AbstractAgent } from "@ag-ui/client";
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
-import { from, type Observable } from "rxjs";
+import { from, tap, type Observable, type ObservableInput } from "rxjs";
 import { TetherError } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/index.ts";
 import { readHttpEvents } from "./read-http-events.ts";
@@ -40,8 +40,11 @@ export interface UpstreamAgent {
   modelId: string;
   firstEventTimeoutMs: number;
   idleTimeoutMs: number;
-  /** Starts one upstream run: its events, 0.0.x ones and chunks already made 1.0's start/content/end. */
-  run(input: RunAgentInput, signal: AbortSignal, user: TetherUser): Observable<BaseEvent>;
+  /**
+   * Starts one upstream run: its events, 0.0.x ones and chunks already made 1.0's start/content/end.
+   * `onReceived` is told each event as the upstream sent it, before those transforms (for the run's record).
+   */
+  run(input: RunAgentInput, signal: AbortSignal, user: TetherUser, onReceived?: (event: BaseEvent) => void): Observable<BaseEvent>;
 }
 
 const FIRST_EVENT_TIMEOUT_MS = 30_000;
@@ -56,9 +59,9 @@ export function toUpstreamAgent(agentId: string, option: UpstreamAgentOption): U
       modelId: `${url.origin}${url.pathname}`,
       firstEventTimeoutMs: checkTimeout(agentId, "firstEventTimeoutMs", option.firstEventTimeoutMs, FIRST_EVENT_TIMEOUT_MS),
       idleTimeoutMs: checkTimeout(agentId, "idleTimeoutMs", option.idleTimeoutMs, IDLE_TIMEOUT_MS),
-      run: (input, signal, user) => {
+      run: (input, signal, user, onReceived) => {
         const headers = typeof option.headers === "function" ? option.headers(user) : (option.headers ?? {});
-        return normalised(endpointAgent(url, headers, signal), input);
+        return normalised(endpointAgent(url, headers, signal), input, onReceived);
       },
     };
   }
@@ -73,11 +76,11 @@ export function toUpstreamAgent(agentId: string, option: UpstreamAgentOption): U
     modelId: option.constructor?.name && option.constructor.name !== "Object" ? option.constructor.name : "agent",
     firstEventTimeoutMs: FIRST_EVENT_TIMEOUT_MS,
     idleTimeoutMs: IDLE_TIMEOUT_MS,
-    run: (input, signal) => {
+    run: (input, signal, _user, onReceived) => {
       // A copy per run: an AbstractAgent keeps one run's state (its abort controller, its messages).
       const agent = option.clone?.() ?? option;
       signal.addEventListener("abort", () => agent.abortRun?.(), { once: true });
-      return normalised(agent, input);
+      return normalised(agent, input, onReceived);
     },
   };
 }
@@ -87,8 +90,10 @@ export function toUpstreamAgent(agentId: string, option: UpstreamAgentOption): U
  * (THINKING_*, legacy content) into 1.0, and its chunk transform opens and closes the
  * messages and calls that arrive as TEXT_MESSAGE_CHUNK / TOOL_CALL_CHUNK.
  */
-function normalised(agent: RunnableAgent, input: RunAgentInput): Observable<BaseEvent> {
-  const events = new CompatibilityBoundary().run(input, agent as AbstractAgent);
+function normalised(agent: RunnableAgent, input: RunAgentInput, onReceived?: (event: BaseEvent) => void): Observable<BaseEvent> {
+  // Watched as received, when someone asks (records on); otherwise the agent as it is, at no cost.
+  const source: RunnableAgent = onReceived ? { run: (sent) => from(agent.run(sent) as ObservableInput<BaseEvent>).pipe(tap(onReceived)) } : agent;
+  const events = new CompatibilityBoundary().run(input, source as AbstractAgent);
   return from(events).pipe(transformChunks(false));
 }
 
