@@ -86,6 +86,19 @@ describe("formatRecordTimeline", () => {
     expect(text).toContain("the provider answered HTTP 400 (bad_request); its own words are in the server's log");
   });
 
+  it("says how many events an upstream agent sent in a call and how many Tether set aside", () => {
+    const upstream = {
+      received: 604,
+      events: [
+        { type: "RUN_STARTED", event: { type: "RUN_STARTED" } },
+        { type: "STATE_SNAPSHOT", event: { type: "STATE_SNAPSHOT" }, ignored: "not part of the conversation" },
+      ],
+      leftOut: { count: 602, ignored: 1 },
+    };
+    const record = recordOf({ runId: "run-upstream", modelCalls: [modelCallOf({ model: { provider: "ag-ui", modelId: "http://agent/" }, upstream })] });
+    expect(formatRecordTimeline(record)).toContain("the upstream sent 604 events (2 set aside), 602 past the record's caps not kept; --json prints them");
+  });
+
   it("points to --json when more event pages exist", () => {
     const record = recordOf({ runId: "run-long", output: { eventCount: 3000, lastSeq: 3000, events: [], surfaces: [], next: { afterSeq: 1000 } } });
     expect(formatRecordTimeline(record)).toContain("… more from seq 1001 (tether record --json prints every page)");

@@ -140,7 +140,15 @@ function formatModelCall(
   if (call.error) lines.push(`     error ${call.error.code}: ${call.error.message}`);
   const provider = call.error?.provider;
   if (provider) lines.push(`     the provider answered ${providerAnswer(provider)}; its own words are in the server's log`);
+  if (call.upstream) lines.push(`     ${upstreamLine(call.upstream)}`);
   return lines;
+}
+
+/** How many events an upstream agent sent in the call, and how many Tether set aside; the events themselves are in --json. */
+function upstreamLine(upstream: NonNullable<RecordModelCall["upstream"]>): string {
+  const setAside = upstream.events.filter((entry) => entry.ignored !== undefined).length + (upstream.leftOut?.ignored ?? 0);
+  const leftOut = upstream.leftOut ? `, ${upstream.leftOut.count} past the record's caps not kept` : "";
+  return `the upstream sent ${plural(upstream.received, "event")}${setAside > 0 ? ` (${setAside} set aside)` : ""}${leftOut}; --json prints them`;
 }
 
 /** A browser call's outcome as far as the records say: reported to this run, sent with a next run, or not yet. */

@@ -2,8 +2,9 @@ import { keptText, type RunRecordDocument } from "@tether-agent/tether/protocol"
 import { KeptValue } from "../kept-value.tsx";
 import { formatMs, formatUsage, plural } from "../format.ts";
 import { Section } from "./section.tsx";
+import { UpstreamEvents } from "./upstream-events.tsx";
 
-/** Each call to the model: which model, what it was given, how fast it answered, and what it said and called. */
+/** Each call to the model: which model, what it was given, how fast it answered, and what it said and called (an upstream agent's events too). */
 export function ModelCallsSection({ record }: { record: RunRecordDocument }) {
   return (
     <Section id="model-calls" title="Model calls" count={record.modelCalls.length}>
@@ -63,6 +64,7 @@ export function ModelCallsSection({ record }: { record: RunRecordDocument }) {
                 {call.error.provider.failure ? ` (${call.error.provider.failure})` : ""}; its own words are in the server&apos;s log.
               </p>
             ) : null}
+            {call.upstream ? <UpstreamEvents upstream={call.upstream} step={call.step} /> : null}
           </li>
         ))}
       </ol>
