@@ -82,10 +82,11 @@ export interface TetherAppOptions<User extends TetherUser = TetherUser> extends 
    */
   canReadAllRecords?: (user: User, agentId: string) => boolean;
   /**
-   * Whether runs write down their model calls and the tools they were offered
-   * for their records. Default true. An operator's choice: with `false` a
-   * record still has the run's input, events, reports and outcome (those are
-   * stored for the thread anyway), but no model calls and no tool decisions.
+   * Whether runs write down their model calls, the tools they were offered
+   * and what an upstream agent sent for their records. Default true. An
+   * operator's choice: with `false` a record still has the run's input,
+   * events, reports and outcome (those are stored for the thread anyway), but
+   * no model calls, no tool decisions and no upstream events.
    */
   records?: boolean;
   /**

@@ -33,7 +33,7 @@ export interface RunServices {
   ids: IdSource;
   /** How approvals are identified and when they lapse. */
   approvals: { secret: string; now(): Promise<Date> };
-  /** Whether the run writes its model calls down for its record (`createTetherApp({ records })`). */
+  /** Whether the run writes its model calls (and an upstream's events) down for its record (`createTetherApp({ records })`). */
   records: boolean;
   /** Told each fact as the run writes it (telemetry), when the app configured one. */
   observer?: RunObserver;

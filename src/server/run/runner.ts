@@ -44,7 +44,7 @@ export interface RunnerOptions {
   /** Signs stateless interrupts (client history mode); keep it across restarts. */
   secret: string;
   now?: () => Date;
-  /** Whether runs write record facts (tools offered, model calls). Default true. */
+  /** Whether runs write record facts (tools offered, model calls, upstream events). Default true. */
   records?: boolean;
   /** Makes each run's observer (telemetry); absent, runs have none. */
   observeRun?: ObserveRun;
