@@ -91,6 +91,22 @@ describe("a click on a generated surface", () => {
     expect(later.headers.get("x-tether-repeat-of")).toBeNull();
   });
 
+  it("starts one run when the same click arrives twice at the same moment; the second follows it, with the same events", async () => {
+    const app = await withCard();
+    const [first, second] = await Promise.all(
+      ["r2", "r3"].map(async (runId) => {
+        const response = await app.post({ threadId: "t1", runId, messages: [ask], forwardedProps: clickProps(CLICK) });
+        return { status: response.status, repeatOf: response.headers.get("x-tether-repeat-of"), body: await response.text() };
+      }),
+    );
+    expect([first!.status, second!.status]).toEqual([200, 200]);
+    expect(second!.body).toBe(first!.body);
+    const ran = parseSseFrames(first!.body)[0]!.data.runId as string;
+    expect([first!.repeatOf, second!.repeatOf].filter(Boolean)).toEqual([ran]);
+    expect((await app.store.listRuns("t1")).map((run) => run.runId)).toEqual(["r1", ran]);
+    expect(app.model.calls).toHaveLength(3);
+  });
+
   it("keeps the parent run the client names", async () => {
     const app = await withCard([{ text: "Anything else?" }, { text: "Opening R-1042." }]);
     await app.run({ threadId: "t1", runId: "r2", messages: [ask, { id: "u2", role: "user", content: "thanks" }] });

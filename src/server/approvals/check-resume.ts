@@ -5,6 +5,7 @@ import type { TetherUser } from "../auth/index.ts";
 import type { RunStore, StoredInterrupt } from "../store/index.ts";
 import type { ToolSet } from "../tools/index.ts";
 import { hashArguments, isSignedInterruptId, verifyInterruptId } from "./interrupt-token.ts";
+import { sameAnswer } from "./same-answer.ts";
 
 export interface ResumeCheck {
   /** Answers to act on in this run, in the order they came. */
@@ -132,19 +133,6 @@ async function findInterrupt(interruptId: string, context: ResumeContext): Promi
     arguments: call.function.arguments,
     status: "pending",
   };
-}
-
-function sameAnswer(a: ResumeEntry, b: ResumeEntry): boolean {
-  return a.status === b.status && canonical(a.payload) === canonical(b.payload);
-}
-
-/** JSON with keys sorted: the same answer compares equal whatever order its fields came in. */
-function canonical(value: unknown): string {
-  return (
-    JSON.stringify(value, (_key, inner: unknown) =>
-      inner && typeof inner === "object" && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b))) : inner,
-    ) ?? "null"
-  );
 }
 
 function short(id: string): string {

@@ -9,3 +9,4 @@ export { askApproval } from "./ask-approval.ts";
 export { checkResume, type ResumeCheck } from "./check-resume.ts";
 export { grantContent } from "./grant.ts";
 export { createCallDecisions, type DecideCall } from "./decide-call.ts";
+export { repeatedAnswersRun } from "./repeated-answers.ts";

@@ -1,4 +1,4 @@
-import type { Message, ToolCall } from "@ag-ui/core";
+import type { Message, ToolCall, ToolMessage } from "@ag-ui/core";
 
 /**
  * What differs between a stored message and the client's copy, or undefined
@@ -20,6 +20,11 @@ export function describeDifference(stored: Message, sent: Message): string | und
     }
   }
   return undefined;
+}
+
+/** Whether two results of one call say the same: the same outcome, whatever id each message has. */
+export function sameToolContent(a: ToolMessage, b: ToolMessage): boolean {
+  return JSON.stringify(a.content) === JSON.stringify(b.content);
 }
 
 function describeCallDifference(stored: ToolCall, sent: ToolCall): string | undefined {

@@ -7,3 +7,4 @@
 export type { HistoryMode } from "./history-mode.ts";
 export { prepareClientHistory, reconcileServerHistory, type ReconciledHistory } from "./reconcile.ts";
 export { prepareRegeneration, storedWordsToSetAside } from "./regenerate.ts";
+export { repeatedMessages, type RepeatedMessages } from "./repeated-messages.ts";

@@ -1,7 +1,7 @@
 import type { Message, ToolMessage } from "@ag-ui/core";
 import { TetherError, noResultOutcome } from "../../protocol/index.ts";
 import type { PendingToolCall } from "../store/index.ts";
-import { describeDifference } from "./compare.ts";
+import { describeDifference, sameToolContent } from "./compare.ts";
 
 export interface ReconciledHistory {
   /** Messages this run adds to the thread, in order. */
@@ -71,7 +71,7 @@ export function reconcileServerHistory(options: {
       case "tool": {
         const earlier = answered.get(message.toolCallId) ?? storedResults.get(message.toolCallId);
         if (earlier) {
-          if (sameContent(earlier, message)) {
+          if (sameToolContent(earlier, message)) {
             if (!answered.has(message.toolCallId)) repeatedResults.push(earlier.id); // a retried answer: already recorded
             continue;
           }
@@ -144,10 +144,6 @@ export function prepareClientHistory(incoming: Message[]): ReconciledHistory {
 
 function closeUnanswered(call: PendingToolCall, id: string): ToolMessage {
   return { id, role: "tool", toolCallId: call.toolCallId, content: JSON.stringify(noResultOutcome(call.toolName)) };
-}
-
-function sameContent(a: ToolMessage, b: ToolMessage): boolean {
-  return JSON.stringify(a.content) === JSON.stringify(b.content);
 }
 
 function conflict(message: string): never {

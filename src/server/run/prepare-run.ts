@@ -11,11 +11,13 @@ import { clientCatalogs, describeCatalogIds, type ClientCatalog, RENDER_A2UI, pr
 import type { IdSource } from "./ids.ts";
 import { offeredTools } from "../record/index.ts";
 import { answeredRunId } from "./answered-run.ts";
+import { repeatsActiveRun } from "./active-run-repeat.ts";
 
 /**
  * A run request that passed every check: a new run, ready to be stored and
- * run; or a repeat of what a run already acted on (a double click, a retry),
- * whose events are the answer.
+ * run; or a repeat of what a run already acted on (a double click, a retry,
+ * the same outcome from two tabs at once), whose events, live or stored, are
+ * the answer.
  */
 export type PreparedRun = ({ kind: "new" } & NewRun) | { kind: "repeat"; runId: string };
 
@@ -70,7 +72,10 @@ export async function prepareRun(options: {
     throw new TetherError("history_conflict", `Thread ${input.threadId} belongs to agent "${thread.agentId}", not "${agent.id}".`);
   }
   if (await store.getRun(input.runId)) throw beginRunRefusals.runExists(input.runId);
-  if (thread && (await store.getActiveRun(thread.threadId))) {
+  const active = thread && (await store.getActiveRun(thread.threadId));
+  if (active) {
+    // The same request twice at once (two tabs, a retry racing the first) is one request: the second follows the run.
+    if (await repeatsActiveRun({ active, agent, user, input, trigger, store })) return { kind: "repeat", runId: active.runId };
     throw beginRunRefusals.runInProgress();
   }
   if (parentRunId) {

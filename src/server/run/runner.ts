@@ -3,10 +3,11 @@ import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
 import { TetherError, toTetherError } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/index.ts";
 import type { RunStore } from "../store/index.ts";
-import { sequenceEvents, type RunChannel, type RunHub } from "../hub/index.ts";
+import { movedOnMeanwhile } from "../store/shared/index.ts";
+import { sequenceEvents, type RunChannel, type RunHub, type SequencedEvent } from "../hub/index.ts";
 import type { IdSource } from "./ids.ts";
 import { runLoop } from "./loop.ts";
-import { prepareRun, type NewRun } from "./prepare-run.ts";
+import { prepareRun, type NewRun, type PreparedRun } from "./prepare-run.ts";
 import type { ObserveRun, RunObserver } from "./run-observer.ts";
 
 export interface Runner {
@@ -60,23 +61,38 @@ export function createRunner(options: RunnerOptions): Runner {
   const records = options.records ?? true;
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
+  /**
+   * Stores the run's beginning (the observer hears of a refusal). When another
+   * request began a run on the thread between this one's checks and its write
+   * (the same outcome from two tabs at once, a retry racing the first), the
+   * request is checked again: it may be that run's own, and then follows it.
+   */
+  async function begin(prepared: NewRun, prepareAgain: () => Promise<PreparedRun>): Promise<Begun | RepeatedRun> {
+    const opening = sequenceEvents(openingEvents(prepared), 1);
+    const observer = options.observeRun?.(prepared);
+    const facts = [...(records ? (prepared.begin.facts ?? []) : []), ...(observer?.startFacts ?? [])];
+    try {
+      await store.beginRun({ ...prepared.begin, facts, events: opening });
+    } catch (error) {
+      observer?.end({ status: "error", error: toTetherError(error) });
+      if (!movedOnMeanwhile(error)) throw error;
+      const again = await prepareAgain();
+      if (again.kind === "repeat") return again;
+      throw error;
+    }
+    return { kind: "begun", run: prepared, opening, ...(observer ? { observer } : {}) };
+  }
+
   return {
     async start(user, agentId, input) {
       const agent = findAgentFor(agents, agentId, user);
       // A previous run whose end is still waiting for the store must not hold the thread.
       await hub.settleThread(input.threadId);
-      const prepared = await prepareRun({ agent, user, input, store, ids, secret: options.secret, now: approvalClock });
-      if (prepared.kind === "repeat") return { runId: prepared.runId, threadId: input.threadId, repeat: true };
-
-      const opening = sequenceEvents(openingEvents(input, prepared), 1);
-      const observer = options.observeRun?.(prepared);
-      const facts = [...(records ? (prepared.begin.facts ?? []) : []), ...(observer?.startFacts ?? [])];
-      try {
-        await store.beginRun({ ...prepared.begin, facts, events: opening });
-      } catch (error) {
-        observer?.end({ status: "error", error: toTetherError(error) });
-        throw error;
-      }
+      const prepare = () => prepareRun({ agent, user, input, store, ids, secret: options.secret, now: approvalClock });
+      const prepared = await prepare();
+      const started = prepared.kind === "new" ? await begin(prepared, prepare) : prepared;
+      if (started.kind === "repeat") return { runId: started.runId, threadId: input.threadId, repeat: true };
+      const { run, opening, observer } = started;
       const controller = new AbortController();
       const opened = hub.open({ runId: input.runId, threadId: input.threadId, stored: opening });
       const channel = observer ? observedChannel(opened, observer) : opened;
@@ -90,7 +106,7 @@ export function createRunner(options: RunnerOptions): Runner {
         ...(observer ? { observer } : {}),
         ...(options.onModelError ? { onModelError: options.onModelError } : {}),
       };
-      const done = runLoop(prepared, services)
+      const done = runLoop(run, services)
         .catch((error: unknown) => {
           observer?.end({ status: "error", error: toTetherError(error) });
           options.onLoopError?.(error, input.runId);
@@ -123,6 +139,17 @@ export function createRunner(options: RunnerOptions): Runner {
   };
 }
 
+/** A run whose beginning the store took: the run, its first events, and who watches it. */
+interface Begun {
+  kind: "begun";
+  run: NewRun;
+  opening: SequencedEvent[];
+  observer?: RunObserver;
+}
+
+/** A request that is the repeat of a run: that run's events are its answer. */
+type RepeatedRun = Extract<PreparedRun, { kind: "repeat" }>;
+
 /** The run's channel, telling the observer how the run ended once the store has it. */
 function observedChannel(channel: RunChannel, observer: RunObserver): RunChannel {
   return {
@@ -141,13 +168,13 @@ function observedChannel(channel: RunChannel, observer: RunObserver): RunChannel
  * what started it; a snapshot follows when the server added messages the
  * client lacks.
  */
-function openingEvents(input: RunAgentInput, prepared: NewRun): BaseEvent[] {
+function openingEvents(prepared: NewRun): BaseEvent[] {
   const started = {
     type: EventType.RUN_STARTED,
-    threadId: input.threadId,
-    runId: input.runId,
+    threadId: prepared.threadId,
+    runId: prepared.runId,
     ...(prepared.parentRunId ? { parentRunId: prepared.parentRunId } : {}),
-    input: { threadId: input.threadId, runId: input.runId, messages: prepared.added, tools: [], context: [] },
+    input: { threadId: prepared.threadId, runId: prepared.runId, messages: prepared.added, tools: [], context: [] },
   } as BaseEvent;
   return prepared.synthesized ? [started, { type: EventType.MESSAGES_SNAPSHOT, messages: prepared.history } as BaseEvent] : [started];
 }

@@ -290,6 +290,26 @@ function runStoreContract(adapter: StoreAdapter) {
       expect(await store.getRun("run_2")).toBeUndefined();
     });
 
+    it("refuses with history_conflict, writing nothing, a run answering a browser call another run answered since it was checked", async () => {
+      const store = await openStore();
+      await store.beginRun(begin());
+      await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: pendingCalls });
+      await store.finishRun({ runId: "run_1", status: "finished" });
+      // Two requests were checked while both calls were pending; the first to be written answered call_1 only.
+      await store.beginRun(begin({ runId: "run_2", messages: [toolMessage("m3", "call_1", { status: "succeeded" })], resolvedToolCallIds: ["call_1"] }));
+      await store.finishRun({ runId: "run_2", status: "finished" });
+      const before = await snapshot(store, "thread_1");
+      clock = T0 + 60_000;
+
+      const again = toolMessage("m4", "call_1", { status: "succeeded" });
+      // call_2 first: a store that already let it go must take that back too.
+      expect(await rejection(store.beginRun(begin({ runId: "run_3", messages: [again], resolvedToolCallIds: ["call_2", "call_1"] })))).toBe("history_conflict");
+
+      expect(await snapshot(store, "thread_1")).toEqual(before);
+      expect(before.pending.map((call) => call.toolCallId)).toEqual(["call_2"]);
+      expect(await store.getRun("run_3")).toBeUndefined();
+    });
+
     // A message carrying a function and a BigInt can be neither cloned (memory) nor serialised (SQLite).
     const unstorable = { ...userMessage("m1", "hi"), metadata: { onClick: () => undefined, size: 1n } } as Message;
     it("writes nothing when a message of beginRun cannot be stored", async () => {

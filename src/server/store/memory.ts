@@ -109,6 +109,8 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       if (activeRun(thread.threadId)) {
         throw beginRunRefusals.runInProgress();
       }
+      const answered = resolvedToolCallIds.find((toolCallId) => !pending.get(thread.threadId)?.has(toolCallId));
+      if (answered) throw beginRunRefusals.callAnsweredMeanwhile(answered);
       for (const { interruptId } of resolvedInterrupts) {
         const known = interrupts.get(interruptId);
         if (known && known.status !== "pending") throw new TetherError("resume_conflict", `Interrupt ${interruptId} was already answered.`);

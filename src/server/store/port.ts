@@ -89,8 +89,11 @@ export interface RunStore {
    * Creates the thread if it is new, the run and its first events (RUN_STARTED
    * at seq 1, so every stored run says how it started), and appends the run's new
    * messages; marks answered browser calls resolved. Refuses with `run_exists`
-   * when the run id is taken and `run_in_progress` when the thread already has
-   * a running run, checked inside the same transaction.
+   * when the run id is taken, `run_in_progress` when the thread already has
+   * a running run, and `history_conflict` when a call in `resolvedToolCallIds`
+   * is no longer pending (another run answered it since the request was
+   * checked: the same outcome from two tabs), checked inside the same
+   * transaction, so a call is answered once.
    */
   beginRun(begin: BeginRun): Promise<void>;
   /**

@@ -185,7 +185,11 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
           if (setAside.count !== count) throw beginRunRefusals.answerMovedOn(afterMessageId);
         }
         await appendMessages(tx, thread.threadId, run.runId, begin.messages);
-        if (begin.resolvedToolCallIds.length > 0) await tx.query(sql.deletePending, [thread.threadId, begin.resolvedToolCallIds]);
+        if (begin.resolvedToolCallIds.length > 0) {
+          const answered = await tx.query<{ tool_call_id: string }>(sql.deletePending, [thread.threadId, begin.resolvedToolCallIds]);
+          const gone = begin.resolvedToolCallIds.find((toolCallId) => !answered.rows.some((row) => row.tool_call_id === toolCallId));
+          if (gone) throw beginRunRefusals.callAnsweredMeanwhile(gone);
+        }
         for (const { interruptId, answer, interrupt } of begin.resolvedInterrupts ?? []) {
           const status = answer.status === "resolved" ? "resolved" : "cancelled";
           await insertInterrupt(tx, interrupt); // only when the store never saw the question

@@ -65,7 +65,7 @@ export function pgStatements(schema: string) {
       SELECT $1, c.id, c.name, c.run_id, c.arguments FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS c(id, name, run_id, arguments, ord)
       ORDER BY c.ord
       ON CONFLICT (thread_id, tool_call_id) DO UPDATE SET tool_name = EXCLUDED.tool_name, run_id = EXCLUDED.run_id, arguments = EXCLUDED.arguments`,
-    deletePending: `DELETE FROM ${s}.pending_tool_calls WHERE thread_id = $1 AND tool_call_id = ANY($2::text[])`,
+    deletePending: `DELETE FROM ${s}.pending_tool_calls WHERE thread_id = $1 AND tool_call_id = ANY($2::text[]) RETURNING tool_call_id`,
 
     insertPages: `INSERT INTO ${s}.event_pages (run_id, first_seq, last_seq, body)
       SELECT $1, p.first_seq, p.last_seq, p.body FROM unnest($2::integer[], $3::integer[], $4::bytea[]) AS p(first_seq, last_seq, body)

@@ -97,7 +97,9 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       if (setAside !== count) throw beginRunRefusals.answerMovedOn(afterMessageId);
     }
     appendMessages(thread.threadId, run.runId, begin.messages);
-    for (const toolCallId of begin.resolvedToolCallIds) statements.deletePending.run(thread.threadId, toolCallId);
+    for (const toolCallId of begin.resolvedToolCallIds) {
+      if (statements.deletePending.run(thread.threadId, toolCallId).changes !== 1) throw beginRunRefusals.callAnsweredMeanwhile(toolCallId);
+    }
     for (const { interruptId, answer, interrupt } of begin.resolvedInterrupts ?? []) {
       const status = answer.status === "resolved" ? "resolved" : "cancelled";
       if (!statements.getInterrupt.get(interruptId)) insertInterrupt(interrupt);

@@ -8,4 +8,4 @@
 export { A2UI_SCHEMA_CONTEXT_DESCRIPTION, clientCatalogs, describeCatalogIds, type ClientCatalog } from "./client-catalogs.ts";
 export { renderA2uiTool } from "./render-tool.ts";
 export { A2UI_ACTIVITY_TYPE, DEFAULT_MAX_ATTEMPTS, RENDER_A2UI, createSurfaceLifecycle, type SurfaceLifecycle } from "./surface-lifecycle.ts";
-export { prepareUiAction } from "./ui-action.ts";
+export { prepareUiAction, repeatedUiActionRun } from "./ui-action.ts";

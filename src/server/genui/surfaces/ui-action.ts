@@ -63,7 +63,7 @@ export async function prepareUiAction(options: {
 
   const ids = uiActionIds(threadId, action);
   // The same click delivered twice (a retry, a second window): the run it started is the answer.
-  const earlier = await store.getMessageRun(threadId, ids.resultMessageId);
+  const earlier = await clickRun(threadId, ids, store);
   if (earlier) return { kind: "repeat", runId: earlier };
   if (history.some((message) => message.id === ids.callMessageId || message.id === ids.resultMessageId)) {
     throw new TetherError(
@@ -107,6 +107,22 @@ export async function prepareUiAction(options: {
     ...(parentRunId ? { parentRunId } : {}),
     trigger: { ...trigger, kind: "ui-action", ...(parentRunId ? { parentRunId } : {}), action },
   };
+}
+
+/**
+ * What a request's click on a surface repeats: undefined when the request
+ * carries no click; else the run that already took that click in (the same
+ * click delivered twice: a retry, a second window), or no run for a click
+ * not seen yet. Refuses a malformed action as `prepareUiAction` does.
+ */
+export async function repeatedUiActionRun(threadId: string, forwardedProps: unknown, store: RunStore): Promise<{ runId: string | undefined } | undefined> {
+  const action = readUserAction(forwardedProps);
+  return action && { runId: await clickRun(threadId, uiActionIds(threadId, action), store) };
+}
+
+/** The run that stored the click's messages; the ids name the click, so the same click finds the same run. */
+function clickRun(threadId: string, ids: UiActionIds, store: RunStore): Promise<string | undefined> {
+  return store.getMessageRun(threadId, ids.resultMessageId);
 }
 
 interface UiActionIds {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-export { beginRunRefusals } from "./begin-run-refusals.ts";
+export { beginRunRefusals, movedOnMeanwhile } from "./begin-run-refusals.ts";
 export { endedRunRefusal } from "./ended-run-refusal.ts";
 export { decodePage, encodePage, pages } from "./event-pages.ts";
 export { lostRunEvents } from "./lost-run-events.ts";
