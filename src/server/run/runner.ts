@@ -17,8 +17,10 @@ export interface Runner {
    * The run then goes on by itself: a client that goes away does not stop it.
    *
    * A request whose only news is an answer already acted on (a double click,
-   * a retry) starts nothing: `runId` is then the run that acted on it, whose
-   * events are the same result.
+   * a retry), or being acted on by the thread's running run (the same outcome
+   * from two tabs at once, a retry racing the first request), starts
+   * nothing: `runId` is then that run, whose events, live or stored, are the
+   * same result.
    */
   start(user: TetherUser, agentId: string, input: RunAgentInput): Promise<{ runId: string; threadId: string; repeat: boolean }>;
   /** Asks a running run to stop; it ends with outcome `cancelled`. */
