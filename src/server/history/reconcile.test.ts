@@ -163,8 +163,8 @@ describe("reconcileServerHistory", () => {
     expect(result.resolvedToolCallIds).toEqual(["call_1", "call_2"]);
   });
 
-  it("refuses a run that neither answers pending calls nor adds a user message with tool_results_pending", () => {
-    const error = catchTetherError(() => reconcile({ pending: [pendingNavigate], incoming: [...stored] }));
+  it("leaves the refusal of a run that neither answers pending calls nor adds a user message to its caller, who may know it for a retry", () => {
+    const error = reconcile({ pending: [pendingNavigate], incoming: [...stored] }).waiting!;
 
     expect(error.code).toBe("tool_results_pending");
     expect(error.message).toBe("Browser tool calls call_1 are waiting for their outcome; answer them or send a new user message.");

@@ -14,6 +14,11 @@ export interface ReconciledHistory {
   synthesized: boolean;
   /** Stored results the request repeated word for word (a retry): their message ids. */
   repeatedResults: string[];
+  /**
+   * Set when the request only repeats stored results while later calls wait for theirs: a retry of
+   * a run that has ended, answered with that run's events. Thrown if the request is not one after all.
+   */
+  waiting?: TetherError;
 }
 
 // Activity and reasoning messages are the client's view of the UI, not model history.
@@ -96,11 +101,14 @@ export function reconcileServerHistory(options: {
   const unanswered = pending.filter((call) => !answered.has(call.toolCallId));
   const firstUser = added.findIndex((message) => message.role === "user");
   if (unanswered.length > 0 && firstUser === -1) {
-    throw new TetherError(
+    const waiting = new TetherError(
       "tool_results_pending",
       `Browser tool calls ${unanswered.map((call) => call.toolCallId).join(", ")} are waiting for their outcome; answer them or send a new user message.`,
       { details: { toolCallIds: unanswered.map((call) => call.toolCallId) } },
     );
+    // Nothing new: perhaps an earlier call's outcome again, after the run it started left new calls (the caller knows).
+    if (added.length === 0) return { added, resolvedToolCallIds: [], history: stored, synthesized: false, repeatedResults, waiting };
+    throw waiting;
   }
   // A user who moves on leaves the calls unanswered: close them so the model's history stays valid.
   const closed = unanswered.map((call) => closeUnanswered(call, options.newMessageId()));

@@ -165,6 +165,7 @@ export async function prepareRun(options: {
     const runId = retried && (await store.getMessageRun(input.threadId, retried));
     if (runId) return { kind: "repeat", runId };
   }
+  if (reconciled.waiting) throw reconciled.waiting;
   // In client mode the request is the reference; the store keeps what it has not seen, for the record.
   // A click on a surface comes last: the model reads what was clicked as the newest turn.
   const added = [...(agent.history === "server" ? reconciled.added : reconciled.added.filter((message) => !storedIds.has(message.id))), ...actionMessages];
