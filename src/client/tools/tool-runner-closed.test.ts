@@ -45,6 +45,20 @@ describe("createToolRunner", () => {
       ]);
     });
 
+    it("never runs a call whose arguments the server refused, and says so", () => {
+      const p = page();
+      p.feed([
+        ev.runStarted(),
+        ev.start("c1"),
+        ev.args("c1", '{"screenId":5}'),
+        { type: EventType.TOOL_CALL_END, toolCallId: "c1", metadata: { tether: { doNotRun: "invalid_arguments" } } } as Event,
+      ]);
+      expect(p.execute).not.toHaveBeenCalled();
+      expect(p.runner.activities()).toEqual([
+        expect.objectContaining({ toolCallId: "c1", status: "cancelled", message: "Its arguments were refused; it did not run." }),
+      ]);
+    });
+
     it("holds a call awaiting approval, and runs it once when it comes back pending", async () => {
       const p = page();
       p.feed([

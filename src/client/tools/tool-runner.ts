@@ -50,10 +50,11 @@ export interface ToolRunnerOptions {
   onDispatch?(call: CallToExecute): void;
 }
 
-/** Why the server said a call is not this page's to run, as the timeline words it (`doNotRun`). */
+/** What the timeline says of a call the server closed, by the server's reason (`doNotRun`; the agent failing mid-call says its own code). */
 const NOT_RUN: Record<string, string> = {
   cancelled: "Cancelled before its arguments were complete",
   not_allowed: "Not allowed in this conversation",
+  invalid_arguments: "Its arguments were refused",
   upstream: "The agent's own tool, not this page's",
 };
 
@@ -97,7 +98,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const { call } = change;
       const handler = registry.get(call.toolName);
       if (call.closedByServer) {
-        const why = NOT_RUN[call.closedByServer] ?? "Not allowed in this conversation";
+        const why = NOT_RUN[call.closedByServer] ?? "Stopped before its arguments were complete";
         if (handler) timeline.cancelled(call, `${why}; it did not run.`);
         return;
       }
