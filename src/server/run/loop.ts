@@ -66,8 +66,13 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
   // The current step's surface attempts, and record facts waiting for the run's next write to the store.
   const attempts: RecordSurfaceAttempt[] = [];
   const unstoredFacts: RunFact[] = [];
-  // The upstream's events of the current step that Tether did not pass on, for the run's log.
+  // The upstream's events of the current step that Tether did not pass on, for the run's log: the first
+  // few, each cut short (their types and ids are the upstream's to make up), and how many in all.
   const ignored: string[] = [];
+  let ignoredCount = 0;
+  const noteIgnored = (type: string, why: string) => {
+    if (ignoredCount++ < 20) ignored.push(`${type.slice(0, 64)} (${why.length > 200 ? `${why.slice(0, 200)}…` : why})`);
+  };
   const note = (fact: RunFact) => {
     if (services.records) unstoredFacts.push(fact);
     services.observer?.fact(fact);
@@ -220,14 +225,15 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
           endMetadata,
           tetherTools,
           onIgnored: (event, why) => {
-            ignored.push(`${event.type} (${why})`);
+            noteIgnored(String(event.type), why);
             received?.ignore(why);
           },
           ...(received ? { onReceived: received.receive } : {}),
         });
         if (received) unstoredFacts.push(received.fact());
         const logged = ignored.splice(0);
-        const log = [...(logged.length > 0 ? [ignoredEventsLog(logged)] : []), ...approvalsBypassed(produced(result), run.toolSet, decide)];
+        const log = [...(logged.length > 0 ? [ignoredEventsLog(logged, ignoredCount)] : []), ...approvalsBypassed(produced(result), run.toolSet, decide)];
+        ignoredCount = 0;
         if (log.length > 0) void store.appendLog(run.runId, log).catch(() => {});
         if (await settleStep(result, request)) return;
         continue;

@@ -8,7 +8,7 @@ import {
   type RunFinishedEvent,
   type ToolMessage,
 } from "@ag-ui/core";
-import { TetherError, toTetherError } from "../../protocol/index.ts";
+import { TetherError, isTetherError, toTetherError } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/index.ts";
 import { upstreamFailure, type UpstreamAgent } from "../upstream/index.ts";
 import type { StepCall, StepResult } from "./model-step.ts";
@@ -70,8 +70,11 @@ export async function streamUpstreamStep(options: UpstreamStepOptions): Promise<
   const handle = (event: BaseEvent): "more" | "done" => {
     firstEventAt ??= performance.now();
     switch (event.type) {
-      case EventType.RUN_STARTED:
-        return "more";
+      case EventType.RUN_STARTED: {
+        // Its ids are never passed on (the run has Tether's), so one for another thread is noted, not refused: some agents make up their own.
+        const { threadId } = event as BaseEvent & { threadId: string };
+        return threadId === options.input.threadId ? "more" : ignored(event, `it names thread ${threadId}, not ${options.input.threadId}`);
+      }
       case EventType.TEXT_MESSAGE_START:
       case EventType.TEXT_MESSAGE_CONTENT: {
         const delta = (event as { delta?: unknown }).delta;
@@ -187,7 +190,7 @@ type Consumed = { kind: "finished" } | { kind: "aborted" } | { kind: "failed"; e
 
 /**
  * Reads the upstream run until `handle` says it is done, bounded by the
- * first-event and idle timeouts; a stream that ends before a RUN_FINISHED or
+ * first-event, idle and run timeouts; a stream that ends before a RUN_FINISHED or
  * RUN_ERROR, or that fails, is the upstream's failure.
  */
 function consume(upstream: UpstreamAgent, options: UpstreamStepOptions, handle: (event: BaseEvent) => "more" | "done"): Promise<Consumed> {
@@ -196,10 +199,12 @@ function consume(upstream: UpstreamAgent, options: UpstreamStepOptions, handle: 
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
     let sawEvent = false;
+    let deadline: NodeJS.Timeout | undefined;
     const settle = (outcome: Consumed) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(deadline);
       options.signal.removeEventListener("abort", onAbort);
       subscription?.unsubscribe();
       controller.abort();
@@ -220,6 +225,15 @@ function consume(upstream: UpstreamAgent, options: UpstreamStepOptions, handle: 
     // The upstream request is stopped by the run's cancel and by this step ending (a timeout, a RUN_ERROR).
     const stop = AbortSignal.any([options.signal, controller.signal]);
     arm();
+    // However lively, an upstream run is bounded: events that trickle in for ever would hold the run (and its lease) for ever.
+    deadline = setTimeout(
+      () =>
+        settle({
+          kind: "failed",
+          error: new TetherError("upstream_unavailable", `The upstream agent's run took longer than ${upstream.runTimeoutMs} ms, so the run was stopped.`),
+        }),
+      upstream.runTimeoutMs,
+    );
     let subscription: { unsubscribe(): void } | undefined;
     let events: ReturnType<UpstreamAgent["run"]>;
     try {
@@ -241,6 +255,8 @@ function consume(upstream: UpstreamAgent, options: UpstreamStepOptions, handle: 
       },
       error(error: unknown) {
         if (options.signal.aborted) return settle({ kind: "aborted" });
+        // The upstream's own failures come in Tether's words already (upstream/upstream-agent.ts).
+        if (isTetherError(error)) return settle({ kind: "failed", error });
         const message = error instanceof Error ? error.message : String(error);
         settle({
           kind: "failed",
@@ -270,8 +286,8 @@ function oneUsage(entries: TokenUsage[]): TokenUsage | undefined {
 }
 
 /** What the run's log says of the upstream events of one step that Tether did not pass on. */
-export function ignoredEventsLog(events: string[]) {
+export function ignoredEventsLog(events: string[], total = events.length) {
   const shown = events.slice(0, 20).join("; ");
-  const more = events.length > 20 ? ` and ${events.length - 20} more` : "";
+  const more = total > 20 ? ` and ${total - 20} more` : "";
   return { level: "info" as const, code: "upstream_events_ignored", message: `Not passed on from the upstream agent: ${shown}${more}.` };
 }

@@ -7,3 +7,4 @@
  */
 export { toUpstreamAgent, type RunnableAgent, type UpstreamAgent, type UpstreamAgentOption, type UpstreamEndpoint } from "./upstream-agent.ts";
 export { upstreamFailure } from "./upstream-failure.ts";
+export type { UpstreamLimits } from "./check-events.ts";

@@ -3,6 +3,11 @@ import { redactString } from "../record/index.ts";
 
 /** How much of an upstream's own words a client is told: enough to read, never a dump. */
 const MAX_WORDS = 300;
+/**
+ * How much of them is redacted, before the cut: redaction is linear, and an upstream's message can be
+ * megabytes; the margin lets a secret that straddles the cut be seen whole, and so redacted.
+ */
+const REDACTED_WORDS = 16 * MAX_WORDS;
 
 /**
  * An upstream agent's failure in Tether's words, with the upstream's own
@@ -11,7 +16,7 @@ const MAX_WORDS = 300;
  * to give: the app that put Tether in front of it chose to run it.
  */
 export function upstreamFailure(code: Extract<TetherErrorCode, "upstream_error" | "upstream_unavailable">, what: string, said: unknown): TetherError {
-  const words = typeof said === "string" ? redactString(said).trim() : "";
+  const words = typeof said === "string" ? redactString(said.slice(0, REDACTED_WORDS)).trim() : "";
   const cut = words.length > MAX_WORDS ? `${words.slice(0, MAX_WORDS)}…` : words;
   return new TetherError(code, `The upstream agent ${what}${cut ? `: ${cut}` : "."}`);
 }
