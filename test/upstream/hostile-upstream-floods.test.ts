@@ -51,6 +51,7 @@ beforeAll(async () => {
         { type: "TOOL_CALL_END", toolCallId: "own" },
         { type: "TOOL_CALL_RESULT", messageId: "r", toolCallId: "own", content: "r".repeat(2 * 1024 * 1024) },
       ),
+      "events Tether ignores": sse(started(), ...Array.from({ length: 1_500 }, (_, n) => ({ type: "CUSTOM", name: "tick", value: n }))),
       "cut off": sse(
         started(),
         start("cut"),
@@ -60,7 +61,10 @@ beforeAll(async () => {
       "and now?": then,
     },
     {},
-    (url) => [{ id: "capped", upstream: { url, limits: { maxTextChars: 2_000, maxArgumentChars: 1_000 } }, browserTools: [navigateToScreen] }],
+    (url) => [
+      { id: "capped", upstream: { url, limits: { maxTextChars: 2_000, maxArgumentChars: 1_000 } }, browserTools: [navigateToScreen] },
+      { id: "few-events", upstream: { url, limits: { maxEvents: 1_000 } }, browserTools: [navigateToScreen] },
+    ],
   );
 });
 
@@ -91,6 +95,11 @@ describe("an upstream that floods one step", () => {
     expect(callEnd(asked.events, "long")).toBeUndefined();
     expect(asked.pendingToolCallIds).toEqual([]);
     expect(asked.messages.find((message) => message.role === "tool")).toMatchObject({ toolCallId: "long", content: expect.stringContaining("upstream_error") });
+  });
+
+  it("counts every event against the event cap, those it would only skip too (a cap configured lower)", async () => {
+    const asked = await ask(hostile, "ignored-flood", "events Tether ignores", "few-events");
+    await capped(asked, /more than 1000 events in one step \(its upstream\.limits\.maxEvents cap\)/);
   });
 
   it("counts its own tools' results as text: a 2 MB one is never passed on", async () => {

@@ -22,11 +22,16 @@ export interface UpstreamLimits {
   maxTextChars: number;
   /** Characters of tool-call arguments, all calls together. Default 256 KiB (262,144). */
   maxArgumentChars: number;
+  /**
+   * Events of any type. Default 100,000: a long answer streamed a token at a time is some thousands;
+   * a million one-character deltas would each be stored and sent, well within the text cap.
+   */
+  maxEvents: number;
   /** Bytes of one SSE event (a `{ url }` upstream's). Default 4 MiB. */
   maxEventBytes: number;
 }
 
-export const DEFAULT_UPSTREAM_LIMITS: UpstreamLimits = { maxTextChars: 1_048_576, maxArgumentChars: 262_144, maxEventBytes: 4_194_304 };
+export const DEFAULT_UPSTREAM_LIMITS: UpstreamLimits = { maxTextChars: 1_048_576, maxArgumentChars: 262_144, maxEvents: 100_000, maxEventBytes: 4_194_304 };
 
 /** Longer tool call ids and names than this are no agent's: providers keep names to 64 characters, ids to a few dozen. */
 const MAX_ID_CHARS = 256;
@@ -66,8 +71,10 @@ export function checkUpstreamEvents(limits: UpstreamLimits): OperatorFunction<Ba
       // Counted per subscription: one upstream run.
       let text = 0;
       let args = 0;
+      let count = 0;
       return events.pipe(
         map((event) => {
+          if (++count > limits.maxEvents) throw overCap(`${limits.maxEvents} events`, "maxEvents");
           const schema = READ.get(event.type);
           if (!schema) return event;
           const checked = schema.safeParse(event);

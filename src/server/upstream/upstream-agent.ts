@@ -187,6 +187,7 @@ function checkLimits(agentId: string, limits: Partial<UpstreamLimits> = {}): Ups
   return {
     maxTextChars: checkPositive(agentId, "limits.maxTextChars", limits.maxTextChars, DEFAULT_UPSTREAM_LIMITS.maxTextChars, "characters"),
     maxArgumentChars: checkPositive(agentId, "limits.maxArgumentChars", limits.maxArgumentChars, DEFAULT_UPSTREAM_LIMITS.maxArgumentChars, "characters"),
+    maxEvents: checkPositive(agentId, "limits.maxEvents", limits.maxEvents, DEFAULT_UPSTREAM_LIMITS.maxEvents, "events"),
     maxEventBytes: checkPositive(agentId, "limits.maxEventBytes", limits.maxEventBytes, DEFAULT_UPSTREAM_LIMITS.maxEventBytes, "bytes"),
   };
 }
