@@ -154,8 +154,15 @@ describe("the upstream's events in the run record", () => {
       toolCallName: "deleteEverything",
       parentMessageId: "up-m1",
     });
-    // Only the state was set aside; the refused call was taken (and refused), so it is not marked.
-    expect(first!.events.map((entry) => entry.ignored)).toEqual([undefined, undefined, undefined, undefined, "not part of the conversation", undefined]);
+    // The state was set aside, and the run's start noted (aimock names a thread of its own); the refused call was taken (and refused), so it is not marked.
+    expect(first!.events.map((entry) => entry.ignored)).toEqual([
+      expect.stringMatching(/^it names thread upstream-thread/),
+      undefined,
+      undefined,
+      undefined,
+      "not part of the conversation",
+      undefined,
+    ]);
     expect(withoutTimestamp(first!.events[4]!.event)).toEqual({ type: "STATE_SNAPSHOT", snapshot: { password: "[redacted]", note: "token [redacted]" } });
 
     // As received: the chunks, not the start, content and end Tether read them as and sent.
