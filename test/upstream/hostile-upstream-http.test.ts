@@ -47,6 +47,7 @@ beforeAll(async () => {
         total: 64 * MB,
         written: (bytes) => written.set("500", bytes),
       }),
+      "wrong token": (response) => void response.writeHead(401, { "content-type": "application/json" }).end('{"detail":"bad token"}'),
       "redirect away": redirect(307, () => elsewhereUrl),
       "redirect found": redirect(302, () => "/agent/moved"),
       "redirect here": (response, input, request) =>
@@ -93,13 +94,13 @@ describe("an upstream's HTTP answer", () => {
   });
 
   it("never follows a redirect to another origin, where the upstream's headers would go", async () => {
-    const asked = await ends("redirect-away", "redirect away", "upstream_unavailable", /redirect \(HTTP 307\) to another origin/);
+    const asked = await ends("redirect-away", "redirect away", "upstream_error", /redirect \(HTTP 307\) to another origin/);
     expect(elsewhereAsked).toHaveLength(0);
     expect(lastEvent(asked).message).not.toContain(String((elsewhere.address() as AddressInfo).port));
   });
 
   it("refuses a 302 even within its origin: fetch would turn the POST into a GET", async () => {
-    await ends("redirect-found", "redirect found", "upstream_unavailable", /redirect \(HTTP 302\) within its origin/);
+    await ends("redirect-found", "redirect found", "upstream_error", /redirect \(HTTP 302\) within its origin/);
   });
 
   it("follows a 307 within the configured origin, with its POST", async () => {
@@ -109,7 +110,11 @@ describe("an upstream's HTTP answer", () => {
   });
 
   it("stops following redirects within its origin after three", async () => {
-    await ends("redirect-loop", "redirect loop", "upstream_unavailable", /redirect \(HTTP 308\) within its origin; Tether follows only up to 3/);
+    await ends("redirect-loop", "redirect loop", "upstream_error", /redirect \(HTTP 308\) within its origin; Tether follows only up to 3/);
+  });
+
+  it("takes a refusal (HTTP 4xx) for the upstream's error, which trying again will not change", async () => {
+    await ends("wrong-token", "wrong token", "upstream_error", /^The upstream agent answered HTTP 401: \{"detail":"bad token"\}$/);
   });
 
   it("says an upstream that cannot be reached could not be, and why", async () => {

@@ -37,15 +37,25 @@ export async function fetchUpstream(url: URL, init: RequestInit): Promise<Respon
         continue;
       }
       const where = !next ? "without a valid location" : sameOrigin ? "within its origin" : "to another origin";
+      // A redirect Tether will not follow is the configuration's fault: trying again changes nothing.
       throw new TetherError(
-        "upstream_unavailable",
+        "upstream_error",
         `The upstream agent answered with a redirect (HTTP ${response.status}) ${where}; Tether follows only up to ${MAX_REDIRECTS} 307 or 308 redirects within the configured origin. Set the agent's upstream url to where the agent answers.`,
         { cause: new Error(`Redirected from ${target.href} to ${location ?? "nowhere"}.`) },
       );
     }
-    if (!response.ok) throw upstreamFailure("upstream_unavailable", `answered HTTP ${response.status}`, await readSome(response, ERROR_BODY_BYTES));
+    if (!response.ok) throw upstreamFailure(failureCode(response.status), `answered HTTP ${response.status}`, await readSome(response, ERROR_BODY_BYTES));
     return response;
   }
+}
+
+/**
+ * A refusal (401 for a wrong token, 404, 422 for an input it does not take) will be refused again:
+ * `upstream_error`. An upstream that is down, overloaded or slow (5xx, 408, 429) may answer later:
+ * `upstream_unavailable`, which a client may retry.
+ */
+function failureCode(status: number): "upstream_error" | "upstream_unavailable" {
+  return status >= 500 || status === 408 || status === 429 ? "upstream_unavailable" : "upstream_error";
 }
 
 /** The first `limit` bytes of a body as text; the rest is never read. */
