@@ -19,7 +19,10 @@ export {
   type ToolDeclaration,
   type ToolExecutor,
   type ToolExecutors,
+  type ApprovalByName,
 } from "./tools/index.ts";
+// `defineAgent({ upstream })`: an AG-UI agent Tether stands in front of, and what bounds it.
+export type { UpstreamAgentOption, UpstreamEndpoint, UpstreamLimits, RunnableAgent } from "./upstream/index.ts";
 export { type Authenticate, type TetherUser, readSignedToken, signToken } from "./auth/index.ts";
 // For an app's own routes beside the API: the same guards, body reading and error answers.
 export { auth, type AuthEnv, requireJson, sameOrigin, type SameOriginOptions } from "./http/middleware/index.ts";
