@@ -29,7 +29,7 @@ export interface UpstreamEndpoint {
   idleTimeoutMs?: number;
   /** How long one upstream run (one step of Tether's run) may take in all, however lively. Default 15 min. */
   runTimeoutMs?: number;
-  /** Caps on what one upstream run may send (text, tool-call arguments, one event's bytes); see `UpstreamLimits`. */
+  /** Caps on what one upstream run may send (text, tool-call arguments, events, one event's bytes); see `UpstreamLimits`. */
   limits?: Partial<UpstreamLimits>;
 }
 
