@@ -1,14 +1,14 @@
 import { AGUIMock, type AGUIEvent } from "@copilotkit/aimock";
 import { HttpAgent as HttpAgent1 } from "@ag-ui/client";
-import { defineBrowserTool, toAgUiTool } from "@tether-agent/tether/protocol";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { createCountingIds, parseSseFrames } from "@tether-agent/tether/testing";
 import { createMemoryRunStore } from "@tether-agent/tether/store";
 import { createTetherApp, defineAgent, silentLogger, type TetherApp } from "@tether-agent/tether/server";
 import { listen, type Listening } from "@tether-agent/tether/node";
 import { EventSchemas, EventType, HttpAgent, type BaseEvent, type Message } from "ag-ui-client-0.0";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
 import { agentFailures } from "../helpers/agent-failures.ts";
+import { navigateToScreen, saying, upstreamRun } from "./aimock-events.ts";
 
 /**
  * AG-UI 0.0.x on both sides of Tether in front of an upstream agent: a 0.0.x
@@ -17,25 +17,9 @@ import { agentFailures } from "../helpers/agent-failures.ts";
  * null where 1.0 wants a field absent) is read as 1.0 on the way in.
  */
 
-const navigateToScreen = defineBrowserTool({
-  name: "navigateToScreen",
-  kind: "follow-up",
-  description: "Opens a screen of the app.",
-  parameters: z.object({ screenId: z.string() }),
-});
 const tools = [toAgUiTool(navigateToScreen)];
 const COMPAT = "?compat=ag-ui-0.0";
 
-const run = (runId: string, events: AGUIEvent[]): AGUIEvent[] => [
-  { type: "RUN_STARTED", threadId: "upstream-thread", runId },
-  ...events,
-  { type: "RUN_FINISHED", threadId: "upstream-thread", runId },
-];
-const text = (messageId: string, delta: string): AGUIEvent[] => [
-  { type: "TEXT_MESSAGE_START", messageId, role: "assistant" },
-  { type: "TEXT_MESSAGE_CONTENT", messageId, delta },
-  { type: "TEXT_MESSAGE_END", messageId },
-];
 const navigate = (toolCallId: string, parentMessageId?: string | null): AGUIEvent[] => [
   { type: "TOOL_CALL_START", toolCallId, toolCallName: "navigateToScreen", parentMessageId } as AGUIEvent,
   { type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify({ screenId: "orders" }) },
@@ -49,10 +33,10 @@ let server: Listening;
 
 beforeAll(async () => {
   // The story, from an upstream that speaks 1.0: it asks the browser to open the orders, then speaks from the outcome.
-  upstream.addFixture({ match: { toolCallId: "up_nav_1" }, events: run("up-2", text("up-msg-2", "The orders are open.")) });
+  upstream.addFixture({ match: { toolCallId: "up_nav_1" }, events: upstreamRun("up-2", saying("up-msg-2", "The orders are open.")) });
   upstream.addFixture({
     match: { message: "open the orders" },
-    events: run("up-1", [...text("up-msg", "Opening the orders…"), ...navigate("up_nav_1", "up-msg")]),
+    events: upstreamRun("up-1", [...saying("up-msg", "Opening the orders…"), ...navigate("up_nav_1", "up-msg")]),
   });
   // The same first turn from an upstream that speaks 0.0.x: it thinks aloud in THINKING_*, and says null for "none".
   upstream.addFixture({
@@ -64,7 +48,7 @@ beforeAll(async () => {
       { type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "The user wants the orders." },
       { type: "THINKING_TEXT_MESSAGE_END" },
       { type: "THINKING_END" },
-      ...text("up-msg-3", "Opening the orders…"),
+      ...saying("up-msg-3", "Opening the orders…"),
       ...navigate("up_nav_3", null),
       { type: "RUN_FINISHED", threadId: "upstream-thread", runId: "up-3", result: null, rawEvent: null } as AGUIEvent,
     ],

@@ -1,12 +1,12 @@
-import { AGUIMock, Journal, type AGUIEvent } from "@copilotkit/aimock";
+import { AGUIMock, Journal } from "@copilotkit/aimock";
 import { EventType, HttpAgent, type BaseEvent } from "@ag-ui/client";
-import { defineBrowserTool, toAgUiTool } from "@tether-agent/tether/protocol";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { createCountingIds } from "@tether-agent/tether/testing";
 import { createMemoryRunStore } from "@tether-agent/tether/store";
 import { createTetherApp, defineAgent, silentLogger, type TetherApp } from "@tether-agent/tether/server";
 import { listen, type Listening } from "@tether-agent/tether/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { calling, navigateToScreen, saying, upstreamRun } from "./aimock-events.ts";
 
 /**
  * An upstream AG-UI agent Tether did not write, on the wire: aimock's AG-UI
@@ -15,29 +15,6 @@ import { z } from "zod";
  * checked here: its own ids and sequence, the allow-list, calls the upstream
  * may not make, results it may not give, its failures in Tether's words.
  */
-
-const navigateToScreen = defineBrowserTool({
-  name: "navigateToScreen",
-  kind: "follow-up",
-  description: "Opens a screen of the app.",
-  parameters: z.object({ screenId: z.string() }),
-});
-
-const run = (runId: string, events: AGUIEvent[]): AGUIEvent[] => [
-  { type: "RUN_STARTED", threadId: "upstream-thread", runId },
-  ...events,
-  { type: "RUN_FINISHED", threadId: "upstream-thread", runId },
-];
-const text = (messageId: string, delta: string): AGUIEvent[] => [
-  { type: "TEXT_MESSAGE_START", messageId, role: "assistant" },
-  { type: "TEXT_MESSAGE_CONTENT", messageId, delta },
-  { type: "TEXT_MESSAGE_END", messageId },
-];
-const call = (toolCallId: string, toolCallName: string, args: object, parentMessageId = "up-msg"): AGUIEvent[] => [
-  { type: "TOOL_CALL_START", toolCallId, toolCallName, parentMessageId },
-  { type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(args) },
-  { type: "TOOL_CALL_END", toolCallId },
-];
 
 const upstream = new AGUIMock({ port: 0 });
 // What the upstream was sent: each request's headers.
@@ -59,22 +36,22 @@ beforeAll(async () => {
   // The upstream's own tool (lookupScreens: it answers it itself), then the browser's.
   upstream.addFixture({
     match: { message: "open the orders", predicate: (input) => !(input.messages ?? []).some((message) => message.role === "tool") },
-    events: run("up-1", [
-      ...call("up_lookup_1", "lookupScreens", { query: "orders" }),
+    events: upstreamRun("up-1", [
+      ...calling("up_lookup_1", "lookupScreens", { query: "orders" }),
       { type: "TOOL_CALL_RESULT", messageId: "up-result", toolCallId: "up_lookup_1", content: '[{"screenId":"orders"}]', role: "tool" },
-      ...text("up-msg", "Opening the orders…"),
-      ...call("up_nav_1", "navigateToScreen", { screenId: "orders" }),
+      ...saying("up-msg", "Opening the orders…"),
+      ...calling("up_nav_1", "navigateToScreen", { screenId: "orders" }),
     ]),
   });
-  upstream.addFixture({ match: { toolCallId: "up_nav_1" }, events: run("up-2", text("up-msg-2", "The orders are open.")) });
+  upstream.addFixture({ match: { toolCallId: "up_nav_1" }, events: upstreamRun("up-2", saying("up-msg-2", "The orders are open.")) });
   // A call to a tool nobody gave it: refused by Tether, which asks again with the refusal.
-  upstream.addFixture({ match: { toolCallId: "up_rogue_1" }, events: run("up-4", text("up-msg-4", "I may not delete anything.")) });
-  upstream.addFixture({ match: { message: "delete everything" }, events: run("up-3", call("up_rogue_1", "deleteEverything", {})) });
+  upstream.addFixture({ match: { toolCallId: "up_rogue_1" }, events: upstreamRun("up-4", saying("up-msg-4", "I may not delete anything.")) });
+  upstream.addFixture({ match: { message: "delete everything" }, events: upstreamRun("up-3", calling("up_rogue_1", "deleteEverything", {})) });
   // A result the upstream may not give: the browser's tool is the browser's to answer.
   upstream.addFixture({
     match: { message: "pretend" },
-    events: run("up-5", [
-      ...call("up_nav_9", "navigateToScreen", { screenId: "admin" }),
+    events: upstreamRun("up-5", [
+      ...calling("up_nav_9", "navigateToScreen", { screenId: "admin" }),
       { type: "TOOL_CALL_RESULT", messageId: "up-fake", toolCallId: "up_nav_9", content: '{"status":"succeeded"}', role: "tool" },
     ]),
   });
@@ -90,16 +67,16 @@ beforeAll(async () => {
     match: { message: "rogue then break" },
     events: [
       { type: "RUN_STARTED", threadId: "t", runId: "r" },
-      ...call("up_rogue_2", "deleteEverything", {}),
+      ...calling("up_rogue_2", "deleteEverything", {}),
       { type: "RUN_ERROR", message: "Tool deleteEverything not found" },
     ],
   });
-  upstream.addFixture({ match: { message: "stop short" }, events: [{ type: "RUN_STARTED", threadId: "t", runId: "r" }, ...text("up-short", "Half")] });
+  upstream.addFixture({ match: { message: "stop short" }, events: [{ type: "RUN_STARTED", threadId: "t", runId: "r" }, ...saying("up-short", "Half")] });
   // Answers whoever asks: the test reads the headers it was sent from the journal.
-  upstream.addFixture({ match: { message: "who am i" }, events: run("up-7", text("up-who", "asked")) });
+  upstream.addFixture({ match: { message: "who am i" }, events: upstreamRun("up-7", saying("up-who", "asked")) });
   upstream.addFixture({
     match: { message: "chunks" },
-    events: run("up-6", [
+    events: upstreamRun("up-6", [
       { type: "TEXT_MESSAGE_CHUNK", messageId: "c1", role: "assistant", delta: "In " },
       { type: "TEXT_MESSAGE_CHUNK", messageId: "c1", delta: "chunks." },
     ]),

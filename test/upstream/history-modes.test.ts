@@ -1,34 +1,17 @@
-import { AGUIMock, type AGUIEvent, type AGUIRunAgentInput } from "@copilotkit/aimock";
+import { AGUIMock, type AGUIRunAgentInput } from "@copilotkit/aimock";
 import { EventType, HttpAgent, type BaseEvent } from "@ag-ui/client";
-import { defineBrowserTool, toAgUiTool } from "@tether-agent/tether/protocol";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { createMemoryRunStore } from "@tether-agent/tether/store";
 import { createTetherApp, defineAgent, silentLogger, type TetherApp } from "@tether-agent/tether/server";
 import { listen, type Listening } from "@tether-agent/tether/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { navigateToScreen, saying, upstreamRun } from "./aimock-events.ts";
 
 /**
  * What the upstream is sent as the conversation, in both history modes: in
  * `server` mode the thread as Tether holds it, whatever the client sends; in
  * `client` mode the client's messages as they came.
  */
-
-const navigateToScreen = defineBrowserTool({
-  name: "navigateToScreen",
-  description: "Opens a screen of the app.",
-  parameters: z.object({ screenId: z.string() }),
-});
-
-const run = (runId: string, events: AGUIEvent[]): AGUIEvent[] => [
-  { type: "RUN_STARTED", threadId: "upstream-thread", runId },
-  ...events,
-  { type: "RUN_FINISHED", threadId: "upstream-thread", runId },
-];
-const say = (messageId: string, delta: string): AGUIEvent[] => [
-  { type: "TEXT_MESSAGE_START", messageId, role: "assistant" },
-  { type: "TEXT_MESSAGE_CONTENT", messageId, delta },
-  { type: "TEXT_MESSAGE_END", messageId },
-];
 
 const upstream = new AGUIMock({ port: 0 });
 // What the upstream was sent, per Tether thread.
@@ -41,10 +24,10 @@ beforeAll(async () => {
     sent.set(input.threadId ?? "", [...(sent.get(input.threadId ?? "") ?? []), input]);
     return (input.messages ?? []).some((message) => message.role === "tool");
   };
-  upstream.addFixture({ match: { predicate: record }, events: run("up-2", say("up-2m", "It is open.")) });
+  upstream.addFixture({ match: { predicate: record }, events: upstreamRun("up-2", saying("up-2m", "It is open.")) });
   upstream.addFixture({
     match: { message: "open orders" },
-    events: run("up-1", [
+    events: upstreamRun("up-1", [
       { type: "TOOL_CALL_START", toolCallId: "up_nav", toolCallName: "navigateToScreen", parentMessageId: "m" },
       { type: "TOOL_CALL_ARGS", toolCallId: "up_nav", delta: '{"screenId":"orders"}' },
       { type: "TOOL_CALL_END", toolCallId: "up_nav" },

@@ -1,4 +1,4 @@
-import { AGUIMock, type AGUIEvent, type AGUIRunAgentInput } from "@copilotkit/aimock";
+import { AGUIMock, type AGUIRunAgentInput } from "@copilotkit/aimock";
 import { EventType, HttpAgent, type BaseEvent } from "@ag-ui/client";
 import { defineBrowserTool, toAgUiTool } from "@tether-agent/tether/protocol";
 import { createCountingIds } from "@tether-agent/tether/testing";
@@ -7,6 +7,7 @@ import { createTetherApp, defineAgent, defineTool, silentLogger, type TetherApp 
 import { listen, type Listening } from "@tether-agent/tether/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { calling, saying, upstreamRun } from "./aimock-events.ts";
 
 /**
  * Approvals in front of an upstream agent: Tether's config names the calls a
@@ -22,22 +23,6 @@ const navigateToScreen = defineBrowserTool({
   // Only the admin screen needs a person's yes.
   needsApproval: ({ screenId }) => screenId === "admin",
 });
-
-const run = (runId: string, events: AGUIEvent[]): AGUIEvent[] => [
-  { type: "RUN_STARTED", threadId: "upstream-thread", runId },
-  ...events,
-  { type: "RUN_FINISHED", threadId: "upstream-thread", runId },
-];
-const text = (messageId: string, delta: string): AGUIEvent[] => [
-  { type: "TEXT_MESSAGE_START", messageId, role: "assistant" },
-  { type: "TEXT_MESSAGE_CONTENT", messageId, delta },
-  { type: "TEXT_MESSAGE_END", messageId },
-];
-const call = (toolCallId: string, toolCallName: string, args: object): AGUIEvent[] => [
-  { type: "TOOL_CALL_START", toolCallId, toolCallName, parentMessageId: "up-msg" },
-  { type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(args) },
-  { type: "TOOL_CALL_END", toolCallId },
-];
 
 const upstream = new AGUIMock({ port: 0 });
 // Every input the upstream was sent, in order.
@@ -78,31 +63,31 @@ beforeAll(async () => {
     return (input.messages ?? []).some((message) => message.role === "tool" && message.toolCallId === toolCallId);
   };
   // Checked first: once a call is answered, the upstream carries on.
-  upstream.addFixture({ match: { predicate: answered("up_close_1") }, events: run("up-2", text("up-2m", "Done as you said.")) });
-  upstream.addFixture({ match: { predicate: answered("up_close_2") }, events: run("up-4", text("up-4m", "Closed as a duplicate.")) });
-  upstream.addFixture({ match: { predicate: answered("up_close_3") }, events: run("up-6", text("up-6m", "Left open.")) });
-  upstream.addFixture({ match: { predicate: answered("up_nav_1") }, events: run("up-8", text("up-8m", "The admin screen is open.")) });
+  upstream.addFixture({ match: { predicate: answered("up_close_1") }, events: upstreamRun("up-2", saying("up-2m", "Done as you said.")) });
+  upstream.addFixture({ match: { predicate: answered("up_close_2") }, events: upstreamRun("up-4", saying("up-4m", "Closed as a duplicate.")) });
+  upstream.addFixture({ match: { predicate: answered("up_close_3") }, events: upstreamRun("up-6", saying("up-6m", "Left open.")) });
+  upstream.addFixture({ match: { predicate: answered("up_nav_1") }, events: upstreamRun("up-8", saying("up-8m", "The admin screen is open.")) });
   // The upstream leaves its own closeRequest for its client to answer: that is where Tether holds it.
   upstream.addFixture({
     match: { message: "close R-1 as fixed" },
-    events: run("up-1", call("up_close_1", "closeRequest", { id: "R-1", resolution: "fixed" })),
+    events: upstreamRun("up-1", calling("up_close_1", "closeRequest", { id: "R-1", resolution: "fixed" })),
   });
   upstream.addFixture({
     match: { message: "close R-2 as duplicate" },
-    events: run("up-3", call("up_close_2", "closeRequest", { id: "R-2", resolution: "duplicate" })),
+    events: upstreamRun("up-3", calling("up_close_2", "closeRequest", { id: "R-2", resolution: "duplicate" })),
   });
   upstream.addFixture({
     match: { message: "close R-3 as fixed" },
-    events: run("up-5", call("up_close_3", "closeRequest", { id: "R-3", resolution: "fixed" })),
+    events: upstreamRun("up-5", calling("up_close_3", "closeRequest", { id: "R-3", resolution: "fixed" })),
   });
-  upstream.addFixture({ match: { message: "open admin" }, events: run("up-7", call("up_nav_1", "navigateToScreen", { screenId: "admin" })) });
+  upstream.addFixture({ match: { message: "open admin" }, events: upstreamRun("up-7", calling("up_nav_1", "navigateToScreen", { screenId: "admin" })) });
   // An upstream that runs the held tool itself, in the same stream: nothing can stop it; the log says so.
   upstream.addFixture({
     match: { message: "close R-4 without asking" },
-    events: run("up-9", [
-      ...call("up_close_4", "closeRequest", { id: "R-4", resolution: "fixed" }),
+    events: upstreamRun("up-9", [
+      ...calling("up_close_4", "closeRequest", { id: "R-4", resolution: "fixed" }),
       { type: "TOOL_CALL_RESULT", messageId: "up-9r", toolCallId: "up_close_4", content: '{"closed":true}', role: "tool" },
-      ...text("up-9m", "Closed R-4."),
+      ...saying("up-9m", "Closed R-4."),
     ]),
   });
   await upstream.start();
