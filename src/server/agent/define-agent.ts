@@ -16,6 +16,7 @@ import type { HistoryMode } from "../history/index.ts";
 import { toUpstreamAgent, type UpstreamAgent, type UpstreamAgentOption } from "../upstream/index.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.ts";
 import { renderA2uiTool, DEFAULT_MAX_ATTEMPTS } from "../genui/surfaces/index.ts";
+import type { StepEngine } from "./step-engine.ts";
 
 /**
  * `strict`: a declared browser tool off the allow-list, or with a different
@@ -36,6 +37,11 @@ export interface AgentDefinition<User extends TetherUser = TetherUser> {
    * browser calls once, stores and streams the run as its own (`docs/guide.md#an-agent-you-already-run`).
    */
   upstream?: UpstreamAgentOption;
+  /**
+   * An agent another framework runs in process, in place of a model and instructions: made by an
+   * adapter (`defineAdkAgent` in `@tether-agent/tether/adk`), not written by hand.
+   */
+  stepEngine?: StepEngine;
   /** Who the agent is; per user when it depends on them. */
   instructions?: string | ((user: User) => string);
   tools?: ServerTool<any, User>[];
@@ -43,7 +49,7 @@ export interface AgentDefinition<User extends TetherUser = TetherUser> {
   browserTools?: BrowserToolSpec[];
   browserToolPolicy?: BrowserToolPolicy;
   /**
-   * With an `upstream`: the calls a person approves before they go on, by tool name. The upstream's
+   * With an `upstream` (or a `stepEngine`): the calls a person approves before they go on, by tool name. The upstream's
    * own tools it leaves for its client to answer (Tether asks, then sends the person's answer back as
    * the call's result) and allow-listed browser tools (asked, then sent to the browser). `true` for
    * every call, a predicate on the call's arguments, or `{ when?, message? }` to word the question.
@@ -81,10 +87,11 @@ export interface AgentDefinition<User extends TetherUser = TetherUser> {
 export interface Agent<User extends TetherUser = any> {
   id: string;
   description: string;
-  /** What answers: a model Tether runs, or an upstream AG-UI agent (exactly one of the two). */
+  /** What answers: a model Tether runs, an upstream AG-UI agent, or an engine run in process (exactly one). */
   model?: LanguageModelV3;
   upstream?: UpstreamAgent;
-  /** Which of the two, as the record, spans and capabilities name it. */
+  stepEngine?: StepEngine;
+  /** Which of them, as the record, spans and capabilities name it. */
   engine: { provider: string; modelId: string };
   instructions(user: User): string;
   tools: ServerTool<any, User>[];
@@ -140,7 +147,7 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
     id: definition.id,
     description: definition.description ?? "",
     ...source,
-    engine: "model" in source ? { provider: source.model.provider, modelId: source.model.modelId } : { provider: "ag-ui", modelId: source.upstream.modelId },
+    engine: engineOf(source),
     instructions: typeof instructions === "function" ? instructions : () => instructions,
     tools,
     browserTools,
@@ -158,26 +165,36 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
   };
 }
 
-/** The agent's model, or its upstream: exactly one, and an upstream with nothing a model alone would use. */
-function agentSource(definition: AgentDefinition<any>): { model: LanguageModelV3 } | { upstream: UpstreamAgent } {
-  if (definition.upstream === undefined) {
+type AgentSource = { model: LanguageModelV3 } | { upstream: UpstreamAgent } | { stepEngine: StepEngine };
+
+/** The agent's model, its upstream or its engine: exactly one, and the other two with nothing a model alone would use. */
+function agentSource(definition: AgentDefinition<any>): AgentSource {
+  if (definition.upstream === undefined && definition.stepEngine === undefined) {
     assertModel(definition.id, definition.model);
     return { model: toLanguageModelV3(definition.model as LanguageModelV3 | LanguageModelV4) };
   }
-  const alsoGiven = (["model", "instructions", "generatedUi"] as const).filter((key) => definition[key] !== undefined && definition[key] !== false);
+  const [what, other] = definition.upstream !== undefined ? (["an upstream agent", "stepEngine"] as const) : (["a step engine", "upstream"] as const);
+  const alsoGiven = (["model", "instructions", "generatedUi", other] as const).filter((key) => definition[key] !== undefined && definition[key] !== false);
   if (alsoGiven.length > 0) {
     throw new TetherError(
       "config_invalid",
-      `Agent "${definition.id}" has an upstream agent and also ${alsoGiven.join(", ")}: the upstream has its own model and instructions, so give one or the other.`,
+      `Agent "${definition.id}" has ${what} and also ${alsoGiven.join(", ")}: it has its own model and instructions, so give one or the other.`,
     );
   }
-  return { upstream: toUpstreamAgent(definition.id, definition.upstream) };
+  if (definition.stepEngine !== undefined) return { stepEngine: definition.stepEngine };
+  return { upstream: toUpstreamAgent(definition.id, definition.upstream!) };
+}
+
+function engineOf(source: AgentSource): { provider: string; modelId: string } {
+  if ("model" in source) return { provider: source.model.provider, modelId: source.model.modelId };
+  if ("upstream" in source) return { provider: "ag-ui", modelId: source.upstream.modelId };
+  return { provider: source.stepEngine.provider, modelId: source.stepEngine.modelId };
 }
 
 /** An upstream agent's approvals by name, for names that are not its server tools (those say it on the tool). */
 function namedApprovals(definition: AgentDefinition<any>, tools: ServerTool<any, any>[]): Map<string, RunToolApproval> {
   const names = Object.keys(definition.approvals ?? {});
-  if (names.length > 0 && definition.upstream === undefined) {
+  if (names.length > 0 && definition.upstream === undefined && definition.stepEngine === undefined) {
     throw new TetherError(
       "config_invalid",
       `Agent "${definition.id}" has approvals by name, which are for an upstream agent's tools: mark its own tools with needsApproval instead.`,

@@ -7,3 +7,4 @@
 export { defineAgent, type Agent, type AgentDefinition, type BrowserToolPolicy } from "./define-agent.ts";
 export { findAgentFor } from "./find-agent.ts";
 export { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.ts";
+export type { EngineConfirmation, EngineStepInput, StepCall, StepEngine, StepResult, StepTiming } from "./step-engine.ts";

@@ -9,6 +9,8 @@ export interface AnswersApplied {
   results: ToolMessage[];
   /** Approved browser calls: now the browser may perform them. */
   pending: ToolCall[];
+  /** Answers to calls an in-process engine held (`engineConfirms`): the engine carries them out, or not, itself. */
+  forEngine: Array<{ stored: StoredInterrupt; answer: ResumeEntry }>;
 }
 
 /**
@@ -16,12 +18,23 @@ export interface AnswersApplied {
  * an approved upstream call is answered "approved" for the upstream to carry out,
  * once, with the approved arguments, and its TOOL_CALL_RESULT goes out on the
  * call's original id; a rejected or cancelled one gets a result saying so and
- * nothing runs. The store already marked each interrupt answered before this
+ * nothing runs. An engine's held call is left to the engine, which is told
+ * the answer (whatever it is) on its next step. The store already marked each interrupt answered before this
  * ran, so a repeated answer can never reach here twice.
  */
-export async function applyAnswers(options: ToolScope & { answers: Array<{ stored: StoredInterrupt; answer: ResumeEntry }> }): Promise<AnswersApplied> {
-  const applied: AnswersApplied = { results: [], pending: [] };
+export async function applyAnswers(
+  options: ToolScope & {
+    answers: Array<{ stored: StoredInterrupt; answer: ResumeEntry }>;
+    /** The agent is an engine run in process: its own held calls' answers are handed to it, not granted here. */
+    engineConfirms?: boolean;
+  },
+): Promise<AnswersApplied> {
+  const applied: AnswersApplied = { results: [], pending: [], forEngine: [] };
   for (const { stored, answer } of options.answers) {
+    if (options.engineConfirms && options.tools.get(stored.toolName)?.location === "upstream") {
+      applied.forEngine.push({ stored, answer });
+      continue;
+    }
     const content = await resultFor(stored, answer, options, applied.pending);
     if (content === undefined) continue;
     applied.results.push(sendToolResult(options, stored.toolCallId, content));

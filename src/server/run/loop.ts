@@ -7,9 +7,8 @@ import type { ToolCall } from "../tools/index.ts";
 import type { RunChannel } from "../hub/index.ts";
 import type { IdSource } from "./ids.ts";
 import type { NewRun } from "./prepare-run.ts";
-import { providerMessage, toModelError } from "./model-error.ts";
-import { streamModelStep, type StepCall, type StepResult } from "./model-step.ts";
-import { toModelPrompt } from "./prompt.ts";
+import type { EngineConfirmation, StepResult } from "../agent/index.ts";
+import { takeAgentStep } from "./agent-step.ts";
 import { snapshotMessages } from "./snapshot-messages.ts";
 import { settleToolCalls } from "./settle-tool-calls.ts";
 import { createSurfaceLifecycle } from "../genui/surfaces/index.ts";
@@ -17,10 +16,7 @@ import { modelCallFact, type ModelCallRequest } from "./model-call-fact.ts";
 import { placeResults, produced } from "./step-messages.ts";
 import { callEndMetadata } from "./call-end-metadata.ts";
 import { cancelledAnswer, keepPartialStep } from "./partial-step.ts";
-import { ignoredEventsLog, streamUpstreamStep } from "./upstream-step.ts";
-import { upstreamInput } from "./upstream-input.ts";
-import { approvalsBypassed } from "./approvals-bypassed.ts";
-import { createUpstreamEventLog, type RunFact } from "../record/index.ts";
+import type { RunFact } from "../record/index.ts";
 import type { RunObserver } from "./run-observer.ts";
 import { stopReason } from "./stop-reason.ts";
 import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
@@ -60,19 +56,10 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     description: tool.description,
     inputSchema: tool.modelParameters,
   }));
-  // The calls only Tether answers; the upstream answers its own, those held for approval included.
-  const tetherTools = new Set([...run.toolSet.tools.values()].filter((tool) => tool.location !== "upstream").map((tool) => tool.name));
   const decide = createCallDecisions(run.toolSet.tools, run.user, run.toolSet.checker);
   // The current step's surface attempts, and record facts waiting for the run's next write to the store.
   const attempts: RecordSurfaceAttempt[] = [];
   const unstoredFacts: RunFact[] = [];
-  // The upstream's events of the current step that Tether did not pass on, for the run's log: the first
-  // few, each cut short (their types and ids are the upstream's to make up), and how many in all.
-  const ignored: string[] = [];
-  let ignoredCount = 0;
-  const noteIgnored = (type: string, why: string) => {
-    if (ignoredCount++ < 20) ignored.push(`${type.slice(0, 64)} (${why.length > 200 ? `${why.slice(0, 200)}…` : why})`);
-  };
   const note = (fact: RunFact) => {
     if (services.records) unstoredFacts.push(fact);
     services.observer?.fact(fact);
@@ -85,7 +72,6 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
         onAttempt: (attempt) => attempts.push(attempt),
       })
     : undefined;
-  const settings = { ...(tools.length > 0 ? { toolChoice: "auto" } : {}), maxRetries: agent.retry.maxRetries };
   // The model's events as they go out, watched for surfaces being built.
   const stepEmit: typeof emit = surfaces
     ? (event) => {
@@ -197,9 +183,18 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     return false;
   };
 
+  // Answers to the engine's own held calls go to its first step: it carries the calls out itself.
+  let confirmations: EngineConfirmation[] = [];
   try {
     if (run.answers.length > 0) {
-      const applied = await applyAnswers({ ...contextFor(run, services), answers: run.answers, tools: run.toolSet.tools, emit });
+      const applied = await applyAnswers({
+        ...contextFor(run, services),
+        answers: run.answers,
+        tools: run.toolSet.tools,
+        emit,
+        engineConfirms: agent.stepEngine !== undefined,
+      });
+      confirmations = applied.forEngine;
       const answered = [...applied.results, ...run.deferred];
       messages.push(...answered);
       await commit(answered, applied.pending);
@@ -210,54 +205,18 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       if (step === agent.maxSteps) {
         throw new TetherError("step_limit_exceeded", `The agent used all ${agent.maxSteps} model steps without finishing, so the run was stopped.`);
       }
-      const ids = { signal: services.signal, emit: stepEmit, newMessageId: services.ids.message, newToolCallId: services.ids.toolCall, usedToolCallIds };
-      const endMetadata = (call: StepCall) => callEndMetadata(call, run, decide);
-      if (agent.upstream) {
-        const request = { step: step + 1, model: agent.upstream, settings: {}, messageCount: messages.length, toolCount: tools.length };
-        const input = upstreamInput(run, messages, step + 1);
-        // What the upstream sent, kept for the record only (no telemetry use): not even watched with records off.
-        const received = services.records ? createUpstreamEventLog(step + 1) : undefined;
-        const result = await streamUpstreamStep({
-          ...ids,
-          upstream: agent.upstream,
-          user: run.user,
-          input,
-          endMetadata,
-          tetherTools,
-          onIgnored: (event, why) => {
-            noteIgnored(String(event.type), why);
-            received?.ignore(why);
-          },
-          ...(received ? { onReceived: received.receive } : {}),
-        });
-        if (received) unstoredFacts.push(received.fact());
-        const logged = ignored.splice(0);
-        const log = [...(logged.length > 0 ? [ignoredEventsLog(logged, ignoredCount)] : []), ...approvalsBypassed(produced(result), run.toolSet, decide)];
-        ignoredCount = 0;
-        if (log.length > 0) void store.appendLog(run.runId, log).catch(() => {});
-        if (await settleStep(result, request)) return;
-        continue;
-      }
-      const prompt = toModelPrompt(agent.instructions(run.user), run.context, messages);
-      const request = { step: step + 1, model: agent.model!, settings, messageCount: prompt.length, toolCount: tools.length };
-      const result = await streamModelStep({
-        ...ids,
-        model: agent.model!,
-        prompt,
+      const { result, request } = await takeAgentStep({
+        run,
+        services,
+        messages,
+        step: step + 1,
+        emit: stepEmit,
+        usedToolCallIds,
         tools,
-        endMetadata,
-        retry: agent.retry,
-        onRetry: (error, attempt, delayMs) =>
-          void store
-            .appendLog(run.runId, [
-              {
-                level: "warn",
-                code: "model_retry",
-                // The run's log is the operator's: the provider's own words (redacted) belong there.
-                message: `The model provider refused the call (${toModelError(error).message} It said: ${providerMessage(error)}); attempt ${attempt + 1} in ${delayMs} ms.`,
-              },
-            ])
-            .catch(() => {}),
+        decide,
+        endMetadata: (call) => callEndMetadata(call, run, decide),
+        confirmations: step === 0 ? confirmations : [],
+        facts: unstoredFacts,
       });
       if (await settleStep(result, request)) return;
     }

@@ -1,9 +1,9 @@
-import { EventType, type AssistantMessage, type BaseEvent, type Message, type TokenUsage } from "@ag-ui/core";
+import { EventType, type BaseEvent } from "@ag-ui/core";
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import type { TetherError } from "../../protocol/index.ts";
-import type { ToolCall } from "../tools/index.ts";
 import { toModelError } from "./model-error.ts";
-import { DEFAULT_RETRY, type RetryPolicy } from "../agent/index.ts";
+import { DEFAULT_RETRY, type RetryPolicy, type StepCall, type StepResult } from "../agent/index.ts";
+
+export type { StepCall, StepResult } from "../agent/index.ts";
 import { openModelStream } from "./open-model-stream.ts";
 import { toTokenUsage } from "./usage.ts";
 
@@ -13,38 +13,6 @@ import { toTokenUsage } from "./usage.ts";
  * small tokens) measured a tenth faster than 128 in the pipeline benchmark, and is under a millisecond of work.
  */
 const YIELD_EVERY = 512;
-
-/** One tool call as the model produced it in a step. */
-export interface StepCall extends ToolCall {
-  /** TOOL_CALL_END was sent: the arguments are complete. */
-  ended: boolean;
-}
-
-export interface StepResult {
-  /** What the model said in this step, text and tool calls; undefined when it said nothing. */
-  message: AssistantMessage | undefined;
-  /**
-   * An upstream agent's step: every message it produced, in order (assistant messages, and the results
-   * of its own tools after their calls); `message` is then the last assistant message among them.
-   */
-  produced?: Message[];
-  calls: StepCall[];
-  usage?: TokenUsage;
-  finishReason?: string;
-  /** The model failed mid-stream; `message` holds what it produced before. */
-  error?: TetherError;
-  aborted: boolean;
-  /** When the call was made and how long it took, for the run's record. */
-  timing: StepTiming;
-}
-
-export interface StepTiming {
-  startedAt: Date;
-  /** Milliseconds from the request to the first text or tool-call part; absent when none came. */
-  firstTokenMs?: number;
-  /** Milliseconds from the request to the stream's end (or its failure). */
-  durationMs: number;
-}
 
 export interface ModelStepOptions {
   model: LanguageModelV3;

@@ -284,10 +284,3 @@ function oneUsage(entries: TokenUsage[]): TokenUsage | undefined {
   }
   return sum;
 }
-
-/** What the run's log says of the upstream events of one step that Tether did not pass on. */
-export function ignoredEventsLog(events: string[], total = events.length) {
-  const shown = events.slice(0, 20).join("; ");
-  const more = total > 20 ? ` and ${total - 20} more` : "";
-  return { level: "info" as const, code: "upstream_events_ignored", message: `Not passed on from the upstream agent: ${shown}${more}.` };
-}
