@@ -4,7 +4,7 @@ import type { EngineConfirmation, StepCall, StepResult } from "../agent/index.ts
 import type { DecideCall } from "../approvals/index.ts";
 import { createUpstreamEventLog, type RunFact } from "../record/index.ts";
 import type { RunLogEntry } from "../store/index.ts";
-import type { RunServices } from "./loop.ts";
+import type { RunServices } from "./run-services.ts";
 import type { ModelCallRequest } from "./model-call-fact.ts";
 import { providerMessage, toModelError } from "./model-error.ts";
 import { streamModelStep } from "./model-step.ts";

@@ -2,10 +2,8 @@ import { EventType, aggregateTokenUsage, type Message, type RunFinishedOutcome, 
 import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
 import { TetherError, toTetherError } from "../../protocol/index.ts";
 import { applyAnswers, createCallDecisions } from "../approvals/index.ts";
-import type { PendingToolCall, RunStore, StoredInterrupt } from "../store/index.ts";
+import type { PendingToolCall, StoredInterrupt } from "../store/index.ts";
 import type { ToolCall } from "../tools/index.ts";
-import type { RunChannel } from "../hub/index.ts";
-import type { IdSource } from "./ids.ts";
 import type { NewRun } from "./prepare-run.ts";
 import type { EngineConfirmation, StepResult } from "../agent/index.ts";
 import { takeAgentStep } from "./agent-step.ts";
@@ -17,25 +15,9 @@ import { placeResults, produced } from "./step-messages.ts";
 import { callEndMetadata } from "./call-end-metadata.ts";
 import { cancelledAnswer, keepPartialStep } from "./partial-step.ts";
 import type { RunFact } from "../record/index.ts";
-import type { RunObserver } from "./run-observer.ts";
+import type { RunServices } from "./run-services.ts";
 import { stopReason } from "./stop-reason.ts";
 import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
-
-/** What the loop needs beside the prepared run: where its events go, the store, cancellation, ids. */
-export interface RunServices {
-  store: RunStore;
-  channel: RunChannel;
-  signal: AbortSignal;
-  ids: IdSource;
-  /** How approvals are identified and when they lapse. */
-  approvals: { secret: string; now(): Promise<Date> };
-  /** Whether the run writes its model calls (and an upstream's events) down for its record (`createTetherApp({ records })`). */
-  records: boolean;
-  /** Told each fact as the run writes it (telemetry), when the app configured one. */
-  observer?: RunObserver;
-  /** Told of a model error that ends the run, for the server's log (the client is told Tether's words, not the provider's). */
-  onModelError?(error: TetherError, runId: string): void;
-}
 
 /**
  * Runs the agent: streams the model, executes server tools, and stops when
