@@ -35,6 +35,7 @@ export default defineConfig({
       "@tether-agent/tether/pg": source("./src/server/adapters/pg/index.ts"),
       "@tether-agent/tether/redis": source("./src/server/adapters/redis/index.ts"),
       "@tether-agent/tether/node": source("./src/server/adapters/node/index.ts"),
+      "@tether-agent/tether/adk": source("./src/server/adapters/adk/index.ts"),
       "@tether-agent/tether/fetch": source("./src/server/adapters/fetch/index.ts"),
       "@tether-agent/tether/client": source("./src/client/index.ts"),
       "@tether-agent/tether/react": source("./src/react/index.ts"),

@@ -10,3 +10,4 @@ export { providerMessage, toModelError } from "./model-error.ts";
 export type { NewRun } from "./prepare-run.ts";
 export type { ObserveRun, RunObserver } from "./run-observer.ts";
 export { createRunner, type Runner } from "./runner.ts";
+export { createStepMessages } from "./step-messages.ts";

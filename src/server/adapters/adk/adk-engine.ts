@@ -1,0 +1,112 @@
+import { InMemorySessionService, Runner, StreamingMode, isBaseTool, type BaseTool, type LlmAgent } from "@google/adk";
+import { EventType, type TokenUsage } from "@ag-ui/core";
+import { TetherError, isTetherError } from "../../../protocol/index.ts";
+import { redactString } from "../../record/index.ts";
+import type { EngineStepInput, StepEngine, StepResult } from "../../agent/index.ts";
+import { BrowserTool } from "./browser-tool.ts";
+import { createCapturedResults } from "./captured-results.ts";
+import { NormalizedLlm } from "./normalized-llm.ts";
+import { createAdkEventReader } from "./read-adk-events.ts";
+import { replayThread } from "./replay-thread.ts";
+import { RunScopePlugin } from "./tool-scope.ts";
+
+const APP_NAME = "tether";
+
+/**
+ * An ADK agent as a step engine: each step of a Tether run is one ADK invocation on a fresh
+ * in-memory session replayed from Tether's thread (nothing of ADK outlives the step), run by a
+ * per-step clone of the app's agent with the step's browser tools, Tether's model wrapper and the
+ * result capture. The app's `LlmAgent` is never changed.
+ */
+export function createAdkEngine(agent: LlmAgent, options: { maxLlmCalls: number }): StepEngine {
+  return {
+    provider: "adk",
+    modelId: `${agent.name}/${agent.canonicalModel.model}`,
+    doStep: (input) => adkStep(agent, input, options.maxLlmCalls),
+  };
+}
+
+async function adkStep(base: LlmAgent, input: EngineStepInput, maxLlmCalls: number): Promise<StepResult> {
+  const stop = new AbortController();
+  const signal = AbortSignal.any([input.signal, stop.signal]);
+  const captured = createCapturedResults(base.canonicalAfterToolCallbacks);
+  const model = new NormalizedLlm(base.canonicalModel, { usedIds: input.usedToolCallIds, context: input.context });
+  const browser = [...input.tools.values()].filter((tool) => tool.location === "browser").map((tool) => new BrowserTool(tool));
+  const adkTools = (base.tools ?? []).filter((tool): tool is BaseTool => isBaseTool(tool));
+  const reader = createAdkEventReader({
+    agentName: base.name,
+    adkTools: new Set(adkTools.map((tool) => tool.name)),
+    browserTools: new Set(browser.map((tool) => tool.name)),
+    captured,
+    confirming: new Set(input.confirmations.map(({ stored }) => stored.toolCallId)),
+    emit: input.emit,
+    newMessageId: input.newMessageId,
+    ...(input.endMetadata ? { endMetadata: input.endMetadata } : {}),
+    ...(input.onIgnored ? { onIgnored: input.onIgnored } : {}),
+  });
+  let error: unknown;
+  try {
+    const step = base.clone({ model, tools: [...(base.tools ?? []), ...browser], afterToolCallback: [captured.callback] });
+    const sessionService = new InMemorySessionService();
+    const scope = { user: input.user, threadId: input.threadId, runId: input.runId, signal: input.signal };
+    const runner = new Runner({ appName: APP_NAME, agent: step, sessionService, plugins: [new RunScopePlugin(scope, captured)] });
+    const { events, newMessage } = replayThread(input.messages, input.confirmations, base.name);
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: input.user.id, sessionId: input.runId, state: { ...input.state } });
+    for (const event of events) await sessionService.appendEvent({ session, event });
+    const run = runner.runAsync({
+      userId: input.user.id,
+      sessionId: session.id,
+      newMessage,
+      runConfig: { streamingMode: StreamingMode.SSE, maxLlmCalls },
+      abortSignal: signal,
+    });
+    for await (const event of run) {
+      emitState(input, event.actions?.stateDelta);
+      if (reader.handle(event) === "stop") break;
+    }
+  } catch (thrown) {
+    error = thrown;
+  }
+  stop.abort();
+  const result = reader.finish({ aborted: input.signal.aborted, ...(error !== undefined ? { error: toStepError(error) } : {}) });
+  const usage = toUsage(model.usage, model.model);
+  if (usage) result.usage = usage;
+  return result;
+}
+
+/** ADK's state changes as the run's: one `add` (which replaces) per key; `temp:` keys are ADK's own. */
+function emitState(input: EngineStepInput, delta: Record<string, unknown> | undefined) {
+  const keys = Object.keys(delta ?? {}).filter((key) => !key.startsWith("temp:"));
+  if (keys.length === 0) return;
+  input.emit({ type: EventType.STATE_DELTA, delta: keys.map((key) => ({ op: "add", path: `/${escapePointer(key)}`, value: delta![key] })) });
+  for (const key of keys) input.state[key] = delta![key];
+}
+
+function escapePointer(key: string): string {
+  return key.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+/** What ADK threw (a confirmation that no longer matches its call, a model that threw), in a sentence for the run's end. */
+function toStepError(thrown: unknown): TetherError {
+  if (isTetherError(thrown)) return thrown;
+  const said = redactString(String(thrown instanceof Error ? thrown.message : thrown).slice(0, 400)).trim();
+  return new TetherError("upstream_error", `The ADK agent failed: ${said || "no reason given"}`, { cause: thrown });
+}
+
+/** ADK's usage per model call (Gemini's fields) as the one entry a step has. */
+function toUsage(entries: Usage[], modelId: string): TokenUsage | undefined {
+  if (entries.length === 0) return undefined;
+  const sum = (key: keyof Usage) => {
+    const counts = entries.map((entry) => entry[key]).filter((count): count is number => typeof count === "number");
+    return counts.length > 0 ? counts.reduce((a, b) => a + b, 0) : undefined;
+  };
+  const fields = {
+    inputTokens: sum("promptTokenCount"),
+    outputTokens: sum("candidatesTokenCount"),
+    totalTokens: sum("totalTokenCount"),
+    reasoningTokens: sum("thoughtsTokenCount"),
+    cachedInputTokens: sum("cachedContentTokenCount"),
+  };
+  return { provider: "adk", model: modelId, ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) };
+}
+type Usage = NormalizedLlm["usage"][number];

@@ -1,0 +1,85 @@
+import { BaseLlm, generateClientFunctionCallId, type LlmRequest, type LlmResponse } from "@google/adk";
+import type { Context } from "@ag-ui/core";
+
+type Part = NonNullable<NonNullable<LlmResponse["content"]>["parts"]>[number];
+type UsageMetadata = NonNullable<LlmResponse["usageMetadata"]>;
+
+/**
+ * The agent's own model, wrapped so ADK never sees what makes it misbehave:
+ * - calls never appear in a partial response (ADK runs a call it sees in a partial, and again in the
+ *   final response, under another id: a tool run twice, two confirmation requests for one call);
+ * - every call has an id unique in the thread before ADK sees it: the model's own when it is new,
+ *   one ADK mints otherwise (a provider that reuses `call_0` across turns gets its results mispaired);
+ * - calls to names ADK does not know come last in their turn (ADK stops at the first such call and
+ *   would never run the known ones after it);
+ * - the request carries the client's AG-UI context after the instructions, as a model's prompt does.
+ * It also keeps each call's token usage for the run's record.
+ */
+export class NormalizedLlm extends BaseLlm {
+  readonly usage: UsageMetadata[] = [];
+  /** Model calls made, for the step's bound. */
+  calls = 0;
+
+  constructor(
+    private readonly inner: BaseLlm,
+    private readonly options: { usedIds: Set<string>; context: Context[] },
+  ) {
+    super({ model: inner.model });
+  }
+
+  override async *generateContentAsync(request: LlmRequest, stream?: boolean, abortSignal?: AbortSignal): AsyncGenerator<LlmResponse, void> {
+    this.calls++;
+    withContext(request, this.options.context);
+    let usage: UsageMetadata | undefined;
+    for await (const response of this.inner.generateContentAsync(request, stream, abortSignal)) {
+      // Streamed usage is cumulative: the last one a call reports is its total.
+      if (response.usageMetadata) usage = response.usageMetadata;
+      const parts = response.content?.parts;
+      if (!parts?.some((part) => part.functionCall)) {
+        yield response;
+        continue;
+      }
+      if (response.partial) {
+        const kept = parts.filter((part) => !part.functionCall);
+        if (kept.length > 0) yield { ...response, content: { ...response.content, parts: kept } };
+        continue;
+      }
+      yield { ...response, content: { ...response.content, parts: this.settleCalls(parts, request) } };
+    }
+    if (usage) this.usage.push(usage);
+  }
+
+  override connect(request: LlmRequest): ReturnType<BaseLlm["connect"]> {
+    return this.inner.connect(request);
+  }
+
+  private settleCalls(parts: Part[], request: LlmRequest): Part[] {
+    const known: Part[] = [];
+    const unknown: Part[] = [];
+    for (const part of parts) {
+      if (!part.functionCall) {
+        known.push(part);
+        continue;
+      }
+      const given = part.functionCall.id;
+      const id = given && !this.options.usedIds.has(given) ? given : generateClientFunctionCallId();
+      this.options.usedIds.add(id);
+      const settled = { ...part, functionCall: { ...part.functionCall, id } };
+      (part.functionCall.name && part.functionCall.name in request.toolsDict ? known : unknown).push(settled);
+    }
+    return [...known, ...unknown];
+  }
+}
+
+/** The client's context as the model's prompt has it: a line per item after the instructions. */
+function withContext(request: LlmRequest, context: Context[]): void {
+  if (context.length === 0) return;
+  const text = context.map((item) => `${item.description}: ${item.value}`).join("\n\n");
+  const config = (request.config ??= {});
+  const given = config.systemInstruction;
+  if (given === undefined) config.systemInstruction = text;
+  else if (typeof given === "string") config.systemInstruction = `${given}\n\n${text}`;
+  else if (Array.isArray(given)) config.systemInstruction = [...given, { text }];
+  else if ("parts" in given) config.systemInstruction = { ...given, parts: [...(given.parts ?? []), { text }] };
+  else config.systemInstruction = [given as Part, { text }];
+}

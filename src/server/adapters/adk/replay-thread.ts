@@ -1,0 +1,88 @@
+import { createEvent, type Event } from "@google/adk";
+import type { Message } from "@ag-ui/core";
+import type { EngineConfirmation } from "../../agent/index.ts";
+import { confirmationExchange, parseArguments } from "./confirmation-events.ts";
+
+type Content = NonNullable<Event["content"]>;
+type Part = NonNullable<Content["parts"]>[number];
+
+/**
+ * Tether's thread as a fresh ADK session: the events before this step, and the step's new message.
+ * The thread is the source of truth; nothing of an earlier step's session is needed, so a restart
+ * loses nothing. Every replayed call has its result (the thread closes unanswered ones), each
+ * result is paired with its call by id, and the agent's turns are authored by the agent (ADK
+ * rewrites anyone else's turns as "for context" text, and binds confirmations only to its own calls).
+ */
+export function replayThread(messages: Message[], confirmations: EngineConfirmation[], agentName: string): { events: Event[]; newMessage: Content } {
+  const names = new Map<string, string>();
+  const lastAssistant = messages.findLastIndex((message) => message.role === "assistant");
+  // The new input: what came after the agent last spoke (a person's message, or the results of its calls).
+  const trailing = lastAssistant < 0 ? messages.findLastIndex((message) => message.role === "user") : lastAssistant + 1;
+  const events: Event[] = [];
+  const event = (author: string, content: Content) => events.push(createEvent({ invocationId: "tether", author, content }));
+
+  const toContent = (message: Message): { author: string; content: Content } | undefined => {
+    switch (message.role) {
+      case "user": {
+        const text = userText(message.content);
+        return text ? { author: "user", content: { role: "user", parts: [{ text }] } } : undefined;
+      }
+      case "assistant": {
+        const parts: Part[] = message.content ? [{ text: message.content }] : [];
+        for (const call of message.toolCalls ?? []) {
+          names.set(call.id, call.function.name);
+          parts.push({ functionCall: { id: call.id, name: call.function.name, args: parseArguments(call.function.arguments) } });
+        }
+        return parts.length > 0 ? { author: agentName, content: { role: "model", parts } } : undefined;
+      }
+      case "tool":
+        return {
+          author: agentName,
+          content: { role: "user", parts: [toResponse(message.toolCallId, names.get(message.toolCallId) ?? "unknown", userText(message.content))] },
+        };
+      default:
+        // Generated surfaces, reasoning and system text are not offered to an ADK agent.
+        return undefined;
+    }
+  };
+
+  for (const message of messages.slice(0, Math.max(trailing, 0))) {
+    const replayed = toContent(message);
+    if (replayed) event(replayed.author, replayed.content);
+  }
+  const input = messages
+    .slice(Math.max(trailing, 0))
+    .map(toContent)
+    .filter((item) => item !== undefined);
+  if (confirmations.length > 0) {
+    // The answers must be the latest user event, alone: results beside them would be dropped with them.
+    for (const item of input) event(item.author, item.content);
+    const exchange = confirmationExchange(confirmations, agentName);
+    return { events: [...events, ...exchange.events], newMessage: exchange.newMessage };
+  }
+  const parts = input.flatMap((item) => item.content.parts ?? []);
+  if (parts.length === 0) throw new Error("The thread has nothing new for the agent to answer.");
+  return { events, newMessage: { role: "user", parts } };
+}
+
+/** A result as ADK's function response: an object as it is, anything else as `{ result }`. */
+function toResponse(id: string, name: string, content: string): Part {
+  let response: Record<string, unknown>;
+  try {
+    const value: unknown = JSON.parse(content);
+    response = value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
+  } catch {
+    response = { result: content };
+  }
+  return { functionResponse: { id, name, response } };
+}
+
+function userText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .flatMap((part) =>
+      part && typeof part === "object" && (part as { type?: unknown }).type === "text" ? [String((part as { text?: unknown }).text ?? "")] : [],
+    )
+    .join("\n");
+}
