@@ -7,3 +7,15 @@
  */
 export { defineAdkAgent, type AdkAgentDefinition } from "./define-adk-agent.ts";
 export { adkToolScope, type AdkToolScope } from "./tool-scope.ts";
+export {
+  createGeminiLlm,
+  createPlaybookLlm,
+  createScriptedLlm,
+  type GeminiLlmOptions,
+  type PlaybookLlmOptions,
+  type RecordedLlmRequest,
+  type ScriptedLlm,
+  type ScriptedLlmOptions,
+  type ScriptedLlmStep,
+  type ScriptedLlmTurn,
+} from "./models/index.ts";
