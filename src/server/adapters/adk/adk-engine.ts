@@ -51,7 +51,12 @@ async function adkStep(base: LlmAgent, input: EngineStepInput, maxLlmCalls: numb
     const scope = { user: input.user, threadId: input.threadId, runId: input.runId, signal: input.signal };
     const runner = new Runner({ appName: APP_NAME, agent: step, sessionService, plugins: [new RunScopePlugin(scope, captured)] });
     const { events, newMessage } = replayThread(input.messages, input.confirmations, base.name);
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: input.user.id, sessionId: input.runId, state: { ...input.state } });
+    const session = await sessionService.createSession({
+      appName: APP_NAME,
+      userId: input.user.id,
+      sessionId: input.runId,
+      state: isObject(input.state) ? { ...input.state } : {},
+    });
     for (const event of events) await sessionService.appendEvent({ session, event });
     const run = runner.runAsync({
       userId: input.user.id,
@@ -79,7 +84,12 @@ function emitState(input: EngineStepInput, delta: Record<string, unknown> | unde
   const keys = Object.keys(delta ?? {}).filter((key) => !key.startsWith("temp:"));
   if (keys.length === 0) return;
   input.emit({ type: EventType.STATE_DELTA, delta: keys.map((key) => ({ op: "add", path: `/${escapePointer(key)}`, value: delta![key] })) });
-  for (const key of keys) input.state[key] = delta![key];
+  // The run's state as the snapshot before a question shows it (a client's state that is not an object is not ADK's).
+  if (isObject(input.state)) for (const key of keys) input.state[key] = delta![key];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function escapePointer(key: string): string {
