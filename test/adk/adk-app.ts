@@ -20,15 +20,21 @@ export interface AdkApp {
   run(input: Partial<RunAgentInput> & Pick<RunAgentInput, "threadId" | "runId">, user?: string): Promise<BaseEvent[]>;
 }
 
-/** A Tether app in process serving one ADK agent ("adk") on a memory store (or the one given), with counting ids. */
-export async function createAdkApp(agent: LlmAgent, options: Partial<AdkAgentDefinition<TestUser>> & { store?: RunStore } = {}): Promise<AdkApp> {
-  const { store = createMemoryRunStore(), ...definition } = options;
+/**
+ * A Tether app in process serving one ADK agent ("adk") on a memory store (or the one given), with
+ * counting ids; a second app on the same store (a restart) needs its own `idPrefix`.
+ */
+export async function createAdkApp(
+  agent: LlmAgent,
+  options: Partial<AdkAgentDefinition<TestUser>> & { store?: RunStore; idPrefix?: string } = {},
+): Promise<AdkApp> {
+  const { store = createMemoryRunStore(), idPrefix, ...definition } = options;
   const tether = await createTetherApp({
     agents: [defineAdkAgent<TestUser>({ id: "adk", agent, ...definition })],
     authenticate: (request) => USERS[request.headers.get("x-user") ?? ""],
     store,
     logger: silentLogger,
-    ids: createCountingIds(),
+    ids: createCountingIds(idPrefix),
   });
   const post: AdkApp["post"] = async (input, user = "kim") =>
     tether.app.request("/api/agents/adk/run", {
