@@ -40,6 +40,7 @@ async function adkStep(base: LlmAgent, input: EngineStepInput, maxLlmCalls: numb
     captured,
     confirming: new Set(input.confirmations.map(({ stored }) => stored.toolCallId)),
     emit: input.emit,
+    changeState: (delta) => emitState(input, delta),
     newMessageId: input.newMessageId,
     ...(input.endMetadata ? { endMetadata: input.endMetadata } : {}),
     ...(input.onIgnored ? { onIgnored: input.onIgnored } : {}),

@@ -6,6 +6,8 @@ export interface CapturedResult {
   response: Record<string, unknown>;
   /** The tool asked for a person's confirmation instead of running. */
   held: boolean;
+  /** The state the tool changed: lost with the response when ADK throws before yielding it (a later call to an unknown tool). */
+  stateDelta: Record<string, unknown>;
 }
 
 /**
@@ -32,7 +34,8 @@ export function createCapturedResults(chain: SingleAfterToolCallback[]) {
     if (id) {
       const error = errors.get(id);
       const response = error !== undefined ? { error } : normalize(altered ?? params.response);
-      results.set(id, { response, held: id in params.context.actions.requestedToolConfirmations });
+      const actions = params.context.actions;
+      results.set(id, { response, held: id in actions.requestedToolConfirmations, stateDelta: { ...actions.stateDelta } });
     }
     return altered;
   };

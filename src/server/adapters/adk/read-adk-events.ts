@@ -17,6 +17,8 @@ export interface AdkEventReaderOptions {
   /** Calls of earlier runs whose confirmation this step delivers: their results come in this step. */
   confirming: ReadonlySet<string>;
   emit(event: BaseEvent): void;
+  /** A state change ADK never yielded (its call's response was dropped with it), to go out as ADK's own do. */
+  changeState?(delta: Record<string, unknown>): void;
   newMessageId(): string;
   endMetadata?(call: StepCall): Record<string, unknown> | undefined;
   onIgnored?(what: string, why: string): void;
@@ -103,14 +105,16 @@ export function createAdkEventReader(options: AdkEventReaderOptions) {
   const hold = (part: Part) => {
     const original = (part.functionCall!.args as { originalFunctionCall?: { id?: string } } | undefined)?.originalFunctionCall;
     if (original?.id && calls.has(original.id)) held.add(original.id);
-    for (const call of calls.values()) if (call.kind === "adk" && !call.answered && !held.has(call.toolCallId)) answerFromCapture(call);
+    for (const call of calls.values()) if (call.kind === "adk" && !call.answered && !held.has(call.toolCallId)) answerFromCapture(call, false);
   };
-  const answerFromCapture = (call: Call) => {
+  const answerFromCapture = (call: Call, stateLost: boolean) => {
     const captured = options.captured.get(call.toolCallId);
     if (captured?.held) {
       held.add(call.toolCallId);
       return;
     }
+    // Beside a confirmation ADK yields the dropped calls' state changes itself; when it threw, they were lost with the responses.
+    if (stateLost && captured) options.changeState?.(captured.stateDelta);
     call.answered = true;
     sendResult(call.toolCallId, captured?.response ?? { error: "The agent's framework did not report what this call returned." });
   };
@@ -160,7 +164,7 @@ export function createAdkEventReader(options: AdkEventReaderOptions) {
       if (outcome.aborted) result.aborted = true;
       else if (outcome.error) result.error ??= outcome.error;
       if (!result.aborted && !result.error)
-        for (const call of calls.values()) if (call.kind === "adk" && !call.answered && !held.has(call.toolCallId)) answerFromCapture(call);
+        for (const call of calls.values()) if (call.kind === "adk" && !call.answered && !held.has(call.toolCallId)) answerFromCapture(call, true);
       for (const call of calls.values()) endCall(call);
       result.timing.durationMs = Math.round(performance.now() - started);
       if (firstEventAt !== undefined) result.timing.firstTokenMs = Math.round(firstEventAt - started);

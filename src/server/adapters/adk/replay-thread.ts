@@ -1,5 +1,6 @@
 import { createEvent, type Event } from "@google/adk";
-import type { Message } from "@ag-ui/core";
+import type { Message, ToolMessage } from "@ag-ui/core";
+import { noResultOutcome } from "../../../protocol/index.ts";
 import type { EngineConfirmation } from "../../agent/index.ts";
 import { confirmationExchange, parseArguments } from "./confirmation-events.ts";
 
@@ -13,7 +14,8 @@ type Part = NonNullable<Content["parts"]>[number];
  * result is paired with its call by id, and the agent's turns are authored by the agent (ADK
  * rewrites anyone else's turns as "for context" text, and binds confirmations only to its own calls).
  */
-export function replayThread(messages: Message[], confirmations: EngineConfirmation[], agentName: string): { events: Event[]; newMessage: Content } {
+export function replayThread(thread: Message[], confirmations: EngineConfirmation[], agentName: string): { events: Event[]; newMessage: Content } {
+  const messages = withOwedResults(thread, new Set(confirmations.map(({ stored }) => stored.toolCallId)));
   const names = new Map<string, string>();
   const lastAssistant = messages.findLastIndex((message) => message.role === "assistant");
   // The new input: what came after the agent last spoke (a person's message, or the results of its calls).
@@ -63,6 +65,29 @@ export function replayThread(messages: Message[], confirmations: EngineConfirmat
   const parts = input.flatMap((item) => item.content.parts ?? []);
   if (parts.length === 0) throw new Error("The thread has nothing new for the agent to answer.");
   return { events, newMessage: { role: "user", parts } };
+}
+
+/**
+ * The thread with "no result was reported" after each call that has no result (a client's history may
+ * hold one; the server's thread never does), as the model's prompt has it: ADK would send the call
+ * alone, which a provider refuses. A held call whose confirmation this step delivers gets its result
+ * from ADK.
+ */
+function withOwedResults(messages: Message[], confirming: ReadonlySet<string>): Message[] {
+  const answered = new Set(messages.flatMap((message) => (message.role === "tool" ? [message.toolCallId] : [])));
+  const out: Message[] = [];
+  const owed: ToolMessage[] = [];
+  for (const message of messages) {
+    // Owed results go after the results already there, before whatever comes next.
+    if (owed.length > 0 && message.role !== "tool") out.push(...owed.splice(0));
+    out.push(message);
+    if (message.role !== "assistant") continue;
+    for (const call of message.toolCalls ?? []) {
+      if (answered.has(call.id) || confirming.has(call.id)) continue;
+      owed.push({ id: `${call.id}-no-result`, role: "tool", toolCallId: call.id, content: JSON.stringify(noResultOutcome(call.function.name)) });
+    }
+  }
+  return [...out, ...owed];
 }
 
 /** A result as ADK's function response: an object as it is, anything else as `{ result }`. */
