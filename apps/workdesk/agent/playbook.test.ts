@@ -312,6 +312,20 @@ describe("workdeskPlaybook", () => {
         "R-1042 was already closed, so I didn't close it again.",
       );
     });
+
+    it("says why a refused close did not work, from a Tether tool's error and from an ADK tool's (its message alone)", () => {
+      const refused = (output: unknown) =>
+        workdeskPlaybook.respond(
+          conversation({
+            userText: "close R-1042 as fixed",
+            turnsSinceUser: 1,
+            results: [result("closeWorkRequest", { requestId: "R-1042", resolution: "fixed" }, output, true)],
+          }),
+        ).text;
+      const why = "R-1042 is high priority: only a manager can close it.";
+      expect(refused({ error: { code: "forbidden", message: why } })).toBe(`That didn't work: ${why}`);
+      expect(refused(why)).toBe(`That didn't work: ${why}`);
+    });
   });
 
   describe("off the playbook", () => {

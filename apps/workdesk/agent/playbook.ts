@@ -235,7 +235,9 @@ function afterClick(action: { name?: string; context?: Record<string, unknown> }
   return { text: `That button (${action?.name ?? "unnamed"}) is not one I know what to do with.` };
 }
 
+/** A Tether tool's error (`{ error: { message } }`), or an ADK tool's, which is its message alone (`{ error: "…" }`, unwrapped). */
 function errorMessage(output: unknown): string {
+  if (typeof output === "string" && output) return output;
   const error = (output as { error?: { message?: unknown } })?.error;
   return typeof error?.message === "string" ? error.message : "the tool reported an error.";
 }
