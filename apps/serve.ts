@@ -1,7 +1,8 @@
 /**
  * The demo server: the Tether runtime with the demo agents, the demo sign-in
  * and the apps' pages, on the embedded defaults (SQLite in TETHER_DATA_DIR,
- * the offline playbook model unless TETHER_MODEL names a real one), or with
+ * the offline playbook model unless TETHER_MODEL, or TETHER_ADK_MODEL for
+ * the ADK agent, names a real one), or with
  * threads and runs, and the apps' own data, on PostgreSQL when
  * TETHER_DATABASE_URL is set.
  */
@@ -66,7 +67,7 @@ export interface DemoOptions {
   env?: Record<string, string | undefined>;
   /** Tests stream the playbook without pauses. */
   playbook?: PlaybookModelOptions;
-  /** Both agents on this model rather than TETHER_MODEL's (a benchmark's, answering without a provider). */
+  /** The AI SDK agents on this model rather than TETHER_MODEL's (a benchmark's, answering without a provider); not `workdesk-adk`, whose model is ADK's. */
   model?: LanguageModelV3;
   /** Tests let approvals lapse quickly. */
   approvalTimeoutMs?: number;
@@ -74,6 +75,9 @@ export interface DemoOptions {
   /** Tests trace into their own provider; otherwise OTEL_EXPORTER_OTLP_ENDPOINT decides (see telemetryFromEnvironment). */
   telemetry?: TelemetryOptions;
 }
+
+/** How the start-up log names an agent's engine, where its provider id says too little. */
+const ENGINE_NAMES: Record<string, string> = { "tether.playbook": "offline playbook model", adk: "ADK agent" };
 
 export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   const env = options.env ?? process.env;
@@ -110,6 +114,9 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
   try {
     // The Workdesk story again, served by an agent written with the AI SDK that Tether stands in front of.
     upstream = await startWorkdeskUpstream({ requests, ...(model ? { model } : options.playbook ? { playbook: options.playbook } : {}) });
+    // And as an ADK agent. Importing @google/adk loads some 2,300 modules (seconds): imported here, so only a demo
+    // that starts pays for it, once, and not every module that imports this file. TETHER_ADK_MODEL picks its model.
+    const { createWorkdeskAdkAgent } = await import("./workdesk/adk/index.ts");
     const agents = [
       createWorkdeskAgent({
         requests,
@@ -121,6 +128,12 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
         ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
       }),
       upstream.agent,
+      createWorkdeskAdkAgent({
+        requests,
+        env,
+        ...(options.playbook ? { playbook: options.playbook } : {}),
+        ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+      }),
     ];
     const tether = await createTetherApp<DemoUser>({
       agents,
@@ -151,10 +164,7 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
       app,
       tether,
       identity,
-      describe: () =>
-        agents.map(
-          (agent) => `${agent.id}: ${agent.engine.provider === "tether.playbook" ? "offline playbook model" : agent.engine.provider} (${agent.engine.modelId})`,
-        ),
+      describe: () => agents.map((agent) => `${agent.id}: ${ENGINE_NAMES[agent.engine.provider] ?? agent.engine.provider} (${agent.engine.modelId})`),
       ...(telemetry ? { telemetryUrl: telemetry.url } : {}),
       dataWhere: data.where,
       async close() {

@@ -1,10 +1,13 @@
 import { createAgentSession, type AgentSession } from "@tether-agent/tether/client";
 import type { User } from "./api.ts";
 
-/** The demo's two Workdesk agents: Tether's own, and the same story served by an agent Tether stands in front of. */
-const AGENTS = ["workdesk", "workdesk-upstream"] as const;
+/**
+ * The demo's Workdesk agents: Tether's own, the same story served by an agent Tether stands in front of,
+ * and as an ADK agent Tether runs.
+ */
+const AGENTS = ["workdesk", "workdesk-upstream", "workdesk-adk"] as const;
 
-/** Which agent this tab talks to: `?agent=workdesk-upstream` picks the upstream one, kept for the tab's later pages. */
+/** Which agent this tab talks to: `?agent=workdesk-upstream` or `?agent=workdesk-adk` picks another, kept for the tab's later pages. */
 export function workdeskAgentId(): (typeof AGENTS)[number] {
   const asked = new URLSearchParams(location.search).get("agent");
   if (asked && (AGENTS as readonly string[]).includes(asked)) sessionStorage.setItem("workdesk:agent", asked);

@@ -37,9 +37,11 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
             ? "Offline playbook model: scripted, not a language model"
             : answering?.provider === "ag-ui"
               ? `An AG-UI agent Tether does not run, at ${answering.modelId}`
-              : answering
-                ? `${answering.provider} · ${answering.modelId}`
-                : undefined,
+              : answering?.provider === "adk"
+                ? `An ADK agent, run by Tether: ${answering.modelId}`
+                : answering
+                  ? `${answering.provider} · ${answering.modelId}`
+                  : undefined,
         );
       },
       () => setModel(undefined),
