@@ -182,7 +182,8 @@ const bookkeepingFor = (toolCallId: string) => ({
   content: JSON.stringify({ status: "succeeded", message: "rendered 3 recipe cards" }),
 });
 
-describe("a Recipes conversation across server processes", () => {
+// Each test starts up to four demo processes, each importing ADK for workdesk-adk: seconds apiece on a busy machine.
+describe("a Recipes conversation across server processes", { timeout: 90_000 }, () => {
   it("goes on when the next turn lands on another process on an empty data folder, and the browser's follow-up back on the first", async () => {
     const [a, b] = await Promise.all([start(emptyDir()), start(emptyDir())]);
     const lb = balancer(a.url);
