@@ -110,4 +110,15 @@ describe("reading ADK's events", () => {
     expect(deltas).toEqual(["Hel", "lo", " there."]);
     expect(result.message?.content).toBe("Hello there.");
   });
+
+  it("reads a last chunk whose finish reason ADK put in errorCode as the normal end it is when it is STOP, and as a failure otherwise", () => {
+    const ended = (errorCode: string) => {
+      const { read } = reader();
+      read.handle(createEvent({ invocationId: "i", author: "assistant", content: { role: "model", parts: [{ text: "Done." }] } }));
+      read.handle(createEvent({ invocationId: "i", author: "assistant", errorCode }));
+      return read.finish({ aborted: false });
+    };
+    expect(ended("STOP").error).toBeUndefined();
+    expect(ended("SAFETY").error?.code).toBe("model_error");
+  });
 });

@@ -128,7 +128,8 @@ export function createAdkEventReader(options: AdkEventReaderOptions) {
         ignored(`event of ${event.author ?? "?"}`, "another agent's (sub-agents are not relayed yet)");
         return "more";
       }
-      if (event.errorCode || event.errorMessage) return failed(event);
+      // ADK puts a model's finish reason in errorCode when the last chunk has no parts: STOP is a normal end.
+      if ((event.errorCode && event.errorCode !== "STOP") || (!event.errorCode && event.errorMessage)) return failed(event);
       const parts = event.content?.parts ?? [];
       if (event.partial) {
         for (const part of parts) {
