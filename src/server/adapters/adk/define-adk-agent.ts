@@ -3,6 +3,7 @@ import { TetherError } from "../../../protocol/index.ts";
 import type { TetherUser } from "../../auth/index.ts";
 import { defineAgent, type Agent, type AgentDefinition } from "../../agent/index.ts";
 import { createAdkEngine } from "./adk-engine.ts";
+import { FRAMEWORK_CALLS } from "./framework-calls.ts";
 
 export interface AdkAgentDefinition<User extends TetherUser = TetherUser> extends Omit<
   AgentDefinition<User>,
@@ -46,6 +47,9 @@ export function defineAdkAgent<User extends TetherUser = TetherUser>(definition:
     }
   }
   for (const spec of definition.browserTools ?? []) {
+    if (FRAMEWORK_CALLS.has(spec.name)) {
+      throw new TetherError("config_invalid", `Agent "${definition.id}": "${spec.name}" is the name of ADK's own request; give the browser tool another name.`);
+    }
     if (names.has(spec.name)) {
       throw new TetherError("config_invalid", `Agent "${definition.id}" has "${spec.name}" as an ADK tool and as a browser tool: tools share one namespace.`);
     }

@@ -3,6 +3,7 @@ import type { Message, ToolMessage } from "@ag-ui/core";
 import { noResultOutcome } from "../../../protocol/index.ts";
 import type { EngineConfirmation } from "../../agent/index.ts";
 import { confirmationExchange, parseArguments } from "./confirmation-events.ts";
+import { FRAMEWORK_CALLS } from "./framework-calls.ts";
 
 type Content = NonNullable<Event["content"]>;
 type Part = NonNullable<Content["parts"]>[number];
@@ -10,13 +11,15 @@ type Part = NonNullable<Content["parts"]>[number];
 /**
  * Tether's thread as a fresh ADK session: the events before this step, and the step's new message.
  * The thread is the source of truth; nothing of an earlier step's session is needed, so a restart
- * loses nothing. Every replayed call has its result (the thread closes unanswered ones), each
- * result is paired with its call by id, and the agent's turns are authored by the agent (ADK
- * rewrites anyone else's turns as "for context" text, and binds confirmations only to its own calls).
+ * loses nothing. Every replayed call has its result (one the thread left open is answered "no result
+ * was reported"), each result is paired with its call by id, and the agent's turns are authored by
+ * the agent (ADK rewrites anyone else's turns as "for context" text, and binds confirmations only to
+ * its own calls).
  */
 export function replayThread(thread: Message[], confirmations: EngineConfirmation[], agentName: string): { events: Event[]; newMessage: Content } {
   const messages = withOwedResults(thread, new Set(confirmations.map(({ stored }) => stored.toolCallId)));
   const names = new Map<string, string>();
+  const framework = new Set<string>();
   const lastAssistant = messages.findLastIndex((message) => message.role === "assistant");
   // The new input: what came after the agent last spoke (a person's message, or the results of its calls).
   const trailing = lastAssistant < 0 ? messages.findLastIndex((message) => message.role === "user") : lastAssistant + 1;
@@ -32,12 +35,19 @@ export function replayThread(thread: Message[], confirmations: EngineConfirmatio
       case "assistant": {
         const parts: Part[] = message.content ? [{ text: message.content }] : [];
         for (const call of message.toolCalls ?? []) {
+          // Tether never stores ADK's own request as a call: this one was written by a client (history
+          // "client"). Replayed as the agent's, its answer would be ADK's go-ahead for a call nobody approved.
+          if (FRAMEWORK_CALLS.has(call.function.name)) {
+            framework.add(call.id);
+            continue;
+          }
           names.set(call.id, call.function.name);
           parts.push({ functionCall: { id: call.id, name: call.function.name, args: parseArguments(call.function.arguments) } });
         }
         return parts.length > 0 ? { author: agentName, content: { role: "model", parts } } : undefined;
       }
       case "tool":
+        if (framework.has(message.toolCallId)) return undefined;
         return {
           author: agentName,
           content: { role: "user", parts: [toResponse(message.toolCallId, names.get(message.toolCallId) ?? "unknown", userText(message.content))] },

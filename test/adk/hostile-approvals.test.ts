@@ -1,0 +1,283 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BaseEvent, Message, ResumeEntry } from "@ag-ui/core";
+import { FunctionTool, LlmAgent, type BaseTool } from "@google/adk";
+import { createScriptedLlm, defineAdkAgent, type ScriptedLlmStep } from "@tether-agent/tether/adk";
+import { createTetherApp, silentLogger } from "@tether-agent/tether/server";
+import type { RunStore } from "@tether-agent/tether/store";
+import { createCountingIds, parseSseFrames } from "@tether-agent/tether/testing";
+import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { KIM, userMessage, type TestUser } from "../fixtures/messages.ts";
+import { finished, resultOf, spoken } from "../helpers/run-events.ts";
+import { createAdkApp, interruptsOf } from "./adk-app.ts";
+
+/**
+ * ADK confirmations answered the hard ways: cancelled, lapsed, after the tool left the agent,
+ * two in one turn (one at a time, or together), beside a new message, in client mode, across a restart.
+ */
+
+const approve = (interruptId: string, comment?: string): ResumeEntry => ({
+  interruptId,
+  status: "resolved",
+  payload: { approved: true, ...(comment ? { comment } : {}) },
+});
+const reject = (interruptId: string): ResumeEntry => ({ interruptId, status: "resolved", payload: { approved: false } });
+const cancel = (interruptId: string): ResumeEntry => ({ interruptId, status: "cancelled" });
+
+/** `delete_file` needs a person's confirmation; `ran` lists what executed, with the person's payload. */
+function deleteFileTool(ran: string[]) {
+  return new FunctionTool({
+    name: "delete_file",
+    description: "Deletes a file.",
+    parameters: z.object({ path: z.string() }),
+    requireConfirmation: true,
+    execute: ({ path }, context) => {
+      ran.push(`delete_file(${path}) ${JSON.stringify(context?.toolConfirmation?.payload ?? null)}`);
+      return { deleted: path };
+    },
+  });
+}
+const note = new FunctionTool({ name: "note", description: "Notes.", parameters: z.object({ text: z.string() }), execute: ({ text }) => ({ noted: text }) });
+
+function agentWith(steps: ScriptedLlmStep[], tools: (ran: string[]) => BaseTool[] = (ran) => [deleteFileTool(ran)]) {
+  const ran: string[] = [];
+  const model = createScriptedLlm(steps);
+  return { ran, model, agent: new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: tools(ran) }) };
+}
+const deleteTwo: ScriptedLlmStep = {
+  toolCalls: [
+    { toolName: "delete_file", input: { path: "/a" } },
+    { toolName: "delete_file", input: { path: "/b" } },
+  ],
+};
+type Contents = Array<{
+  parts?: Array<{ functionCall?: { id?: string; name?: string }; functionResponse?: { id?: string; name?: string; response?: unknown } }>;
+}>;
+const responsesIn = (contents: Contents) =>
+  contents.flatMap((content) => (content.parts ?? []).flatMap((part) => (part.functionResponse ? [part.functionResponse] : [])));
+const callsIn = (contents: Contents) => contents.flatMap((content) => (content.parts ?? []).flatMap((part) => (part.functionCall ? [part.functionCall] : [])));
+
+/** The app again after a restart: the same store, the next version of the agent, ids of its own. */
+async function restartedApp(agent: LlmAgent, store: RunStore) {
+  const tether = await createTetherApp<TestUser>({
+    agents: [defineAdkAgent<TestUser>({ id: "adk", agent })],
+    authenticate: () => KIM,
+    store,
+    logger: silentLogger,
+    ids: createCountingIds("after-"),
+  });
+  const run = async (input: Record<string, unknown>) => {
+    const response = await tether.app.request("/api/agents/adk/run", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [], tools: [], context: [], state: {}, ...input }),
+    });
+    return parseSseFrames(await response.text()).map((frame) => frame.data as BaseEvent);
+  };
+  return { tether, run };
+}
+
+describe("ADK confirmations answered the hard ways", () => {
+  it("cancelled: nothing runs, and the model hears it was not approved", async () => {
+    const { ran, model, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Not deleted." }]);
+    const app = await createAdkApp(agent);
+    const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
+    const second = await app.run({ threadId: "t1", runId: "r2", resume: [cancel(question!.id)] });
+    expect(ran).toEqual([]);
+    expect(resultOf(second, question!.toolCallId)).toContain("rejected");
+    expect(responsesIn(model.requests[1]!.contents).map((response) => response.name)).toEqual(["delete_file"]);
+    expect(spoken(second)).toBe("Not deleted.");
+  });
+
+  it("lapsed: an approval is refused (interrupt_expired), a cancellation still closes it, and nothing runs", async () => {
+    const { ran, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "It lapsed." }]);
+    const app = await createAdkApp(agent, { approvalTimeoutMs: 1 });
+    const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const late = await app.post({ threadId: "t1", runId: "r2", resume: [approve(question!.id)] });
+    expect(late.status).toBe(410);
+    expect((await late.json()).error.code).toBe("interrupt_expired");
+    const closed = await app.run({ threadId: "t1", runId: "r3", resume: [cancel(question!.id)] });
+    expect(finished(closed)).toEqual({ type: "success" });
+    expect(ran).toEqual([]);
+  });
+
+  it("answered after the tool left the agent (a restart on the same store): refused as unknown, nothing runs, the run ends well", async () => {
+    const store = createSqliteRunStore({ filename: join(mkdtempSync(join(tmpdir(), "tether-adk-")), "tether.db") });
+    const before = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }]);
+    const first = await createAdkApp(before.agent, { store });
+    const [question] = interruptsOf(await first.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
+    // The next version of the app has no delete_file.
+    const after = agentWith([{ text: "That tool is gone." }], () => [note]);
+    const second = await restartedApp(after.agent, store);
+    const events = await second.run({ threadId: "t1", runId: "r2", resume: [approve(question!.id)] });
+    expect(before.ran).toEqual([]);
+    expect(JSON.parse(resultOf(events, question!.toolCallId)!).error.code).toBe("tool_unknown");
+    expect(finished(events)).toEqual({ type: "success" });
+    expect(spoken(events)).toBe("That tool is gone.");
+    await second.tether.close();
+  });
+
+  it("survives a restart between the question and its answer (SQLite): the call runs once, with the person's answer", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "tether-adk-")), "tether.db");
+    const before = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }]);
+    const first = await createAdkApp(before.agent, { store: createSqliteRunStore({ filename: file }) });
+    const [question] = interruptsOf(await first.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
+    await first.tether.close();
+    const after = agentWith([{ text: "Deleted." }]);
+    const second = await restartedApp(after.agent, createSqliteRunStore({ filename: file }));
+    const events = await second.run({ threadId: "t1", runId: "r2", resume: [approve(question!.id, "sure")] });
+    expect(after.ran).toEqual(['delete_file(/a) {"approved":true,"comment":"sure"}']);
+    expect(resultOf(events, question!.toolCallId)).toContain("deleted");
+    expect(spoken(events)).toBe("Deleted.");
+    await second.tether.close();
+  });
+
+  it("two in one turn, answered one at a time (server mode): the first answer alone is refused, nothing runs", async () => {
+    const { ran, agent } = agentWith([deleteTwo, { text: "Both handled." }]);
+    const app = await createAdkApp(agent);
+    const questions = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a and /b")] }));
+    expect(questions).toHaveLength(2);
+    const one = await app.post({ threadId: "t1", runId: "r2", resume: [approve(questions[0]!.id)] });
+    expect(one.status).toBe(409);
+    expect((await one.json()).error.code).toBe("interrupt_pending");
+    expect(ran).toEqual([]);
+  });
+
+  it("two in one turn, answered together (one yes, one no): each gets its own answer, the model sees both", async () => {
+    const { ran, model, agent } = agentWith([deleteTwo, { text: "Deleted /a, kept /b." }]);
+    const app = await createAdkApp(agent);
+    const first = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a and /b")] });
+    const [a, b] = interruptsOf(first);
+    const second = await app.run({ threadId: "t1", runId: "r2", resume: [approve(a!.id, "a only"), reject(b!.id)] });
+    expect(ran).toEqual(['delete_file(/a) {"approved":true,"comment":"a only"}']);
+    expect(resultOf(second, a!.toolCallId)).toContain("deleted");
+    expect(resultOf(second, b!.toolCallId)).toContain("rejected");
+    // ADK strips its own `adk-` ids from what the model is sent: both results, one per call.
+    const contents = model.requests[1]!.contents;
+    expect(callsIn(contents).map((call) => call.name)).toEqual(["delete_file", "delete_file"]);
+    expect(responsesIn(contents).map((response) => response.response)).toEqual(
+      expect.arrayContaining([{ deleted: "/a" }, { error: "This tool call is rejected." }]),
+    );
+    expect(spoken(second)).toBe("Deleted /a, kept /b.");
+  });
+
+  it("an answer and a new user message in one request: the call runs once and both are stored", async () => {
+    const { ran, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Deleted; and hello." }]);
+    const app = await createAdkApp(agent);
+    const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
+    const events = await app.run({
+      threadId: "t1",
+      runId: "r2",
+      messages: [...(await app.store.getMessages("t1")), userMessage("u2", "and say hello")],
+      resume: [approve(question!.id)],
+    });
+    expect(finished(events)).toEqual({ type: "success" });
+    expect(ran).toHaveLength(1);
+    const stored = await app.store.getMessages("t1");
+    expect(stored.some((message) => message.role === "user" && message.content === "and say hello")).toBe(true);
+  });
+
+  // Not fixed: ADK builds the model's request so that the tool's response follows its call directly, and
+  // drops every event between them (rearrangeEventsForLatestFunctionResponse): the person's new message,
+  // replayed before the confirmation exchange, is among them. Tether stores it; the model never hears it.
+  it.fails("an answer and a new user message in one request: the model hears the new message", async () => {
+    const { agent, model } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Deleted; and hello." }]);
+    const app = await createAdkApp(agent);
+    const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
+    await app.run({
+      threadId: "t1",
+      runId: "r2",
+      messages: [...(await app.store.getMessages("t1")), userMessage("u2", "and say hello")],
+      resume: [approve(question!.id)],
+    });
+    expect(JSON.stringify(model.requests[1]!.contents)).toContain("and say hello");
+  });
+
+  it("client mode: an approval with the signed id runs the call once; the same answer after its result is refused", async () => {
+    const { ran, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Deleted." }]);
+    const app = await createAdkApp(agent, { history: "client" });
+    const first = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] });
+    const [question] = interruptsOf(first);
+    const history = [userMessage("u1", "delete /a"), ...snapshotOf(first).filter((message) => message.role !== "user")];
+    const second = await app.run({ threadId: "t1", runId: "r2", messages: history, resume: [approve(question!.id)] });
+    expect(ran).toHaveLength(1);
+    expect(resultOf(second, question!.toolCallId)).toContain("deleted");
+    const withResult = [...history, { id: "res", role: "tool" as const, toolCallId: question!.toolCallId, content: resultOf(second, question!.toolCallId)! }];
+    // The same answer again is a repeat (the first run's events, or a refusal): never a second execution.
+    await (await app.post({ threadId: "t1", runId: "r3", messages: withResult, resume: [approve(question!.id)] })).text();
+    await (await app.post({ threadId: "t1", runId: "r4", messages: history, resume: [approve(question!.id)] })).text();
+    expect(ran).toHaveLength(1);
+  });
+
+  it("an answer carrying more than { approved, comment } is refused: nothing of the client's reaches the tool's payload", async () => {
+    const { ran, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Deleted." }]);
+    const app = await createAdkApp(agent);
+    const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
+    for (const payload of [{ approved: true, path: "/etc" }, { approved: "true" }, {}]) {
+      const response = await app.post({
+        threadId: "t1",
+        runId: `r-${JSON.stringify(payload).length}`,
+        resume: [{ interruptId: question!.id, status: "resolved", payload }],
+      });
+      expect(response.status).toBe(400);
+      expect((await response.json()).error.code).toBe("resume_invalid");
+    }
+    expect(ran).toEqual([]);
+  });
+
+  it("client mode: another user's signed approval is refused on their own thread too", async () => {
+    const { ran, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Deleted." }]);
+    const app = await createAdkApp(agent, { history: "client" });
+    const first = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }, "kim");
+    const [question] = interruptsOf(first);
+    const history = [userMessage("u1", "delete /a"), ...snapshotOf(first).filter((message) => message.role !== "user")];
+    const onKims = await app.post({ threadId: "t1", runId: "r2", messages: history, resume: [approve(question!.id)] }, "lee");
+    expect(onKims.status).toBe(403);
+    const onHis = await app.post({ threadId: "lee-t", runId: "r3", messages: history, resume: [approve(question!.id)] }, "lee");
+    expect(onHis.status).toBe(403);
+    expect((await onHis.json()).error.code).toBe("interrupt_thread_mismatch");
+    expect(ran).toEqual([]);
+  });
+
+  it("client mode: the person's edit of the arguments never reaches ADK as other arguments (the call runs as asked)", async () => {
+    const { ran, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Deleted." }]);
+    const app = await createAdkApp(agent, { history: "client" });
+    const first = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] });
+    const [question] = interruptsOf(first);
+    // The client rewrites the held call's arguments in the history it sends back: the signed id no longer matches.
+    const history = [userMessage("u1", "delete /a"), ...snapshotOf(first).filter((message) => message.role !== "user")].map((message) =>
+      message.role === "assistant" && message.toolCalls
+        ? { ...message, toolCalls: message.toolCalls.map((call) => ({ ...call, function: { ...call.function, arguments: '{"path":"/etc"}' } })) }
+        : message,
+    );
+    const forged = await app.post({ threadId: "t1", runId: "r2", messages: history, resume: [approve(question!.id)] });
+    expect(forged.status).toBe(400);
+    expect((await forged.json()).error.code).toBe("resume_invalid");
+    expect(ran).toEqual([]);
+  });
+
+  it("client mode: answering one of two held calls leaves no call without a result in the model's request", async () => {
+    const { model, agent } = agentWith([deleteTwo, { text: "Deleted /a." }]);
+    const app = await createAdkApp(agent, { history: "client" });
+    const first = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a and /b")] });
+    const [a] = interruptsOf(first);
+    const history = [userMessage("u1", "delete /a and /b"), ...snapshotOf(first).filter((message) => message.role !== "user")];
+    const second = await app.run({ threadId: "t1", runId: "r2", messages: history, resume: [approve(a!.id)] });
+    expect(resultOf(second, a!.toolCallId)).toContain("deleted");
+    // ADK strips its own `adk-` ids from the request: calls and results are matched by count and content here.
+    const contents = model.requests[1]!.contents;
+    expect(callsIn(contents)).toHaveLength(2);
+    expect(responsesIn(contents)).toHaveLength(2);
+    expect(JSON.stringify(responsesIn(contents))).toContain("no_result_reported");
+  });
+});
+
+/** The messages of the last MESSAGES_SNAPSHOT a run sent (the interrupt's). */
+function snapshotOf(events: BaseEvent[]): Message[] {
+  const snapshot = events.findLast((event) => event.type === "MESSAGES_SNAPSHOT") as { messages?: Message[] } | undefined;
+  return snapshot?.messages ?? [];
+}
