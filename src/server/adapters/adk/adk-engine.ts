@@ -37,6 +37,7 @@ async function adkStep(base: LlmAgent, input: EngineStepInput, maxLlmCalls: numb
     agentName: base.name,
     adkTools: new Set(adkTools.map((tool) => tool.name)),
     browserTools: new Set(browser.map((tool) => tool.name)),
+    modelCalls: model.callIds,
     captured,
     confirming: new Set(input.confirmations.map(({ stored }) => stored.toolCallId)),
     emit: input.emit,

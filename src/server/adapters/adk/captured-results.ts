@@ -50,9 +50,9 @@ export function createCapturedResults(chain: SingleAfterToolCallback[]) {
 }
 export type CapturedResults = ReturnType<typeof createCapturedResults>;
 
-/** ADK's shape for a response: an object as it is, anything else wrapped. */
+/** ADK's shape for a response: an object as it is, anything else wrapped (`undefined` too, as ADK does). */
 function normalize(value: unknown): Record<string, unknown> {
-  if (value === null || value === undefined || typeof value !== "object") return { result: value ?? null };
+  if (value === null || value === undefined || typeof value !== "object") return { result: value };
   if (Array.isArray(value)) return { results: value };
   return value as Record<string, unknown>;
 }

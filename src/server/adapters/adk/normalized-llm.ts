@@ -11,12 +11,16 @@ type UsageMetadata = NonNullable<LlmResponse["usageMetadata"]>;
  * - every call has an id unique in the thread before ADK sees it: the model's own when it is new,
  *   one ADK mints otherwise (a provider that reuses `call_0` across turns gets its results mispaired);
  * - calls to names ADK does not know come last in their turn (ADK stops at the first such call and
- *   would never run the known ones after it);
+ *   would never run the known ones after it), and every call's id is kept in `callIds`: a call the
+ *   model named like ADK's own request (`adk_request_confirmation`) is still the model's call;
+ * - a response never holds a function result (only a tool gives one);
  * - the request carries the client's AG-UI context after the instructions, as a model's prompt does.
  * It also keeps each call's token usage for the run's record.
  */
 export class NormalizedLlm extends BaseLlm {
   readonly usage: UsageMetadata[] = [];
+  /** The ids of the calls the model made (ADK's own requests are not among them). */
+  readonly callIds = new Set<string>();
   /** Model calls made, for the step's bound. */
   calls = 0;
 
@@ -34,11 +38,13 @@ export class NormalizedLlm extends BaseLlm {
     for await (const response of this.inner.generateContentAsync(request, stream, abortSignal)) {
       // Streamed usage is cumulative: the last one a call reports is its total.
       if (response.usageMetadata) usage = response.usageMetadata;
-      const parts = response.content?.parts;
-      if (!parts?.some((part) => part.functionCall)) {
+      const given = response.content?.parts;
+      if (!given?.some((part) => part.functionCall || part.functionResponse)) {
         yield response;
         continue;
       }
+      // A result is a tool's to give: one the model writes itself is dropped, or it would stand for the call's.
+      const parts = given.filter((part) => !part.functionResponse);
       if (response.partial) {
         const kept = parts.filter((part) => !part.functionCall);
         if (kept.length > 0) yield { ...response, content: { ...response.content, parts: kept } };
@@ -64,6 +70,7 @@ export class NormalizedLlm extends BaseLlm {
       const given = part.functionCall.id;
       const id = given && !this.options.usedIds.has(given) ? given : generateClientFunctionCallId();
       this.options.usedIds.add(id);
+      this.callIds.add(id);
       const settled = { ...part, functionCall: { ...part.functionCall, id } };
       (part.functionCall.name && part.functionCall.name in request.toolsDict ? known : unknown).push(settled);
     }

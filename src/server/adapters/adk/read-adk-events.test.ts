@@ -13,6 +13,7 @@ function reader(options: { adkTools?: string[]; browserTools?: string[] } = {}) 
     agentName: "assistant",
     adkTools: new Set(options.adkTools ?? ["lookup"]),
     browserTools: new Set(options.browserTools ?? []),
+    modelCalls: new Set(),
     captured: createCapturedResults([]),
     confirming: new Set(),
     emit: (event) => events.push(event),

@@ -13,6 +13,8 @@ export interface AdkEventReaderOptions {
   /** Names ADK runs itself (the agent's tools) and names the browser runs (the run's browser tools). */
   adkTools: ReadonlySet<string>;
   browserTools: ReadonlySet<string>;
+  /** The ids of the calls the model made: one named like ADK's own request is a call to a tool nobody has. */
+  modelCalls: ReadonlySet<string>;
   captured: CapturedResults;
   /** Calls of earlier runs whose confirmation this step delivers: their results come in this step. */
   confirming: ReadonlySet<string>;
@@ -66,7 +68,7 @@ export function createAdkEventReader(options: AdkEventReaderOptions) {
   };
   const sendResult = (toolCallId: string, response: unknown) => {
     closeText();
-    const message: ToolMessage = { id: options.newMessageId(), role: "tool", toolCallId, content: JSON.stringify(response ?? null) };
+    const message: ToolMessage = { id: options.newMessageId(), role: "tool", toolCallId, content: resultContent(response) };
     messages.addResult(message);
     emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId, content: message.content, role: "tool" });
   };
@@ -148,8 +150,9 @@ export function createAdkEventReader(options: AdkEventReaderOptions) {
         if (part.functionResponse) answer(part);
         if (!part.functionCall) continue;
         const name = part.functionCall.name;
-        if (name === REQUEST_CONFIRMATION_FUNCTION_CALL_NAME) hold(part);
-        else if (name === REQUEST_CREDENTIAL_FUNCTION_CALL_NAME || name === REQUEST_INPUT_FUNCTION_CALL_NAME) {
+        const fromAdk = !options.modelCalls.has(part.functionCall.id ?? "");
+        if (fromAdk && name === REQUEST_CONFIRMATION_FUNCTION_CALL_NAME) hold(part);
+        else if (fromAdk && (name === REQUEST_CREDENTIAL_FUNCTION_CALL_NAME || name === REQUEST_INPUT_FUNCTION_CALL_NAME)) {
           result.error = new TetherError(
             "upstream_error",
             `The ADK agent asked for ${name === REQUEST_INPUT_FUNCTION_CALL_NAME ? "a person's input" : "a credential"}, which Tether does not relay yet.`,
@@ -164,8 +167,13 @@ export function createAdkEventReader(options: AdkEventReaderOptions) {
       closeText();
       if (outcome.aborted) result.aborted = true;
       else if (outcome.error) result.error ??= outcome.error;
-      if (!result.aborted && !result.error)
-        for (const call of calls.values()) if (call.kind === "adk" && !call.answered && !held.has(call.toolCallId)) answerFromCapture(call, true);
+      // A call ADK ran but did not report (it stopped: a cancel, a failure after it) keeps what it returned; only
+      // a call that never returned is left for the run to close as not run.
+      const ended = result.aborted || result.error !== undefined;
+      for (const call of calls.values()) {
+        if (call.kind !== "adk" || call.answered || held.has(call.toolCallId)) continue;
+        if (!ended || options.captured.get(call.toolCallId)) answerFromCapture(call, true);
+      }
       for (const call of calls.values()) endCall(call);
       result.timing.durationMs = Math.round(performance.now() - started);
       if (firstEventAt !== undefined) result.timing.firstTokenMs = Math.round(firstEventAt - started);
@@ -184,5 +192,14 @@ export function createAdkEventReader(options: AdkEventReaderOptions) {
       ? new TetherError("step_limit_exceeded", `The agent made more than ${limit[1]} model calls in one step, so the run was stopped.`)
       : toModelError({ type: event.errorCode, message: event.errorMessage });
     return "stop";
+  }
+}
+
+/** A tool's response as the thread keeps it; one that is not JSON (a BigInt, a cycle) becomes an error the model can read. */
+function resultContent(response: unknown): string {
+  try {
+    return JSON.stringify(response ?? null);
+  } catch (error) {
+    return JSON.stringify({ error: `The tool's result could not be sent as JSON (${(error as Error).message.split("\n")[0]}).` });
   }
 }
