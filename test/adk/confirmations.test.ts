@@ -88,9 +88,10 @@ describe("ADK confirmations as Tether approvals", () => {
     const { app, model, ran, question } = await mixedTurn();
     const second = await app.run({ threadId: "t1", runId: "r2", resume: [reject(question.id)] });
     expect(ran).toEqual(["get_weather(Paris)"]);
-    expect(JSON.parse(resultOf(second, question.toolCallId)!)).toEqual({ error: "This tool call is rejected." });
+    const refusal = { status: "rejected", message: "The user rejected delete_file; it did not run.", comment: "not that one" };
+    expect(JSON.parse(resultOf(second, question.toolCallId)!)).toEqual(refusal);
     const answered = model.requests[1]!.contents.flatMap((content) => content.parts ?? []).find((part) => part.functionResponse?.name === "delete_file");
-    expect(answered?.functionResponse?.response).toEqual({ error: "This tool call is rejected." });
+    expect(answered?.functionResponse?.response).toEqual(refusal);
   });
 
   it("gives the same result for the same answer sent twice, and runs nothing again", async () => {

@@ -87,7 +87,8 @@ describe("ADK confirmations answered the hard ways", () => {
     const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
     const second = await app.run({ threadId: "t1", runId: "r2", resume: [cancel(question!.id)] });
     expect(ran).toEqual([]);
-    expect(resultOf(second, question!.toolCallId)).toContain("rejected");
+    // Tether's answer, not ADK's "rejected": the model hears it was cancelled.
+    expect(JSON.parse(resultOf(second, question!.toolCallId)!)).toMatchObject({ status: "cancelled" });
     expect(responsesIn(model.requests[1]!.contents).map((response) => response.name)).toEqual(["delete_file"]);
     expect(spoken(second)).toBe("Not deleted.");
   });
@@ -160,7 +161,7 @@ describe("ADK confirmations answered the hard ways", () => {
     const contents = model.requests[1]!.contents;
     expect(callsIn(contents).map((call) => call.name)).toEqual(["delete_file", "delete_file"]);
     expect(responsesIn(contents).map((response) => response.response)).toEqual(
-      expect.arrayContaining([{ deleted: "/a" }, { error: "This tool call is rejected." }]),
+      expect.arrayContaining([{ deleted: "/a" }, expect.objectContaining({ status: "rejected" })]),
     );
     expect(spoken(second)).toBe("Deleted /a, kept /b.");
   });
@@ -181,10 +182,10 @@ describe("ADK confirmations answered the hard ways", () => {
     expect(stored.some((message) => message.role === "user" && message.content === "and say hello")).toBe(true);
   });
 
-  // Not fixed: ADK builds the model's request so that the tool's response follows its call directly, and
-  // drops every event between them (rearrangeEventsForLatestFunctionResponse): the person's new message,
-  // replayed before the confirmation exchange, is among them. Tether stores it; the model never hears it.
-  it.fails("an answer and a new user message in one request: the model hears the new message", async () => {
+  // ADK builds the model's request so that the tool's response follows its call directly, and drops every
+  // event between them (rearrangeEventsForLatestFunctionResponse): the person's new message goes to the
+  // model after the approved call's result instead.
+  it("an answer and a new user message in one request: the model hears the new message, after the call's result", async () => {
     const { agent, model } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Deleted; and hello." }]);
     const app = await createAdkApp(agent);
     const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
@@ -194,7 +195,28 @@ describe("ADK confirmations answered the hard ways", () => {
       messages: [...(await app.store.getMessages("t1")), userMessage("u2", "and say hello")],
       resume: [approve(question!.id)],
     });
-    expect(JSON.stringify(model.requests[1]!.contents)).toContain("and say hello");
+    const contents = model.requests[1]!.contents;
+    const said = contents.findIndex((content) => JSON.stringify(content).includes("and say hello"));
+    const result = contents.findIndex((content) => (content.parts ?? []).some((part) => part.functionResponse?.name === "delete_file"));
+    expect(said).toBeGreaterThan(result);
+    expect(result).toBeGreaterThan(-1);
+  });
+
+  it("a cancel and a new user message in one request (the person moved on): nothing runs, the model hears both", async () => {
+    const { ran, agent, model } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Fine, not deleted; hello." }]);
+    const app = await createAdkApp(agent);
+    const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
+    const events = await app.run({
+      threadId: "t1",
+      runId: "r2",
+      messages: [...(await app.store.getMessages("t1")), userMessage("u2", "never mind, say hello")],
+      resume: [cancel(question!.id)],
+    });
+    expect(ran).toEqual([]);
+    expect(spoken(events)).toBe("Fine, not deleted; hello.");
+    const contents = JSON.stringify(model.requests[1]!.contents);
+    expect(contents).toContain("never mind, say hello");
+    expect(contents).toContain("cancelled");
   });
 
   it("client mode: an approval with the signed id runs the call once; the same answer after its result is refused", async () => {

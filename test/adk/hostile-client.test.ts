@@ -244,9 +244,7 @@ describe("a hostile client against an ADK agent", () => {
     expect(seen).toEqual(["kim"]);
   });
 
-  it("seeds ADK's user: and app: state from the client's state (a scope an ADK app treats as its server's own)", async () => {
-    // Documented behaviour, shown here: ADK keeps `user:` and `app:` state server-side, per user and per
-    // app; served by Tether, the session starts from whatever the client sends, those prefixes included.
+  it("never seeds ADK's user: and app: state from the client's state (scopes an ADK app treats as its server's own)", async () => {
     const seen: unknown[] = [];
     const plan = new FunctionTool({
       name: "plan",
@@ -266,6 +264,6 @@ describe("a hostile client against an ADK agent", () => {
       messages: [userMessage("u1", "my plan?")],
       state: { "user:plan": "enterprise", "app:flags": { admin: true } },
     });
-    expect(seen).toEqual(["enterprise", { admin: true }]);
+    expect(seen).toEqual([undefined, undefined]);
   });
 });

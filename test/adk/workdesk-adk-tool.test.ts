@@ -97,11 +97,11 @@ describe("a Workdesk server tool as an ADK tool (toAdkTool)", () => {
     const { app, ran } = await oneTool("door", { needsApproval: () => ask });
     const first = await app.run({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "close the door" }] }, "lee");
     const [question] = interruptsOf(first);
-    // Closed elsewhere meanwhile, say: ADK would now run the call whatever the person said.
+    // Closed elsewhere meanwhile, say: ADK, told the answer, would now run the call whatever it was; Tether answers a no itself.
     ask = false;
     const second = await app.run({ threadId: "t1", runId: "r2", resume: [answer(question!.id, { approved: false, comment: "no" })] }, "lee");
     expect(ran).toEqual([]);
-    expect(JSON.parse(resultOf(second, question!.toolCallId)!)).toEqual({ error: "This tool call is rejected." });
+    expect(JSON.parse(resultOf(second, question!.toolCallId)!)).toMatchObject({ status: "rejected", comment: "no" });
   });
 
   it("leaves a fault that is no refusal to ADK, which reports it as the tool's error", async () => {

@@ -18,8 +18,8 @@ export interface AnswersApplied {
  * an approved upstream call is answered "approved" for the upstream to carry out,
  * once, with the approved arguments, and its TOOL_CALL_RESULT goes out on the
  * call's original id; a rejected or cancelled one gets a result saying so and
- * nothing runs. An engine's held call is left to the engine, which is told
- * the answer (whatever it is) on its next step. The store already marked each interrupt answered before this
+ * nothing runs. An engine's held call, once approved, is left to the engine,
+ * which is told on its next step and carries it out itself. The store already marked each interrupt answered before this
  * ran, so a repeated answer can never reach here twice.
  */
 export async function applyAnswers(
@@ -31,7 +31,9 @@ export async function applyAnswers(
 ): Promise<AnswersApplied> {
   const applied: AnswersApplied = { results: [], pending: [], forEngine: [] };
   for (const { stored, answer } of options.answers) {
-    if (options.engineConfirms && options.tools.get(stored.toolName)?.location === "upstream") {
+    // Only a go-ahead needs the engine (it runs the call itself); a no is answered here, as for any tool.
+    const approved = answer.status === "resolved" && (answer.payload as ApprovalResponse | undefined)?.approved === true;
+    if (options.engineConfirms && approved && options.tools.get(stored.toolName)?.location === "upstream") {
       applied.forEngine.push({ stored, answer });
       continue;
     }

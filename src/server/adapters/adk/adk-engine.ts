@@ -1,7 +1,7 @@
 import { InMemorySessionService, Runner, StreamingMode, isBaseTool, type BaseTool, type LlmAgent } from "@google/adk";
 import { EventType, type TokenUsage } from "@ag-ui/core";
 import { TetherError, isTetherError } from "../../../protocol/index.ts";
-import { redactString } from "../../record/index.ts";
+import { adkFailure } from "./adk-failure.ts";
 import type { EngineStepInput, StepEngine, StepResult } from "../../agent/index.ts";
 import { BrowserTool } from "./browser-tool.ts";
 import { createCapturedResults } from "./captured-results.ts";
@@ -38,6 +38,7 @@ async function adkStep(base: LlmAgent, input: EngineStepInput, maxLlmCalls: numb
     adkTools: new Set(adkTools.map((tool) => tool.name)),
     browserTools: new Set(browser.map((tool) => tool.name)),
     modelCalls: model.callIds,
+    modelFailed: () => model.failed,
     captured,
     confirming: new Set(input.confirmations.map(({ stored }) => stored.toolCallId)),
     emit: input.emit,
@@ -52,12 +53,13 @@ async function adkStep(base: LlmAgent, input: EngineStepInput, maxLlmCalls: numb
     const sessionService = new InMemorySessionService();
     const scope = { user: input.user, threadId: input.threadId, runId: input.runId, signal: input.signal };
     const runner = new Runner({ appName: APP_NAME, agent: step, sessionService, plugins: [new RunScopePlugin(scope, captured)] });
-    const { events, newMessage } = replayThread(input.messages, input.confirmations, base.name);
+    const { events, newMessage, lateText } = replayThread(input.messages, input.confirmations, base.name);
+    model.lateText = lateText;
     const session = await sessionService.createSession({
       appName: APP_NAME,
       userId: input.user.id,
       sessionId: input.runId,
-      state: isObject(input.state) ? { ...input.state } : {},
+      state: clientState(input.state),
     });
     for (const event of events) await sessionService.appendEvent({ session, event });
     const run = runner.runAsync({
@@ -90,6 +92,15 @@ function emitState(input: EngineStepInput, delta: Record<string, unknown> | unde
   if (isObject(input.state)) for (const key of keys) input.state[key] = delta![key];
 }
 
+/**
+ * The client's state as the session's start: ADK's `app:` and `user:` scopes are an app's own data
+ * across sessions and `temp:` its own per invocation, none of them the client's to set.
+ */
+function clientState(state: unknown): Record<string, unknown> {
+  if (!isObject(state)) return {};
+  return Object.fromEntries(Object.entries(state).filter(([key]) => !/^(app|user|temp):/.test(key)));
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -100,9 +111,7 @@ function escapePointer(key: string): string {
 
 /** What ADK threw (a confirmation that no longer matches its call, a model that threw), in a sentence for the run's end. */
 function toStepError(thrown: unknown): TetherError {
-  if (isTetherError(thrown)) return thrown;
-  const said = redactString(String(thrown instanceof Error ? thrown.message : thrown).slice(0, 400)).trim();
-  return new TetherError("upstream_error", `The ADK agent failed: ${said || "no reason given"}`, { cause: thrown });
+  return isTetherError(thrown) ? thrown : adkFailure(thrown instanceof Error ? thrown.message : thrown, thrown);
 }
 
 /** ADK's usage per model call (Gemini's fields) as the one entry a step has. */

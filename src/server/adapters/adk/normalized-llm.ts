@@ -14,8 +14,11 @@ type UsageMetadata = NonNullable<LlmResponse["usageMetadata"]>;
  *   would never run the known ones after it), and every call's id is kept in `callIds`: a call the
  *   model named like ADK's own request (`adk_request_confirmation`) is still the model's call;
  * - a response never holds a function result (only a tool gives one);
- * - the request carries the client's AG-UI context after the instructions, as a model's prompt does.
- * It also keeps each call's token usage for the run's record.
+ * - the request carries the client's AG-UI context after the instructions, as a model's prompt does,
+ *   and the person's message that came with an approval after the approved call's result (ADK drops
+ *   whatever lies between a call and its result, and the confirmation must be ADK's latest event).
+ * It also keeps each call's token usage for the run's record, and whether the model itself failed
+ * (ADK reports its own failures as a model's).
  */
 export class NormalizedLlm extends BaseLlm {
   readonly usage: UsageMetadata[] = [];
@@ -23,6 +26,12 @@ export class NormalizedLlm extends BaseLlm {
   readonly callIds = new Set<string>();
   /** Model calls made, for the step's bound. */
   calls = 0;
+  /** The model threw or answered with an error (not ADK around it). */
+  failed = false;
+  /** The person's message that came with an approval, for the step's model requests. */
+  lateText: string | undefined;
+  // Where the person's late message goes in each request: after what the step's first request held.
+  private lateAt: number | undefined;
 
   constructor(
     private readonly inner: BaseLlm,
@@ -34,10 +43,22 @@ export class NormalizedLlm extends BaseLlm {
   override async *generateContentAsync(request: LlmRequest, stream?: boolean, abortSignal?: AbortSignal): AsyncGenerator<LlmResponse, void> {
     this.calls++;
     withContext(request, this.options.context);
+    this.withLateText(request);
     let usage: UsageMetadata | undefined;
+    try {
+      yield* this.relay(request, stream, abortSignal, (given) => (usage = given));
+    } catch (error) {
+      this.failed = true;
+      throw error;
+    }
+    if (usage) this.usage.push(usage);
+  }
+
+  private async *relay(request: LlmRequest, stream: boolean | undefined, abortSignal: AbortSignal | undefined, onUsage: (usage: UsageMetadata) => void) {
     for await (const response of this.inner.generateContentAsync(request, stream, abortSignal)) {
       // Streamed usage is cumulative: the last one a call reports is its total.
-      if (response.usageMetadata) usage = response.usageMetadata;
+      if (response.usageMetadata) onUsage(response.usageMetadata);
+      if (response.errorCode && response.errorCode !== "STOP") this.failed = true;
       const given = response.content?.parts;
       if (!given?.some((part) => part.functionCall || part.functionResponse)) {
         yield response;
@@ -52,7 +73,13 @@ export class NormalizedLlm extends BaseLlm {
       }
       yield { ...response, content: { ...response.content, parts: this.settleCalls(parts, request) } };
     }
-    if (usage) this.usage.push(usage);
+  }
+
+  private withLateText(request: LlmRequest): void {
+    const text = this.lateText;
+    if (!text) return;
+    this.lateAt ??= request.contents.length;
+    request.contents.splice(Math.min(this.lateAt, request.contents.length), 0, { role: "user", parts: [{ text }] });
   }
 
   override connect(request: LlmRequest): ReturnType<BaseLlm["connect"]> {

@@ -3,6 +3,7 @@ import { EventType, type BaseEvent, type ToolMessage } from "@ag-ui/core";
 import { TetherError } from "../../../protocol/index.ts";
 import type { StepCall, StepResult } from "../../agent/index.ts";
 import { createStepMessages, toModelError } from "../../run/index.ts";
+import { adkFailure } from "./adk-failure.ts";
 import type { CapturedResults } from "./captured-results.ts";
 
 type Part = NonNullable<NonNullable<Event["content"]>["parts"]>[number];
@@ -15,6 +16,8 @@ export interface AdkEventReaderOptions {
   browserTools: ReadonlySet<string>;
   /** The ids of the calls the model made: one named like ADK's own request is a call to a tool nobody has. */
   modelCalls: ReadonlySet<string>;
+  /** Whether the model itself failed: ADK reports its own failures (a transfer, a callback that threw) as a model's. */
+  modelFailed?(): boolean;
   captured: CapturedResults;
   /** Calls of earlier runs whose confirmation this step delivers: their results come in this step. */
   confirming: ReadonlySet<string>;
@@ -188,9 +191,9 @@ export function createAdkEventReader(options: AdkEventReaderOptions) {
     // A call to a tool nobody has: ADK stops at it. The calls before it ran; Tether refuses it and the agent hears so.
     if ([...calls.values()].some((call) => call.kind === "unknown")) return "stop";
     const limit = /Max number of llm calls limit of (\d+) exceeded/.exec(event.errorMessage ?? "");
-    result.error = limit
-      ? new TetherError("step_limit_exceeded", `The agent made more than ${limit[1]} model calls in one step, so the run was stopped.`)
-      : toModelError({ type: event.errorCode, message: event.errorMessage });
+    if (limit) result.error = new TetherError("step_limit_exceeded", `The agent made more than ${limit[1]} model calls in one step, so the run was stopped.`);
+    else if (options.modelFailed && !options.modelFailed()) result.error = adkFailure(event.errorMessage ?? event.errorCode);
+    else result.error = toModelError({ type: event.errorCode, message: event.errorMessage });
     return "stop";
   }
 }

@@ -16,7 +16,11 @@ type Part = NonNullable<Content["parts"]>[number];
  * the agent (ADK rewrites anyone else's turns as "for context" text, and binds confirmations only to
  * its own calls).
  */
-export function replayThread(thread: Message[], confirmations: EngineConfirmation[], agentName: string): { events: Event[]; newMessage: Content } {
+export function replayThread(
+  thread: Message[],
+  confirmations: EngineConfirmation[],
+  agentName: string,
+): { events: Event[]; newMessage: Content; lateText?: string } {
   const messages = withOwedResults(thread, new Set(confirmations.map(({ stored }) => stored.toolCallId)));
   const names = new Map<string, string>();
   const framework = new Set<string>();
@@ -67,10 +71,14 @@ export function replayThread(thread: Message[], confirmations: EngineConfirmatio
     .map(toContent)
     .filter((item) => item !== undefined);
   if (confirmations.length > 0) {
-    // The answers must be the latest user event, alone: results beside them would be dropped with them.
-    for (const item of input) event(item.author, item.content);
+    // The answers must be the latest user event, alone: results beside them would be dropped with them,
+    // and a person's words before them too (ADK drops what lies between a call and its result): those
+    // go to the model after the approved call's result.
+    const words = input.filter((item) => item.author === "user");
+    for (const item of input) if (item.author !== "user") event(item.author, item.content);
     const exchange = confirmationExchange(confirmations, agentName);
-    return { events: [...events, ...exchange.events], newMessage: exchange.newMessage };
+    const lateText = words.flatMap((item) => (item.content.parts ?? []).map((part) => part.text ?? "")).join("\n\n");
+    return { events: [...events, ...exchange.events], newMessage: exchange.newMessage, ...(lateText ? { lateText } : {}) };
   }
   const parts = input.flatMap((item) => item.content.parts ?? []);
   if (parts.length === 0) throw new Error("The thread has nothing new for the agent to answer.");
