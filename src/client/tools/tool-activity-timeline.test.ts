@@ -27,8 +27,9 @@ describe("createToolActivityTimeline", () => {
 
   it("reads an error result as text or as an object, and anything else as done", () => {
     const timeline = createToolActivityTimeline(() => {});
-    for (const id of ["t", "o", "x", "n"]) timeline.calling({ ...s, toolCallId: id }, "server");
+    for (const id of ["t", "o", "a", "x", "n"]) timeline.calling({ ...s, toolCallId: id }, "server");
     timeline.result("t", JSON.stringify({ error: { message: "No such screen." } }));
+    timeline.result("a", JSON.stringify({ error: "Error in tool 'closeThing': the disk is on fire" })); // ADK's shape
     timeline.result("o", { error: { message: "Gone." } });
     timeline.result("x", "not json", "run-2");
     timeline.result("n", JSON.stringify({ error: { code: "no_message" } }));
@@ -36,6 +37,7 @@ describe("createToolActivityTimeline", () => {
     expect(timeline.list()).toEqual([
       { ...s, toolCallId: "t", location: "server", status: "error", message: "No such screen." },
       { ...s, toolCallId: "o", location: "server", status: "error", message: "Gone." },
+      { ...s, toolCallId: "a", location: "server", status: "error", message: "Error in tool 'closeThing': the disk is on fire" },
       { ...s, toolCallId: "x", runId: "run-2", location: "server", status: "done" },
       { ...s, toolCallId: "n", location: "server", status: "done" },
     ]);

@@ -118,7 +118,8 @@ export function createToolActivityTimeline(onChange: (activities: ToolActivity[]
 }
 
 /**
- * How a result ended its call: `error` with the message (`{ error: { message } }`), `rejected` or
+ * How a result ended its call: `error` with the message (Tether's `{ error: { message } }`, or the
+ * `{ error: "…" }` ADK and other agents give), `rejected` or
  * `cancelled` when it is the server's word that an approval was not given (never shown as done),
  * else `done`. As text or as an object.
  */
@@ -129,7 +130,8 @@ function readResult(content: unknown): Pick<ToolActivity, "status" | "message"> 
   } catch {
     return { status: "done" };
   }
-  const error = (value as { error?: { message?: unknown } } | null)?.error;
+  const error = (value as { error?: { message?: unknown } | string } | null)?.error;
+  if (typeof error === "string") return { status: "error", message: error };
   if (typeof error?.message === "string") return { status: "error", message: error.message };
   const refusal = value as Partial<ApprovalRefusal> | null;
   if ((refusal?.status === "rejected" || refusal?.status === "cancelled") && typeof refusal.message === "string") {
