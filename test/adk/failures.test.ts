@@ -162,7 +162,7 @@ describe("defineAdkAgent refuses what it cannot serve", () => {
       () => ({ agent: new LlmAgent({ name: "lead", model: model(), subAgents: [new LlmAgent({ name: "helper", model: model() })] }) }),
       /sub-agents/,
     ],
-    ["an LlmAgent without a model", () => ({ agent: new LlmAgent({ name: "bare" }) }), /has no model/],
+    ["an LlmAgent without a model", () => ({ agent: new LlmAgent({ name: "bare" }) }), /model could not be made/],
     [
       "a long-running ADK tool",
       () => ({

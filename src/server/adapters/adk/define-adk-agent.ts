@@ -33,7 +33,10 @@ export function defineAdkAgent<User extends TetherUser = TetherUser>(definition:
   try {
     void agent.canonicalModel;
   } catch (error) {
-    throw new TetherError("config_invalid", `Agent "${definition.id}": the ADK agent has no model (${(error as Error).message}).`);
+    throw new TetherError(
+      "config_invalid",
+      `Agent "${definition.id}": the ADK agent's model could not be made (${(error as Error).message}). Give the LlmAgent a model; a model name such as "gemini-2.5-flash" needs GOOGLE_API_KEY.`,
+    );
   }
   const tools = agent.tools.filter((tool) => isBaseTool(tool));
   const names = new Set(tools.map((tool) => tool.name));
