@@ -16,7 +16,7 @@ const MAX_CHUNK = 12;
  * comes as a few `partial` responses; then one final response holds the
  * whole text and every function call. Calls are never in a partial: ADK runs
  * the calls of every response it gets, partial or not, so a call shown twice
- * would run twice (research/issue-43-adk.md 3.2).
+ * would run twice (see ../normalized-llm.ts, which keeps calls out of partials).
  */
 export function turnResponses(turn: ScriptedTurn, options: TurnResponsesOptions): LlmResponse[] {
   const text = turn.text ?? "";
