@@ -18,6 +18,8 @@ export interface AdkApp {
   post(input: Partial<RunAgentInput> & Pick<RunAgentInput, "threadId" | "runId">, user?: string): Promise<Response>;
   /** POSTs a run and reads its events. */
   run(input: Partial<RunAgentInput> & Pick<RunAgentInput, "threadId" | "runId">, user?: string): Promise<BaseEvent[]>;
+  /** Asks, as kim, to cancel a run. */
+  cancel(runId: string): Promise<Response>;
 }
 
 /**
@@ -47,6 +49,8 @@ export async function createAdkApp(
     store,
     post,
     run: async (input, user) => parseSseFrames(await (await post(input, user)).text()).map((frame) => frame.data as BaseEvent),
+    cancel: async (runId) =>
+      tether.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: { "content-type": "application/json", "x-user": "kim" }, body: "{}" }),
   };
 }
 

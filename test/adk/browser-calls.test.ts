@@ -1,14 +1,13 @@
 import type { Message } from "@ag-ui/core";
-import { FunctionTool, LlmAgent } from "@google/adk";
 import { createAgentSession, type BrowserToolHandler } from "@tether-agent/tether/client";
 import { listen } from "@tether-agent/tether/node";
-import { defineBrowserTool, toAgUiTool } from "@tether-agent/tether/protocol";
+import { toAgUiTool } from "@tether-agent/tether/protocol";
 import { createMemoryStorage } from "@tether-agent/tether/testing";
 import { createScriptedLlm, type ScriptedLlmStep } from "@tether-agent/tether/adk";
 import { describe, expect, it, vi } from "vitest";
-import { z } from "zod";
 import { finished, resultOf, spoken } from "../helpers/run-events.ts";
 import { createAdkApp } from "./adk-app.ts";
+import { ask, assistantAgent, openPanel, weatherTool } from "./fixtures.ts";
 import { callsWithResponses, ofType } from "./model-requests.ts";
 
 /**
@@ -16,29 +15,15 @@ import { callsWithResponses, ofType } from "./model-requests.ts";
  * with every other result of their turn. Calls the server refuses are answered by Tether.
  */
 
-const openPanel = defineBrowserTool({
-  name: "openPanel",
-  description: "Opens a panel in the browser.",
-  parameters: { type: "object", properties: { panel: { type: "string" } }, required: ["panel"], additionalProperties: false },
-});
 const tools = [toAgUiTool(openPanel)];
 const opened = JSON.stringify({ status: "succeeded", stage: "displayed" });
-const ask = (text: string): Message[] => [{ id: "u1", role: "user", content: text }];
 
 /** An ADK agent with one server tool (get_weather) on a scripted model, served with openPanel as a browser tool. */
 async function weatherAgent(steps: ScriptedLlmStep[], options: { chunkDelayMs?: number } = {}) {
   const ran: string[] = [];
-  const getWeather = new FunctionTool({
-    name: "get_weather",
-    description: "The weather in a city.",
-    parameters: z.object({ city: z.string() }),
-    execute: ({ city }) => {
-      ran.push(city);
-      return { city, forecast: "sunny" };
-    },
-  });
+  const getWeather = weatherTool({ onRun: (city) => ran.push(city) });
   const model = createScriptedLlm(steps, options);
-  const app = await createAdkApp(new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [getWeather] }), { browserTools: [openPanel] });
+  const app = await createAdkApp(assistantAgent(model, [getWeather]), { browserTools: [openPanel] });
   return { app, model, ran };
 }
 

@@ -1,42 +1,18 @@
-import type { ResumeEntry } from "@ag-ui/core";
-import { FunctionTool, LlmAgent } from "@google/adk";
-import { defineBrowserTool } from "@tether-agent/tether/protocol";
-import { createScriptedLlm, type ScriptedLlmStep } from "@tether-agent/tether/adk";
+import type { ScriptedLlmStep } from "@tether-agent/tether/adk";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { userMessage } from "../fixtures/messages.ts";
 import { callNamed, resultOf, spoken } from "../helpers/run-events.ts";
 import { createAdkApp, interruptsOf } from "./adk-app.ts";
+import { approve, deleteFileTool, openPanel, reject, scriptedAgent, weatherTool } from "./fixtures.ts";
 
-const openPanel = defineBrowserTool({
-  name: "openPanel",
-  description: "Opens a panel in the browser.",
-  parameters: { type: "object", properties: { panel: { type: "string" } }, required: ["panel"], additionalProperties: false },
-});
-const approve = (interruptId: string): ResumeEntry => ({ interruptId, status: "resolved", payload: { approved: true } });
-const reject = (interruptId: string): ResumeEntry => ({ interruptId, status: "resolved", payload: { approved: false, comment: "not that one" } });
+/** The person's no, with a reason. */
+const rejectThat = (interruptId: string) => reject(interruptId, "not that one");
 
 /** The turn of the issue: a call that needs no confirmation beside one that does (and, with `browser`, a browser call). */
 async function mixedTurn(options: { browser?: boolean } = {}) {
   const ran: string[] = [];
-  const getWeather = new FunctionTool({
-    name: "get_weather",
-    description: "The weather in a city.",
-    parameters: z.object({ city: z.string() }),
-    execute: ({ city }) => {
-      ran.push(`get_weather(${city})`);
-      return { city, forecast: "sunny" };
-    },
-  });
-  const deleteFile = new FunctionTool({
-    name: "delete_file",
-    description: "Deletes a file.",
-    parameters: z.object({ path: z.string() }),
-    requireConfirmation: true,
-    execute: ({ path }, context) => {
-      ran.push(`delete_file(${path})`);
-      return { deleted: path, payload: context?.toolConfirmation?.payload ?? null };
-    },
-  });
+  const getWeather = weatherTool({ onRun: (city) => ran.push(`get_weather(${city})`) });
+  const deleteFile = deleteFileTool({ onRun: (path) => ran.push(`delete_file(${path})`), echoPayload: true });
   const steps: ScriptedLlmStep[] = [
     {
       toolCalls: [
@@ -48,14 +24,13 @@ async function mixedTurn(options: { browser?: boolean } = {}) {
     { text: "Sunny, and the file is handled." },
     { text: "Anything else?" },
   ];
-  const model = createScriptedLlm(steps);
-  const agent = new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [getWeather, deleteFile] });
+  const { model, agent } = scriptedAgent(steps, [getWeather, deleteFile]);
   const app = await createAdkApp(agent, {
     browserTools: [openPanel],
     approvals: { delete_file: { message: ({ path }) => `Delete ${path}?` } },
   });
   const tools = options.browser ? [{ name: openPanel.name, description: openPanel.description, parameters: openPanel.parameters }] : [];
-  const first = await app.run({ threadId: "t1", runId: "r1", tools, messages: [{ id: "u1", role: "user", content: "weather in Paris, delete /tmp/x" }] });
+  const first = await app.run({ threadId: "t1", runId: "r1", tools, messages: [userMessage("u1", "weather in Paris, delete /tmp/x")] });
   const [question] = interruptsOf(first);
   return { app, model, ran, first, question: question!, tools };
 }
@@ -86,7 +61,7 @@ describe("ADK confirmations as Tether approvals", () => {
 
   it("runs nothing on a rejection, and the model hears it was rejected", async () => {
     const { app, model, ran, question } = await mixedTurn();
-    const second = await app.run({ threadId: "t1", runId: "r2", resume: [reject(question.id)] });
+    const second = await app.run({ threadId: "t1", runId: "r2", resume: [rejectThat(question.id)] });
     expect(ran).toEqual(["get_weather(Paris)"]);
     const refusal = { status: "rejected", message: "The user rejected delete_file; it did not run.", comment: "not that one" };
     expect(JSON.parse(resultOf(second, question.toolCallId)!)).toEqual(refusal);
@@ -104,7 +79,7 @@ describe("ADK confirmations as Tether approvals", () => {
 
   it("refuses a different answer to a confirmation already answered: resume_conflict, and nothing runs", async () => {
     const { app, ran, question } = await mixedTurn();
-    await app.run({ threadId: "t1", runId: "r2", resume: [reject(question.id)] });
+    await app.run({ threadId: "t1", runId: "r2", resume: [rejectThat(question.id)] });
     const changed = await app.post({ threadId: "t1", runId: "r3", resume: [approve(question.id)] });
     expect(changed.status).toBe(409);
     expect((await changed.json()).error.code).toBe("resume_conflict");

@@ -1,31 +1,22 @@
 import { BaseLlm, FunctionTool, LlmAgent, LongRunningFunctionTool, SequentialAgent, type LlmRequest, type LlmResponse } from "@google/adk";
 import { createScriptedLlm, defineAdkAgent, type AdkAgentDefinition } from "@tether-agent/tether/adk";
-import { defineBrowserTool, isTetherError } from "@tether-agent/tether/protocol";
+import { isTetherError } from "@tether-agent/tether/protocol";
 import { parseSseFrames } from "@tether-agent/tether/testing";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { spoken } from "../helpers/run-events.ts";
 import { createAdkApp } from "./adk-app.ts";
+import { ask, assistantAgent, openPanel, weatherTool } from "./fixtures.ts";
 
 /**
  * An ADK agent that fails, is stopped, or cannot be served: every run still ends with one
  * RUN_FINISHED or RUN_ERROR carrying a Tether code, and what was said before the end is kept.
  */
 
-const ask = [{ id: "u1", role: "user" as const, content: "weather in Paris?" }];
+const askParis = ask("weather in Paris?");
 const runError = (events: Array<{ type: string }>) => events.findLast((event) => event.type === "RUN_ERROR") as { code?: string; message?: string } | undefined;
 
-function weatherTool(ran: string[]) {
-  return new FunctionTool({
-    name: "get_weather",
-    description: "The weather in a city.",
-    parameters: z.object({ city: z.string() }),
-    execute: ({ city }) => {
-      ran.push(city);
-      return { city, forecast: "sunny" };
-    },
-  });
-}
+/** `get_weather`, sunny everywhere; `ran` lists each city it was asked about. */
+const sunnyWeather = (ran: string[]) => weatherTool({ onRun: (city) => ran.push(city) });
 
 /** A model that streams a few words, then waits until its call is aborted (or gives up after a while, so a broken test ends). */
 class HeldLlm extends BaseLlm {
@@ -68,8 +59,8 @@ describe("an ADK agent that fails", () => {
         { errorCode: "503", errorMessage: "overloaded: key sk-secret-123 was used" },
       ],
     ]);
-    const app = await createAdkApp(new LlmAgent({ name: "assistant", model, instruction: "Help." }));
-    const events = await app.run({ threadId: "t1", runId: "r1", messages: ask });
+    const app = await createAdkApp(assistantAgent(model));
+    const events = await app.run({ threadId: "t1", runId: "r1", messages: askParis });
 
     expect(events.at(-1)?.type).toBe("RUN_ERROR");
     expect(events.filter((event) => event.type === "RUN_FINISHED")).toHaveLength(0);
@@ -88,8 +79,8 @@ describe("an ADK agent that fails", () => {
         throw new Error("socket hang up");
       },
     ]);
-    const app = await createAdkApp(new LlmAgent({ name: "assistant", model, instruction: "Help." }));
-    const events = await app.run({ threadId: "t1", runId: "r1", messages: ask });
+    const app = await createAdkApp(assistantAgent(model));
+    const events = await app.run({ threadId: "t1", runId: "r1", messages: askParis });
 
     expect(events.at(-1)?.type).toBe("RUN_ERROR");
     expect(runError(events)?.code).toBe("model_error");
@@ -99,14 +90,10 @@ describe("an ADK agent that fails", () => {
   // Guards against a converter that lets ADK go on after the client's cancel: ADK alone only stops when its abortSignal fires.
   it("ends a run cancelled mid-stream as cancelled; the model's call was aborted and the words said are kept", async () => {
     const model = new HeldLlm();
-    const app = await createAdkApp(new LlmAgent({ name: "assistant", model, instruction: "Help." }));
-    const response = await app.post({ threadId: "t1", runId: "r1", messages: ask });
+    const app = await createAdkApp(assistantAgent(model));
+    const response = await app.post({ threadId: "t1", runId: "r1", messages: askParis });
     await model.streaming;
-    const cancel = await app.tether.app.request("/api/runs/r1/cancel", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "x-user": "kim" },
-      body: "{}",
-    });
+    const cancel = await app.cancel("r1");
     expect(cancel.status).toBe(202);
     const events = parseSseFrames(await response.text()).map((frame) => frame.data as { type: string; outcome?: unknown });
 
@@ -123,8 +110,8 @@ describe("an ADK agent that fails", () => {
     const ran: string[] = [];
     const forever = () => ({ toolCalls: [{ toolName: "get_weather", input: { city: "Paris" } }] });
     const model = createScriptedLlm(Array.from({ length: 12 }, () => forever));
-    const app = await createAdkApp(new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [weatherTool(ran)] }), { maxSteps: 3 });
-    const events = await app.run({ threadId: "t1", runId: "r1", messages: ask });
+    const app = await createAdkApp(assistantAgent(model, [sunnyWeather(ran)]), { maxSteps: 3 });
+    const events = await app.run({ threadId: "t1", runId: "r1", messages: askParis });
 
     expect(events.at(-1)?.type).toBe("RUN_ERROR");
     expect(runError(events)?.code).toBe("step_limit_exceeded");
@@ -135,11 +122,6 @@ describe("an ADK agent that fails", () => {
 
 describe("defineAdkAgent refuses what it cannot serve", () => {
   const model = () => createScriptedLlm([]);
-  const openPanel = defineBrowserTool({
-    name: "openPanel",
-    description: "Opens a panel in the browser.",
-    parameters: { type: "object", properties: { panel: { type: "string" } }, required: ["panel"] },
-  });
 
   function refusal(definition: Partial<AdkAgentDefinition> & Pick<AdkAgentDefinition, "agent">): { code?: string; message: string } {
     try {
@@ -189,7 +171,7 @@ describe("defineAdkAgent refuses what it cannot serve", () => {
     [
       "approvals naming no tool of the agent",
       () => ({
-        agent: new LlmAgent({ name: "assistant", model: model(), tools: [weatherTool([])] }),
+        agent: new LlmAgent({ name: "assistant", model: model(), tools: [sunnyWeather([])] }),
         approvals: { delete_file: { message: () => "Delete it?" } },
       }),
       /approvals\.delete_file names no tool/,
@@ -204,7 +186,7 @@ describe("defineAdkAgent refuses what it cannot serve", () => {
     expect(() =>
       defineAdkAgent({
         id: "adk",
-        agent: new LlmAgent({ name: "assistant", model: model(), tools: [weatherTool([])] }),
+        agent: new LlmAgent({ name: "assistant", model: model(), tools: [sunnyWeather([])] }),
         browserTools: [openPanel],
         approvals: { get_weather: { message: () => "Look it up?" } },
       }),

@@ -1,10 +1,12 @@
 import type { Message } from "@ag-ui/core";
-import { FunctionTool, LlmAgent, type Context } from "@google/adk";
-import { createScriptedLlm, type ScriptedLlmStep } from "@tether-agent/tether/adk";
+import { FunctionTool, type Context } from "@google/adk";
+import type { ScriptedLlmStep } from "@tether-agent/tether/adk";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { userMessage } from "../fixtures/messages.ts";
 import { finished, resultOf, spoken } from "../helpers/run-events.ts";
 import { createAdkApp, interruptsOf } from "./adk-app.ts";
+import { deleteFileTool, scriptedAgent, weatherTool } from "./fixtures.ts";
 import { ofType } from "./model-requests.ts";
 
 /**
@@ -30,16 +32,8 @@ const weatherContents = [
   { role: "user", parts: [{ text: "and in Oslo?" }] },
 ];
 
-function weatherAgent(steps: ScriptedLlmStep[]) {
-  const getWeather = new FunctionTool({
-    name: "get_weather",
-    description: "The weather in a city.",
-    parameters: z.object({ city: z.string() }),
-    execute: ({ city }) => ({ city, forecast: "snow" }),
-  });
-  const model = createScriptedLlm(steps);
-  return { agent: new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [getWeather] }), model };
-}
+/** An agent whose `get_weather` says snow everywhere. */
+const weatherAgent = (steps: ScriptedLlmStep[]) => scriptedAgent(steps, [weatherTool({ forecast: () => "snow" })]);
 
 describe("an ADK agent whose client owns the history", () => {
   // Guards against a converter that keeps ADK's own session per thread: the model would hear that session, not what the client sent.
@@ -55,7 +49,7 @@ describe("an ADK agent whose client owns the history", () => {
   it("takes the client's version when it differs from what an earlier run said, and a new instance hears the same", async () => {
     const { agent, model } = weatherAgent([{ text: "Hello Ana." }, { text: "You are Bo." }, { text: "You are Bo." }]);
     const app = await createAdkApp(agent, { history: "client" });
-    await app.run({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "I am Ana." }] });
+    await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "I am Ana.")] });
     // The client set that turn aside and wrote another one.
     const edited: Message[] = [
       { id: "u1b", role: "user", content: "I am Bo." },
@@ -127,8 +121,7 @@ describe("ADK state through Tether", () => {
         return { city, temperature: units === "fahrenheit" ? "41F" : "5C" };
       },
     });
-    const model = createScriptedLlm(steps);
-    return { agent: new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [getWeather, ...extra] }), model, read };
+    return { ...scriptedAgent(steps, [getWeather, ...extra]), read };
   }
 
   // Guards against a converter that starts ADK's session empty, and one that passes ADK's stateDelta on as it is (temp: keys included).
@@ -138,7 +131,7 @@ describe("ADK state through Tether", () => {
     const events = await app.run({
       threadId: "t1",
       runId: "r1",
-      messages: [{ id: "u1", role: "user", content: "weather in Oslo?" }],
+      messages: [userMessage("u1", "weather in Oslo?")],
       state: { units: "fahrenheit" },
     });
 
@@ -156,13 +149,7 @@ describe("ADK state through Tether", () => {
   });
 
   it("puts the changed state, without temp: keys, in the snapshot before an interrupt", async () => {
-    const deleteFile = new FunctionTool({
-      name: "delete_file",
-      description: "Deletes a file.",
-      parameters: z.object({ path: z.string() }),
-      requireConfirmation: true,
-      execute: ({ path }) => ({ deleted: path }),
-    });
+    const deleteFile = deleteFileTool();
     const { agent } = stateful(
       [
         {
@@ -178,7 +165,7 @@ describe("ADK state through Tether", () => {
     const events = await app.run({
       threadId: "t1",
       runId: "r1",
-      messages: [{ id: "u1", role: "user", content: "weather, and delete /tmp/x" }],
+      messages: [userMessage("u1", "weather, and delete /tmp/x")],
       state: { units: "celsius" },
     });
 
@@ -203,7 +190,7 @@ describe("ADK state through Tether", () => {
       { text: "Done." },
     ]);
     const app = await createAdkApp(agent);
-    const events = await app.run({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "weather" }], state: { units: "celsius" } });
+    const events = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "weather")], state: { units: "celsius" } });
 
     expect(finished(events)).toEqual({ type: "success" });
     expect(ofType(events, "STATE_DELTA").map((event) => event.delta)).toEqual([

@@ -1,88 +1,58 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BaseEvent, Message, ResumeEntry } from "@ag-ui/core";
+import type { BaseEvent, Message } from "@ag-ui/core";
 import { FunctionTool, LlmAgent, type BaseTool } from "@google/adk";
-import { createScriptedLlm, defineAdkAgent, type ScriptedLlmStep } from "@tether-agent/tether/adk";
-import { createTetherApp, silentLogger } from "@tether-agent/tether/server";
+import type { ScriptedLlmStep } from "@tether-agent/tether/adk";
 import type { RunStore } from "@tether-agent/tether/store";
-import { createCountingIds, parseSseFrames } from "@tether-agent/tether/testing";
 import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { KIM, userMessage, type TestUser } from "../fixtures/messages.ts";
+import { userMessage } from "../fixtures/messages.ts";
 import { finished, resultOf, spoken } from "../helpers/run-events.ts";
 import { createAdkApp, interruptsOf } from "./adk-app.ts";
+import { approve, cancel, deleteFileTool, reject, scriptedAgent } from "./fixtures.ts";
+import { callsIn, responsesIn } from "./model-requests.ts";
 
 /**
  * ADK confirmations answered the hard ways: cancelled, lapsed, after the tool left the agent,
  * two in one turn (one at a time, or together), beside a new message, in client mode, across a restart.
  */
 
-const approve = (interruptId: string, comment?: string): ResumeEntry => ({
-  interruptId,
-  status: "resolved",
-  payload: { approved: true, ...(comment ? { comment } : {}) },
-});
-const reject = (interruptId: string): ResumeEntry => ({ interruptId, status: "resolved", payload: { approved: false } });
-const cancel = (interruptId: string): ResumeEntry => ({ interruptId, status: "cancelled" });
-
-/** `delete_file` needs a person's confirmation; `ran` lists what executed, with the person's payload. */
-function deleteFileTool(ran: string[]) {
-  return new FunctionTool({
-    name: "delete_file",
-    description: "Deletes a file.",
-    parameters: z.object({ path: z.string() }),
-    requireConfirmation: true,
-    execute: ({ path }, context) => {
-      ran.push(`delete_file(${path}) ${JSON.stringify(context?.toolConfirmation?.payload ?? null)}`);
-      return { deleted: path };
-    },
-  });
-}
+/** `delete_file`, noting each run with the person's payload; `ran` lists what executed. */
+const deleteFileNoted = (ran: string[]) => deleteFileTool({ onRun: (path, payload) => ran.push(`delete_file(${path}) ${JSON.stringify(payload)}`) });
 const note = new FunctionTool({ name: "note", description: "Notes.", parameters: z.object({ text: z.string() }), execute: ({ text }) => ({ noted: text }) });
 
-function agentWith(steps: ScriptedLlmStep[], tools: (ran: string[]) => BaseTool[] = (ran) => [deleteFileTool(ran)]) {
+function agentWith(steps: ScriptedLlmStep[], tools: (ran: string[]) => BaseTool[] = (ran) => [deleteFileNoted(ran)]) {
   const ran: string[] = [];
-  const model = createScriptedLlm(steps);
-  return { ran, model, agent: new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: tools(ran) }) };
+  return { ran, ...scriptedAgent(steps, tools(ran)) };
 }
+const deleteA: ScriptedLlmStep = { toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] };
 const deleteTwo: ScriptedLlmStep = {
   toolCalls: [
     { toolName: "delete_file", input: { path: "/a" } },
     { toolName: "delete_file", input: { path: "/b" } },
   ],
 };
-type Contents = Array<{
-  parts?: Array<{ functionCall?: { id?: string; name?: string }; functionResponse?: { id?: string; name?: string; response?: unknown } }>;
-}>;
-const responsesIn = (contents: Contents) =>
-  contents.flatMap((content) => (content.parts ?? []).flatMap((part) => (part.functionResponse ? [part.functionResponse] : [])));
-const callsIn = (contents: Contents) => contents.flatMap((content) => (content.parts ?? []).flatMap((part) => (part.functionCall ? [part.functionCall] : [])));
 
 /** The app again after a restart: the same store, the next version of the agent, ids of its own. */
-async function restartedApp(agent: LlmAgent, store: RunStore) {
-  const tether = await createTetherApp<TestUser>({
-    agents: [defineAdkAgent<TestUser>({ id: "adk", agent })],
-    authenticate: () => KIM,
-    store,
-    logger: silentLogger,
-    ids: createCountingIds("after-"),
-  });
-  const run = async (input: Record<string, unknown>) => {
-    const response = await tether.app.request("/api/agents/adk/run", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ messages: [], tools: [], context: [], state: {}, ...input }),
-    });
-    return parseSseFrames(await response.text()).map((frame) => frame.data as BaseEvent);
-  };
-  return { tether, run };
+const restartedApp = (agent: LlmAgent, store: RunStore) => createAdkApp(agent, { store, idPrefix: "after-" });
+
+/**
+ * Run 1 of a thread whose client owns the history, asking `text` of an agent that plays `steps` (as kim),
+ * and the history the client sends back after it: its own message, then what the run's snapshot added.
+ */
+async function clientModeFirstRun(steps: ScriptedLlmStep[], text: string) {
+  const { ran, model, agent } = agentWith(steps);
+  const app = await createAdkApp(agent, { history: "client" });
+  const first = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", text)] });
+  const history = [userMessage("u1", text), ...snapshotOf(first).filter((message) => message.role !== "user")];
+  return { ran, model, app, first, questions: interruptsOf(first), history };
 }
 
 describe("ADK confirmations answered the hard ways", () => {
   it("cancelled: nothing runs, and the model hears it was not approved", async () => {
-    const { ran, model, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Not deleted." }]);
+    const { ran, model, agent } = agentWith([deleteA, { text: "Not deleted." }]);
     const app = await createAdkApp(agent);
     const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
     const second = await app.run({ threadId: "t1", runId: "r2", resume: [cancel(question!.id)] });
@@ -94,7 +64,7 @@ describe("ADK confirmations answered the hard ways", () => {
   });
 
   it("lapsed: an approval is refused (interrupt_expired), a cancellation still closes it, and nothing runs", async () => {
-    const { ran, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "It lapsed." }]);
+    const { ran, agent } = agentWith([deleteA, { text: "It lapsed." }]);
     const app = await createAdkApp(agent, { approvalTimeoutMs: 1 });
     const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -108,7 +78,7 @@ describe("ADK confirmations answered the hard ways", () => {
 
   it("answered after the tool left the agent (a restart on the same store): refused as unknown, nothing runs, the run ends well", async () => {
     const store = createSqliteRunStore({ filename: join(mkdtempSync(join(tmpdir(), "tether-adk-")), "tether.db") });
-    const before = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }]);
+    const before = agentWith([deleteA]);
     const first = await createAdkApp(before.agent, { store });
     const [question] = interruptsOf(await first.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
     // The next version of the app has no delete_file.
@@ -124,7 +94,7 @@ describe("ADK confirmations answered the hard ways", () => {
 
   it("survives a restart between the question and its answer (SQLite): the call runs once, with the person's answer", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "tether-adk-")), "tether.db");
-    const before = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }]);
+    const before = agentWith([deleteA]);
     const first = await createAdkApp(before.agent, { store: createSqliteRunStore({ filename: file }) });
     const [question] = interruptsOf(await first.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
     await first.tether.close();
@@ -167,7 +137,7 @@ describe("ADK confirmations answered the hard ways", () => {
   });
 
   it("an answer and a new user message in one request: the call runs once and both are stored", async () => {
-    const { ran, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Deleted; and hello." }]);
+    const { ran, agent } = agentWith([deleteA, { text: "Deleted; and hello." }]);
     const app = await createAdkApp(agent);
     const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
     const events = await app.run({
@@ -186,7 +156,7 @@ describe("ADK confirmations answered the hard ways", () => {
   // event between them (rearrangeEventsForLatestFunctionResponse): the person's new message goes to the
   // model after the approved call's result instead.
   it("an answer and a new user message in one request: the model hears the new message, after the call's result", async () => {
-    const { agent, model } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Deleted; and hello." }]);
+    const { agent, model } = agentWith([deleteA, { text: "Deleted; and hello." }]);
     const app = await createAdkApp(agent);
     const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
     await app.run({
@@ -203,7 +173,7 @@ describe("ADK confirmations answered the hard ways", () => {
   });
 
   it("a cancel and a new user message in one request (the person moved on): nothing runs, the model hears both", async () => {
-    const { ran, agent, model } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Fine, not deleted; hello." }]);
+    const { ran, agent, model } = agentWith([deleteA, { text: "Fine, not deleted; hello." }]);
     const app = await createAdkApp(agent);
     const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
     const events = await app.run({
@@ -220,11 +190,8 @@ describe("ADK confirmations answered the hard ways", () => {
   });
 
   it("client mode: an approval with the signed id runs the call once; the same answer after its result is refused", async () => {
-    const { ran, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Deleted." }]);
-    const app = await createAdkApp(agent, { history: "client" });
-    const first = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] });
-    const [question] = interruptsOf(first);
-    const history = [userMessage("u1", "delete /a"), ...snapshotOf(first).filter((message) => message.role !== "user")];
+    const { ran, app, questions, history } = await clientModeFirstRun([deleteA, { text: "Deleted." }], "delete /a");
+    const [question] = questions;
     const second = await app.run({ threadId: "t1", runId: "r2", messages: history, resume: [approve(question!.id)] });
     expect(ran).toHaveLength(1);
     expect(resultOf(second, question!.toolCallId)).toContain("deleted");
@@ -236,7 +203,7 @@ describe("ADK confirmations answered the hard ways", () => {
   });
 
   it("an answer carrying more than { approved, comment } is refused: nothing of the client's reaches the tool's payload", async () => {
-    const { ran, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Deleted." }]);
+    const { ran, agent } = agentWith([deleteA, { text: "Deleted." }]);
     const app = await createAdkApp(agent);
     const [question] = interruptsOf(await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }));
     for (const payload of [{ approved: true, path: "/etc" }, { approved: "true" }, {}]) {
@@ -252,11 +219,8 @@ describe("ADK confirmations answered the hard ways", () => {
   });
 
   it("client mode: another user's signed approval is refused on their own thread too", async () => {
-    const { ran, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Deleted." }]);
-    const app = await createAdkApp(agent, { history: "client" });
-    const first = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] }, "kim");
-    const [question] = interruptsOf(first);
-    const history = [userMessage("u1", "delete /a"), ...snapshotOf(first).filter((message) => message.role !== "user")];
+    const { ran, app, questions, history } = await clientModeFirstRun([deleteA, { text: "Deleted." }], "delete /a");
+    const [question] = questions;
     const onKims = await app.post({ threadId: "t1", runId: "r2", messages: history, resume: [approve(question!.id)] }, "lee");
     expect(onKims.status).toBe(403);
     const onHis = await app.post({ threadId: "lee-t", runId: "r3", messages: history, resume: [approve(question!.id)] }, "lee");
@@ -266,12 +230,10 @@ describe("ADK confirmations answered the hard ways", () => {
   });
 
   it("client mode: the person's edit of the arguments never reaches ADK as other arguments (the call runs as asked)", async () => {
-    const { ran, agent } = agentWith([{ toolCalls: [{ toolName: "delete_file", input: { path: "/a" } }] }, { text: "Deleted." }]);
-    const app = await createAdkApp(agent, { history: "client" });
-    const first = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a")] });
-    const [question] = interruptsOf(first);
+    const { ran, app, questions, history: sent } = await clientModeFirstRun([deleteA, { text: "Deleted." }], "delete /a");
+    const [question] = questions;
     // The client rewrites the held call's arguments in the history it sends back: the signed id no longer matches.
-    const history = [userMessage("u1", "delete /a"), ...snapshotOf(first).filter((message) => message.role !== "user")].map((message) =>
+    const history = sent.map((message) =>
       message.role === "assistant" && message.toolCalls
         ? { ...message, toolCalls: message.toolCalls.map((call) => ({ ...call, function: { ...call.function, arguments: '{"path":"/etc"}' } })) }
         : message,
@@ -283,11 +245,8 @@ describe("ADK confirmations answered the hard ways", () => {
   });
 
   it("client mode: answering one of two held calls leaves no call without a result in the model's request", async () => {
-    const { model, agent } = agentWith([deleteTwo, { text: "Deleted /a." }]);
-    const app = await createAdkApp(agent, { history: "client" });
-    const first = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "delete /a and /b")] });
-    const [a] = interruptsOf(first);
-    const history = [userMessage("u1", "delete /a and /b"), ...snapshotOf(first).filter((message) => message.role !== "user")];
+    const { model, app, questions, history } = await clientModeFirstRun([deleteTwo, { text: "Deleted /a." }], "delete /a and /b");
+    const [a] = questions;
     const second = await app.run({ threadId: "t1", runId: "r2", messages: history, resume: [approve(a!.id)] });
     expect(resultOf(second, a!.toolCallId)).toContain("deleted");
     // ADK strips its own `adk-` ids from the request: calls and results are matched by count and content here.

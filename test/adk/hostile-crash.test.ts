@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { BaseEvent } from "@ag-ui/core";
-import { FunctionTool, LlmAgent } from "@google/adk";
+import { FunctionTool } from "@google/adk";
 import { createScriptedLlm, defineAdkAgent } from "@tether-agent/tether/adk";
 import { createTetherApp, silentLogger } from "@tether-agent/tether/server";
 import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
@@ -13,6 +13,7 @@ import { createCountingIds, parseSseFrames } from "@tether-agent/tether/testing"
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { finished, spoken } from "../helpers/run-events.ts";
+import { assistantAgent } from "./fixtures.ts";
 
 /**
  * SIGKILL the process in the middle of an ADK step (its tool running), start again on the same SQLite
@@ -70,7 +71,7 @@ describe("an ADK step killed mid-tool", () => {
     });
     const model = createScriptedLlm([{ text: "Written." }, { toolCalls: [{ toolName: "slow_write", input: { text: "hello" } }] }, { text: "Written." }]);
     const tether = await createTetherApp({
-      agents: [defineAdkAgent({ id: "adk", agent: new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [slowWrite] }) })],
+      agents: [defineAdkAgent({ id: "adk", agent: assistantAgent(model, [slowWrite]) })],
       authenticate: () => ({ id: "kim" }),
       store: createSqliteRunStore({ filename: db }),
       logger: silentLogger,

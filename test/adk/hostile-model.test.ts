@@ -1,13 +1,14 @@
 import type { BaseEvent } from "@ag-ui/core";
-import { BaseLlm, FunctionTool, LlmAgent, type BaseLlmConnection, type LlmRequest, type LlmResponse } from "@google/adk";
+import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from "@google/adk";
 import { defineBrowserTool, toAgUiTool } from "@tether-agent/tether/protocol";
 import { parseSseFrames } from "@tether-agent/tether/testing";
 import { createScriptedLlm, type ScriptedLlmStep } from "@tether-agent/tether/adk";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { userMessage } from "../fixtures/messages.ts";
 import { callEnd, callNamed, finished, resultOf, spoken } from "../helpers/run-events.ts";
 import { createAdkApp, interruptsOf } from "./adk-app.ts";
+import { assistantAgent, deleteFileTool, weatherTool } from "./fixtures.ts";
+import { ofType } from "./model-requests.ts";
 
 /**
  * A hostile or buggy model behind an ADK agent: ids it reuses, calls by the hundred, calls to
@@ -15,6 +16,7 @@ import { createAdkApp, interruptsOf } from "./adk-app.ts";
  * at all, a failure mid-stream, a stream that never ends, and a final text that contradicts the stream.
  */
 
+// Not the shared openPanel: its panels are a closed list, so a call for another one breaks its schema.
 const openPanel = defineBrowserTool({
   name: "openPanel",
   description: "Opens a panel in the browser.",
@@ -24,31 +26,12 @@ const openPanel = defineBrowserTool({
 /** An agent with a plain tool (`get_weather`) and a gated one (`delete_file`); `ran` lists what executed. */
 function weatherAgent(model: BaseLlm) {
   const ran: string[] = [];
-  const getWeather = new FunctionTool({
-    name: "get_weather",
-    description: "The weather in a city.",
-    parameters: z.object({ city: z.string() }),
-    execute: ({ city }) => {
-      ran.push(`get_weather(${city})`);
-      return { city, forecast: "sunny" };
-    },
-  });
-  const deleteFile = new FunctionTool({
-    name: "delete_file",
-    description: "Deletes a file.",
-    parameters: z.object({ path: z.string() }),
-    requireConfirmation: true,
-    execute: ({ path }) => {
-      ran.push(`delete_file(${path})`);
-      return { deleted: path };
-    },
-  });
-  return { ran, agent: new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [getWeather, deleteFile] }) };
+  const tools = [weatherTool({ onRun: (city) => ran.push(`get_weather(${city})`) }), deleteFileTool({ onRun: (path) => ran.push(`delete_file(${path})`) })];
+  return { ran, agent: assistantAgent(model, tools) };
 }
 
 const call = (name: string, args: Record<string, unknown>, id?: string) => ({ functionCall: { name, args, ...(id ? { id } : {}) } });
 const final = (...parts: object[]): LlmResponse[] => [{ content: { role: "model", parts }, partial: false } as LlmResponse];
-const ofType = (events: BaseEvent[], type: string) => events.filter((event) => event.type === type) as Array<BaseEvent & Record<string, any>>;
 
 /** A model scripted by hand: each call runs the next function, which may yield, throw or wait. */
 class HandLlm extends BaseLlm {
@@ -64,6 +47,27 @@ class HandLlm extends BaseLlm {
   override connect(): Promise<BaseLlmConnection> {
     throw new Error("not live");
   }
+}
+
+/**
+ * Starts a run on a model that says "Thinking", then waits as `wait` does (given the call's abort signal),
+ * and asks to cancel the run once the words are out.
+ */
+async function cancelWhileThinking(wait: (signal?: AbortSignal) => Promise<unknown>) {
+  let started!: () => void;
+  const going = new Promise<void>((resolve) => (started = resolve));
+  const model = new HandLlm([
+    async function* (signal) {
+      yield { content: { role: "model", parts: [{ text: "Thinking" }] }, partial: true };
+      started();
+      await wait(signal);
+    },
+  ]);
+  const { agent } = weatherAgent(model);
+  const app = await createAdkApp(agent);
+  const response = app.post({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "hello?")] });
+  await going;
+  return { cancel: await app.cancel("r1"), response };
 }
 
 describe("a hostile model behind an ADK agent", () => {
@@ -98,7 +102,7 @@ describe("a hostile model behind an ADK agent", () => {
     expect(ran).toHaveLength(300);
     const starts = ofType(events, "TOOL_CALL_START");
     expect(starts).toHaveLength(300);
-    for (const [index, start] of starts.entries()) expect(JSON.parse(resultOf(events, start.toolCallId)!).city).toBe(cities[index]);
+    for (const [index, start] of starts.entries()) expect(JSON.parse(resultOf(events, start.toolCallId!)!).city).toBe(cities[index]);
     expect(finished(events)).toEqual({ type: "success" });
   });
 
@@ -129,7 +133,7 @@ describe("a hostile model behind an ADK agent", () => {
     expect(interruptsOf(events)).toEqual([]);
     // Its call to ADK's request is one to a tool nobody has: refused, and the run goes on.
     const own = ofType(events, "TOOL_CALL_START").find((event) => event.toolCallName === "adk_request_confirmation")!;
-    expect(JSON.parse(resultOf(events, own.toolCallId)!).error.code).toBe("tool_unknown");
+    expect(JSON.parse(resultOf(events, own.toolCallId!)!).error.code).toBe("tool_unknown");
     expect(finished(events)).toEqual({ type: "success" });
     expect(spoken(events)).toBe("Done.");
     const answered = model.requests[1]!.contents.flatMap((content) => (content.parts ?? []).flatMap((part) => part.functionResponse?.name ?? []));
@@ -188,7 +192,7 @@ describe("a hostile model behind an ADK agent", () => {
     const app = await createAdkApp(agent);
     const events = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "Paris?")] });
     expect(ran).toEqual(["get_weather(Paris)"]);
-    expect(ofType(events, "TOOL_CALL_RESULT").map((event) => JSON.parse(event.content))).toEqual([{ city: "Paris", forecast: "sunny" }]);
+    expect(ofType(events, "TOOL_CALL_RESULT").map((event) => JSON.parse(event.content!))).toEqual([{ city: "Paris", forecast: "sunny" }]);
   });
 
   it("makes up a result for a gated call in the same response: the person is still asked, and nothing runs", async () => {
@@ -234,24 +238,7 @@ describe("a hostile model behind an ADK agent", () => {
   });
 
   it("never ends, minding its abort signal: a cancel ends the run cancelled", async () => {
-    let started!: () => void;
-    const going = new Promise<void>((resolve) => (started = resolve));
-    const model = new HandLlm([
-      async function* (signal) {
-        yield { content: { role: "model", parts: [{ text: "Thinking" }] }, partial: true };
-        started();
-        await new Promise((resolve) => signal?.addEventListener("abort", resolve, { once: true }));
-      },
-    ]);
-    const { agent } = weatherAgent(model);
-    const app = await createAdkApp(agent);
-    const response = app.post({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "hello?")] });
-    await going;
-    const cancel = await app.tether.app.request("/api/runs/r1/cancel", {
-      method: "POST",
-      headers: { "x-user": "kim", "content-type": "application/json" },
-      body: "{}",
-    });
+    const { cancel, response } = await cancelWhileThinking((signal) => new Promise((resolve) => signal?.addEventListener("abort", resolve, { once: true })));
     expect(cancel.status).toBe(202);
     const events = parseSseFrames(await (await response).text()).map((frame) => frame.data as BaseEvent);
     expect(finished(events)).toEqual({ type: "cancelled" });
@@ -262,24 +249,7 @@ describe("a hostile model behind an ADK agent", () => {
   // Tether's own model path waits the same way for a model deaf to its abort. Racing the cancel would
   // end the run, but would also drop the result of a tool that finishes a moment after the cancel.
   it.fails("never ends, deaf to its abort signal: a cancel still ends the run", async () => {
-    let started!: () => void;
-    const going = new Promise<void>((resolve) => (started = resolve));
-    const model = new HandLlm([
-      async function* () {
-        yield { content: { role: "model", parts: [{ text: "Thinking" }] }, partial: true };
-        started();
-        await new Promise(() => {});
-      },
-    ]);
-    const { agent } = weatherAgent(model);
-    const app = await createAdkApp(agent);
-    const response = app.post({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "hello?")] });
-    await going;
-    const cancel = await app.tether.app.request("/api/runs/r1/cancel", {
-      method: "POST",
-      headers: { "x-user": "kim", "content-type": "application/json" },
-      body: "{}",
-    });
+    const { cancel, response } = await cancelWhileThinking(() => new Promise(() => {}));
     expect(cancel.status).toBe(202);
     const body = (await response).text();
     const ended = await Promise.race([body.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 3000))]);

@@ -1,30 +1,22 @@
-import type { BaseEvent, ResumeEntry } from "@ag-ui/core";
-import { FunctionTool, LlmAgent, type Context } from "@google/adk";
+import { FunctionTool, type Context } from "@google/adk";
 import { createScriptedLlm } from "@tether-agent/tether/adk";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { userMessage } from "../fixtures/messages.ts";
 import { callNamed, finished, resultOf, spoken } from "../helpers/run-events.ts";
 import { createAdkApp, interruptsOf } from "./adk-app.ts";
+import { approve, assistantAgent, deleteFileTool } from "./fixtures.ts";
+import { ofType } from "./model-requests.ts";
 
 /**
  * A careless app's ADK tools: ones that throw, return what is not an object (or not JSON at all),
  * write state in ADK's scopes, ask for confirmation themselves, or pull ADK's control levers.
  */
 
-const approve = (interruptId: string): ResumeEntry => ({ interruptId, status: "resolved", payload: { approved: true, comment: "go" } });
-const ofType = (events: BaseEvent[], type: string) => events.filter((event) => event.type === type) as Array<BaseEvent & Record<string, any>>;
-
 /** One tool `probe` doing `execute`, and a gated `delete_file`; the model calls `probe` (beside `delete_file` when `held`). */
 async function probeApp(execute: (context: Context | undefined) => unknown, options: { held?: boolean; then?: string } = {}) {
   const probe = new FunctionTool({ name: "probe", description: "Probes.", parameters: z.object({}), execute: (_args, context) => execute(context) });
-  const deleteFile = new FunctionTool({
-    name: "delete_file",
-    description: "Deletes a file.",
-    parameters: z.object({ path: z.string() }),
-    requireConfirmation: true,
-    execute: ({ path }) => ({ deleted: path }),
-  });
+  const deleteFile = deleteFileTool();
   const model = createScriptedLlm([
     {
       toolCalls: [{ toolName: "probe", input: {} }, ...(options.held ? [{ toolName: "delete_file", input: { path: "/tmp/x" } }] : [])],
@@ -32,7 +24,7 @@ async function probeApp(execute: (context: Context | undefined) => unknown, opti
     { text: options.then ?? "Done." },
     { text: "Done again." },
   ]);
-  const agent = new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [probe, deleteFile] });
+  const agent = assistantAgent(model, [probe, deleteFile]);
   const app = await createAdkApp(agent);
   const events = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "probe")] });
   return { app, model, events };
@@ -119,7 +111,7 @@ describe("a careless app's ADK tools", () => {
     const [question] = interruptsOf(events);
     expect(question?.toolCallId).toBe(callNamed(events, "probe"));
     expect(resultOf(events, question!.toolCallId)).toBeUndefined();
-    const second = await app.run({ threadId: "t1", runId: "r2", resume: [approve(question!.id)] });
+    const second = await app.run({ threadId: "t1", runId: "r2", resume: [approve(question!.id, "go")] });
     expect(JSON.parse(resultOf(second, question!.toolCallId)!)).toEqual({ done: true });
     expect(seen).toMatchObject([{ confirmed: true, payload: { approved: true, comment: "go" } }]);
   });
@@ -140,10 +132,10 @@ describe("a careless app's ADK tools", () => {
       },
     });
     const model = createScriptedLlm([{ toolCalls: [{ toolName: "slow_write", input: {} }] }, { text: "Written." }]);
-    const app = await createAdkApp(new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [slow] }));
+    const app = await createAdkApp(assistantAgent(model, [slow]));
     const response = app.post({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "write")] });
     await going;
-    await app.tether.app.request("/api/runs/r1/cancel", { method: "POST", headers: { "x-user": "kim", "content-type": "application/json" }, body: "{}" });
+    await app.cancel("r1");
     await (await response).text();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(ran).toEqual(["slow_write"]);
@@ -171,11 +163,7 @@ describe("a careless app's ADK tools", () => {
         ],
       },
     ]);
-    const agent = new LlmAgent({
-      name: "assistant",
-      model,
-      instruction: "Help.",
-      tools: [step],
+    const agent = assistantAgent(model, [step], {
       afterToolCallback: ({ args }) => {
         if ((args as { n: number }).n === 2) throw new Error("audit log unavailable");
         return undefined;

@@ -1,10 +1,12 @@
-import type { BaseEvent, ResumeEntry } from "@ag-ui/core";
-import { FunctionTool, LlmAgent, type LlmResponse } from "@google/adk";
+import type { BaseEvent } from "@ag-ui/core";
+import { FunctionTool, type LlmResponse } from "@google/adk";
 import { createScriptedLlm, type ScriptedLlmStep } from "@tether-agent/tether/adk";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { userMessage } from "../fixtures/messages.ts";
 import { finished, resultOf } from "../helpers/run-events.ts";
 import { createAdkApp, interruptsOf } from "./adk-app.ts";
+import { approve, ask, assistantAgent, deleteFileTool, weatherTool } from "./fixtures.ts";
 import { callsIn, callsWithResponses, ofType, responsesIn } from "./model-requests.ts";
 
 /**
@@ -12,20 +14,8 @@ import { callsIn, callsWithResponses, ofType, responsesIn } from "./model-reques
  * answers, whatever the provider does with its ids and however long each tool takes.
  */
 
-const ask = (text: string) => [{ id: "u1", role: "user" as const, content: text }];
-const approve = (interruptId: string): ResumeEntry => ({ interruptId, status: "resolved", payload: { approved: true } });
-
-function weatherTool(ran: string[]) {
-  return new FunctionTool({
-    name: "get_weather",
-    description: "The weather in a city.",
-    parameters: z.object({ city: z.string() }),
-    execute: ({ city }) => {
-      ran.push(city);
-      return { city, forecast: city === "Paris" ? "sunny" : "snow" };
-    },
-  });
-}
+/** `get_weather`: sunny in Paris, snow elsewhere; `ran` lists each city it was asked about. */
+const parisWeather = (ran: string[]) => weatherTool({ onRun: (city) => ran.push(city), forecast: (city) => (city === "Paris" ? "sunny" : "snow") });
 
 /** A streamed turn that shows its call in a partial response, then again in the final one, as progressive streaming does. */
 function callShownTwice(name: string, args: Record<string, unknown>, id?: string): LlmResponse[] {
@@ -45,7 +35,7 @@ describe("ADK call ids through Tether", () => {
   ])("runs a call shown in a partial and again in the final response once, with one TOOL_CALL_START (%s)", async (_, id) => {
     const ran: string[] = [];
     const model = createScriptedLlm([callShownTwice("get_weather", { city: "Paris" }, id), { text: "Sunny in Paris." }]);
-    const app = await createAdkApp(new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [weatherTool(ran)] }));
+    const app = await createAdkApp(assistantAgent(model, [parisWeather(ran)]));
     const events = await app.run({ threadId: "t1", runId: "r1", messages: ask("weather in Paris?") });
 
     expect(ran).toEqual(["Paris"]);
@@ -65,18 +55,9 @@ describe("ADK call ids through Tether", () => {
   // Guards research 3.2 again: alone, ADK sends two confirmation requests (two trios) for the one call.
   it("asks once about a call held for confirmation that the stream showed twice, and runs it once when approved", async () => {
     const ran: string[] = [];
-    const deleteFile = new FunctionTool({
-      name: "delete_file",
-      description: "Deletes a file.",
-      parameters: z.object({ path: z.string() }),
-      requireConfirmation: true,
-      execute: ({ path }) => {
-        ran.push(path);
-        return { deleted: path };
-      },
-    });
+    const deleteFile = deleteFileTool({ onRun: (path) => ran.push(path) });
     const model = createScriptedLlm([callShownTwice("delete_file", { path: "/tmp/x" }), { text: "Deleted." }]);
-    const app = await createAdkApp(new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [deleteFile] }));
+    const app = await createAdkApp(assistantAgent(model, [deleteFile]));
     const first = await app.run({ threadId: "t1", runId: "r1", messages: ask("delete /tmp/x") });
 
     expect(ofType(first, "TOOL_CALL_START")).toHaveLength(1);
@@ -99,7 +80,7 @@ describe("ADK call ids through Tether", () => {
       { toolCalls: [{ toolName: "get_weather", input: { city: "Oslo" }, toolCallId: "call_0" }] },
       { text: "Sunny in Paris, snow in Oslo." },
     ]);
-    const app = await createAdkApp(new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [weatherTool(ran)] }));
+    const app = await createAdkApp(assistantAgent(model, [parisWeather(ran)]));
     const events = await app.run({ threadId: "t1", runId: "r1", messages: ask("weather in Paris, then Oslo?") });
 
     expect(ran).toEqual(["Paris", "Oslo"]);
@@ -130,12 +111,12 @@ describe("ADK call ids through Tether", () => {
       { toolCalls: [{ toolName: "get_weather", input: { city: "Oslo" }, toolCallId: "call_0" }] },
       { text: "Snow in Oslo." },
     ]);
-    const app = await createAdkApp(new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [weatherTool(ran)] }));
+    const app = await createAdkApp(assistantAgent(model, [parisWeather(ran)]));
     await app.run({ threadId: "t1", runId: "r1", messages: ask("weather in Paris?") });
     const second = await app.run({
       threadId: "t1",
       runId: "r2",
-      messages: [...(await app.store.getMessages("t1")), { id: "u2", role: "user", content: "and Oslo?" }],
+      messages: [...(await app.store.getMessages("t1")), userMessage("u2", "and Oslo?")],
     });
 
     const oslo = ofType(second, "TOOL_CALL_START")[0]!.toolCallId!;
@@ -180,7 +161,7 @@ describe("ADK call ids through Tether", () => {
       const done: string[] = [];
       const steps: ScriptedLlmStep[] = [{ toolCalls: CITIES.map((city) => ({ toolName: "lookup", input: { city } })) }, { text: "Looked them up." }];
       const model = createScriptedLlm(steps);
-      const app = await createAdkApp(new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [slowLookup(done)] }));
+      const app = await createAdkApp(assistantAgent(model, [slowLookup(done)]));
       const events = await app.run({ threadId: "t1", runId: "r1", messages: ask("look up six cities") });
 
       expect([...done].sort()).toEqual([...CITIES].sort());
@@ -197,13 +178,7 @@ describe("ADK call ids through Tether", () => {
     // Guards research 3.1 with several calls of one name: ADK drops their results beside a held call; Tether's capture keeps each by id.
     it("keeps each one's own result when ADK drops them beside a call held for confirmation", async () => {
       const done: string[] = [];
-      const deleteFile = new FunctionTool({
-        name: "delete_file",
-        description: "Deletes a file.",
-        parameters: z.object({ path: z.string() }),
-        requireConfirmation: true,
-        execute: ({ path }) => ({ deleted: path }),
-      });
+      const deleteFile = deleteFileTool();
       const model = createScriptedLlm([
         {
           toolCalls: [
@@ -214,7 +189,7 @@ describe("ADK call ids through Tether", () => {
         },
         { text: "Done." },
       ]);
-      const app = await createAdkApp(new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [slowLookup(done), deleteFile] }));
+      const app = await createAdkApp(assistantAgent(model, [slowLookup(done), deleteFile]));
       const first = await app.run({ threadId: "t1", runId: "r1", messages: ask("look up six cities and delete /tmp/x") });
 
       const calls = cityCallsOf(first);

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FunctionTool, LlmAgent } from "@google/adk";
-import { createScriptedLlm, type ScriptedLlmStep } from "@tether-agent/tether/adk";
+import type { ScriptedLlmStep } from "@tether-agent/tether/adk";
 import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { userMessage } from "../fixtures/messages.ts";
 import { callNamed, finished, resultOf, spoken } from "../helpers/run-events.ts";
 import { createAdkApp, interruptsOf } from "./adk-app.ts";
+import { approve, deleteFileTool, scriptedAgent, weatherTool } from "./fixtures.ts";
 import { callsWithResponses } from "./model-requests.ts";
 
 /**
@@ -19,27 +19,10 @@ import { callsWithResponses } from "./model-requests.ts";
 
 /** The agent as a process builds it at start: new tools, new model, the same names. `ran` outlives the process, as the world does. */
 function buildAgent(steps: ScriptedLlmStep[], ran: string[]) {
-  const getWeather = new FunctionTool({
-    name: "get_weather",
-    description: "The weather in a city.",
-    parameters: z.object({ city: z.string() }),
-    execute: ({ city }) => {
-      ran.push(`get_weather(${city})`);
-      return { city, forecast: "sunny" };
-    },
-  });
-  const deleteFile = new FunctionTool({
-    name: "delete_file",
-    description: "Deletes a file.",
-    parameters: z.object({ path: z.string() }),
-    requireConfirmation: true,
-    execute: ({ path }, context) => {
-      ran.push(`delete_file(${path})`);
-      return { deleted: path, payload: context?.toolConfirmation?.payload ?? null };
-    },
-  });
-  const model = createScriptedLlm(steps);
-  return { agent: new LlmAgent({ name: "assistant", model, instruction: "Help.", tools: [getWeather, deleteFile] }), model };
+  return scriptedAgent(steps, [
+    weatherTool({ onRun: (city) => ran.push(`get_weather(${city})`) }),
+    deleteFileTool({ onRun: (path) => ran.push(`delete_file(${path})`), echoPayload: true }),
+  ]);
 }
 
 describe("an ADK confirmation across a restart", () => {
@@ -67,7 +50,7 @@ describe("an ADK confirmation across a restart", () => {
       ran,
     );
     const first = await createAdkApp(before.agent, { store: createSqliteRunStore({ filename }) });
-    const run1 = await first.run({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "weather in Paris, delete /tmp/x" }] });
+    const run1 = await first.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "weather in Paris, delete /tmp/x")] });
     const [question] = interruptsOf(run1);
     const weather = callNamed(run1, "get_weather");
     expect(question!.toolCallId).toBe(callNamed(run1, "delete_file"));
@@ -79,7 +62,7 @@ describe("an ADK confirmation across a restart", () => {
     // Its ids are new too: a restarted server never hands out an id the thread holds.
     const second = await createAdkApp(after.agent, { store: createSqliteRunStore({ filename }), idPrefix: "p2-" });
     try {
-      const run2 = await second.run({ threadId: "t1", runId: "r2", resume: [{ interruptId: question!.id, status: "resolved", payload: { approved: true } }] });
+      const run2 = await second.run({ threadId: "t1", runId: "r2", resume: [approve(question!.id)] });
 
       expect(ran).toEqual(["get_weather(Paris)", "delete_file(/tmp/x)"]);
       expect(JSON.parse(resultOf(run2, question!.toolCallId)!)).toEqual({ deleted: "/tmp/x", payload: { approved: true } });

@@ -1,4 +1,3 @@
-import type { ResumeEntry } from "@ag-ui/core";
 import { LlmAgent } from "@google/adk";
 import { createScriptedLlm } from "@tether-agent/tether/adk";
 import { TetherError, toJsonSchema, type ApprovalResponse } from "@tether-agent/tether/protocol";
@@ -11,8 +10,10 @@ import { closeWorkRequestTool } from "../../apps/workdesk/agent/close-work-reque
 import { createSqliteWorkRequestRepository } from "../../apps/workdesk/agent/index.ts";
 import { workdeskTools } from "../../apps/workdesk/agent/tools.ts";
 import type { WorkdeskUser } from "../../apps/workdesk/agent/index.ts";
+import { userMessage } from "../fixtures/messages.ts";
 import { callNamed, resultOf, spoken } from "../helpers/run-events.ts";
 import { createAdkApp, interruptsOf } from "./adk-app.ts";
+import { approve, reject } from "./fixtures.ts";
 
 /**
  * How apps/workdesk/adk/ turns a Workdesk server tool into an ADK tool: the
@@ -20,7 +21,6 @@ import { createAdkApp, interruptsOf } from "./adk-app.ts";
  * user of the run, in one ADK agent served by Tether (test/adk/adk-app.ts:
  * kim is a clerk, lee a manager).
  */
-const answer = (interruptId: string, payload: ApprovalResponse): ResumeEntry => ({ interruptId, status: "resolved", payload });
 
 /** An ADK agent with one tool made from a Tether tool, which the scripted model calls once, then answers "Done.". */
 async function oneTool(thing: string, options: { needsApproval?: () => boolean } = {}) {
@@ -54,12 +54,12 @@ async function oneTool(thing: string, options: { needsApproval?: () => boolean }
 describe("a Workdesk server tool as an ADK tool (toAdkTool)", () => {
   it("asks before a call that needs approval, and runs it once approved, with the person's answer applied", async () => {
     const { app, ran, answers } = await oneTool("door");
-    const first = await app.run({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "close the door" }] }, "lee");
+    const first = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "close the door")] }, "lee");
     const [question] = interruptsOf(first);
     expect(question).toMatchObject({ toolCallId: callNamed(first, "closeThing") });
     expect(ran).toEqual([]);
 
-    const second = await app.run({ threadId: "t1", runId: "r2", resume: [answer(question!.id, { approved: true, comment: "by the back" })] }, "lee");
+    const second = await app.run({ threadId: "t1", runId: "r2", resume: [approve(question!.id, "by the back")] }, "lee");
     // The answer reached the tool as ADK's toolConfirmation.payload, and the Tether tool's applyApproval used it.
     expect(answers).toEqual([{ approved: true, comment: "by the back" }]);
     expect(ran).toEqual([{ thing: "door", note: "by the back", by: "lee" }]);
@@ -69,7 +69,7 @@ describe("a Workdesk server tool as an ADK tool (toAdkTool)", () => {
 
   it("refuses a call the user may not make, in the tool's own words, without asking anyone", async () => {
     const { app, model, ran } = await oneTool("locked");
-    const events = await app.run({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "close the lock" }] }, "kim");
+    const events = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "close the lock")] }, "kim");
     expect(interruptsOf(events)).toEqual([]);
     expect(ran).toEqual([]);
     const refusal = { error: "locked is locked: only a manager can close it." };
@@ -81,13 +81,13 @@ describe("a Workdesk server tool as an ADK tool (toAdkTool)", () => {
 
   it("lets the manager's call of the same kind through to the question", async () => {
     const { app } = await oneTool("locked");
-    const events = await app.run({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "close the lock" }] }, "lee");
+    const events = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "close the lock")] }, "lee");
     expect(interruptsOf(events)).toHaveLength(1);
   });
 
   it("runs a call without asking when the Tether tool needs no approval for it", async () => {
     const { app, ran } = await oneTool("door", { needsApproval: () => false });
-    const events = await app.run({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "close the door" }] }, "kim");
+    const events = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "close the door")] }, "kim");
     expect(interruptsOf(events)).toEqual([]);
     expect(ran).toEqual([{ thing: "door", by: "kim" }]);
   });
@@ -95,18 +95,18 @@ describe("a Workdesk server tool as an ADK tool (toAdkTool)", () => {
   it("never runs a call the person rejected, even when it needs no approval any more", async () => {
     let ask = true;
     const { app, ran } = await oneTool("door", { needsApproval: () => ask });
-    const first = await app.run({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "close the door" }] }, "lee");
+    const first = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "close the door")] }, "lee");
     const [question] = interruptsOf(first);
     // Closed elsewhere meanwhile, say: ADK, told the answer, would now run the call whatever it was; Tether answers a no itself.
     ask = false;
-    const second = await app.run({ threadId: "t1", runId: "r2", resume: [answer(question!.id, { approved: false, comment: "no" })] }, "lee");
+    const second = await app.run({ threadId: "t1", runId: "r2", resume: [reject(question!.id, "no")] }, "lee");
     expect(ran).toEqual([]);
     expect(JSON.parse(resultOf(second, question!.toolCallId)!)).toMatchObject({ status: "rejected", comment: "no" });
   });
 
   it("leaves a fault that is no refusal to ADK, which reports it as the tool's error", async () => {
     const { app } = await oneTool("broken", { needsApproval: () => false });
-    const events = await app.run({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "close it" }] }, "kim");
+    const events = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "close it")] }, "kim");
     expect(JSON.parse(resultOf(events, callNamed(events, "closeThing"))!)).toEqual({ error: "Error in tool 'closeThing': the disk is on fire" });
   });
 });
