@@ -2,7 +2,7 @@ import type { BaseTool } from "@google/adk";
 import { TetherError } from "@tether-agent/tether/protocol";
 import type { ServerTool } from "@tether-agent/tether/server";
 import { z } from "zod";
-import { closeWorkRequestTool } from "../agent/close-work-request.ts";
+import { closeWorkRequestParameters, closeWorkRequestTool } from "../agent/close-work-request.ts";
 import { workdeskTools } from "../agent/tools.ts";
 import type { WorkdeskUser, WorkRequestRepository } from "../agent/index.ts";
 import { toAdkTool } from "./adk-tool.ts";
@@ -20,13 +20,7 @@ export const WORKDESK_ADK_PARAMETERS = {
       status: z.enum(["open", "in_progress", "waiting_approval", "closed"]).optional(),
     })
     .strict(),
-  closeWorkRequest: z.object({
-    requestId: z
-      .string()
-      .regex(/^R-\d{4}$/)
-      .describe("The request's id, such as R-1042."),
-    resolution: z.string().min(1).max(200).describe("How it was resolved, in a few words."),
-  }),
+  closeWorkRequest: closeWorkRequestParameters,
 };
 
 type ArgumentsOf<Name extends keyof typeof WORKDESK_ADK_PARAMETERS> = z.infer<(typeof WORKDESK_ADK_PARAMETERS)[Name]>;

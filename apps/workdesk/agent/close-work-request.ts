@@ -18,6 +18,15 @@ import type { WorkRequestRepository } from "./work-request-repository.ts";
  * was closed while the approval waited (another thread, a second approval):
  * the repository's close is atomic, so only one close ever changes it.
  */
+/** What closeWorkRequest takes: the ADK agent's tool takes the same. */
+export const closeWorkRequestParameters = z.object({
+  requestId: z
+    .string()
+    .regex(/^R-\d{4}$/)
+    .describe("The request's id, such as R-1042."),
+  resolution: z.string().min(1).max(200).describe("How it was resolved, in a few words."),
+});
+
 export function closeWorkRequestTool(requests: WorkRequestRepository) {
   const notFound = (requestId: string, user: WorkdeskUser) =>
     new TetherError("forbidden", `There is no work request ${requestId} in ${user.orgScope}; search for it to find the right id.`);
@@ -35,13 +44,7 @@ export function closeWorkRequestTool(requests: WorkRequestRepository) {
       'Closes a work request of the user\'s organisation with a resolution (such as "fixed"). A person approves every call first: ' +
       "say you are asking for approval, and only say the request is closed once the result says so. If the result says alreadyClosed, " +
       "it was closed before (with the resolution and time given) and nothing changed. High-priority requests can only be closed by managers.",
-    parameters: z.object({
-      requestId: z
-        .string()
-        .regex(/^R-\d{4}$/)
-        .describe("The request's id, such as R-1042."),
-      resolution: z.string().min(1).max(200).describe("How it was resolved, in a few words."),
-    }),
+    parameters: closeWorkRequestParameters,
     needsApproval: ({ requestId }, user) => requests.getSync(user.orgScope, requestId)?.status !== "closed",
     authorize,
     approvalMessage: ({ requestId, resolution }, user) => {
