@@ -14,7 +14,10 @@ describe("the Workdesk story on the ADK agent, in Chromium", () => {
     const context = await suite.browser().newContext({ viewport: { width: 1400, height: 860 } });
     const page = await openWorkdesk(context, `${suite.server().url}/?agent=workdesk-adk`);
     await signIn(page, "kim");
-    expect(await page.getByText("An ADK agent, run by Tether: workdesk/playbook:workdesk").count()).toBe(1);
+    // The shell names the agent once its description arrives: wait for it, then check it is said once.
+    const named = page.getByText("An ADK agent, run by Tether: workdesk/playbook:workdesk");
+    await named.first().waitFor();
+    expect(await named.count()).toBe(1);
     await ask(page, "open the work request list");
 
     expect(await lastReply(page, /Work request list is open now\./)).toBe("Work request list is open now.");
