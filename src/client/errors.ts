@@ -91,6 +91,8 @@ const RESEND_MAY_WORK: Record<TetherErrorCode, boolean> = {
   ui_action_invalid: false,
   surface_unknown: false,
   ui_action_unknown: false,
+  invalid_state: false,
+  state_patch_invalid: false,
   invalid_arguments: false,
   tool_unknown: false,
   tool_failed: true,

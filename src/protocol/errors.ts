@@ -57,6 +57,9 @@ export const TETHER_ERROR_CODES = {
   ui_action_invalid: "ui_action_invalid",
   surface_unknown: "surface_unknown",
   ui_action_unknown: "ui_action_unknown",
+  // Shared state: the client's is not what the agent's schema allows; a tool's change would break it (told to the model).
+  invalid_state: "invalid_state",
+  state_patch_invalid: "state_patch_invalid",
   // Tool calls made by the model (reported to the model, not to HTTP clients).
   invalid_arguments: "invalid_arguments",
   tool_unknown: "tool_unknown",

@@ -48,6 +48,8 @@ export const HTTP_STATUS: Record<TetherErrorCode, number> = {
   ui_action_invalid: 400,
   surface_unknown: 404,
   ui_action_unknown: 404,
+  invalid_state: 400,
+  state_patch_invalid: 400,
   invalid_arguments: 400,
   tool_unknown: 400,
   tool_failed: 500,

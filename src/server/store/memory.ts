@@ -6,7 +6,7 @@ import { lostRunEvents } from "./shared/lost-run-events.ts";
 import { closeUnaskedApprovals } from "./shared/unasked-approvals.ts";
 import { NO_REPORT_CAPS, checkReportRoom, reportBytes, type ReportTotals } from "./shared/report-room.ts";
 import { createMemoryRunInputs } from "./memory-run-inputs.ts";
-import type { PendingToolCall, StoredRun, RunReport, RunStore, StoredEvent, StoredFact, StoredInterrupt, StoredThread } from "./port.ts";
+import type { AgentState, PendingToolCall, StoredRun, RunReport, RunStore, StoredEvent, StoredFact, StoredInterrupt, StoredThread } from "./port.ts";
 
 /**
  * A store that lives and dies with the process: for tests, and for stateless
@@ -48,6 +48,12 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
   };
   const addFacts = (runId: string, added: StoredFact[] | undefined) => {
     if (added && added.length > 0) facts.set(runId, [...(facts.get(runId) ?? []), ...added]);
+  };
+  /** A committed change of shared state: the thread's current value and the run's latest. */
+  const setState = (run: StoredRun, state: AgentState) => {
+    const thread = threads.get(run.threadId);
+    if (thread) thread.state = copy(state);
+    runs.set(run.runId, { ...runs.get(run.runId)!, state: copy(state) });
   };
   const activeRun = (threadId: string) => (runsByThread.get(threadId) ?? []).map((runId) => runs.get(runId)!).find((run) => run.status === "running");
 
@@ -130,12 +136,14 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       const firstEvents = first.map(({ seq, event }) => ({ seq, event: copy(event) }));
       const firstFacts = copy(begin.facts);
       const at = now();
-      threads.set(thread.threadId, existing ? { ...existing, updatedAt: at } : { ...thread, createdAt: at, updatedAt: at });
+      const state = copy(begin.state) ?? existing?.state;
+      threads.set(thread.threadId, { ...(existing ?? { ...thread, createdAt: at }), updatedAt: at, ...(state ? { state } : {}) });
       runs.set(run.runId, {
         ...newRun,
         threadId: thread.threadId,
         agentId: thread.agentId,
         status: "running",
+        ...(state ? { state: copy(state) } : {}),
         createdAt: at,
       });
       runsByThread.set(thread.threadId, [...(runsByThread.get(thread.threadId) ?? []), run.runId]);
@@ -171,14 +179,16 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       addFacts(step.runId, stepFacts);
       const thread = threads.get(step.threadId);
       if (thread) thread.updatedAt = now();
+      if (step.state) setState(run, step.state);
     },
     async finishRun(finish) {
       const run = runs.get(finish.runId);
       if (!run || run.status !== "running") return;
-      const { runId: _runId, events: last = [], facts: lastFacts, ...ending } = copy(finish);
+      const { runId: _runId, events: last = [], facts: lastFacts, state, ...ending } = copy(finish);
       appendEvents(finish.runId, last);
       addFacts(finish.runId, lastFacts);
-      runs.set(finish.runId, { ...run, ...ending, finishedAt: now() });
+      if (state) setState(run, state);
+      runs.set(finish.runId, { ...runs.get(finish.runId)!, ...ending, finishedAt: now() });
       if (finish.status !== "finished") closeApprovalsOf(run);
     },
     async endLostRun(runId, ending) {
@@ -186,7 +196,8 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       if (run?.status !== "running") return undefined;
       closeApprovalsOf(run);
       const thread = (messages.get(run.threadId) ?? []).filter((stored) => stored.supersededBy === undefined).map((stored) => stored.message);
-      const last = lostRunEvents({ runId, threadId: run.threadId, lastStoredSeq: events.get(runId)?.at(-1)?.seq ?? 0, messages: copy(thread) }, ending);
+      const state = copy(threads.get(run.threadId)?.state);
+      const last = lostRunEvents({ runId, threadId: run.threadId, lastStoredSeq: events.get(runId)?.at(-1)?.seq ?? 0, messages: copy(thread), state }, ending);
       appendEvents(runId, last);
       runs.set(runId, { ...run, status: ending.status, error: { code: ending.code, message: ending.message }, finishedAt: now() });
       return copy(last);

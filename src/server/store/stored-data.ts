@@ -14,6 +14,13 @@ export interface StoredFact {
   kind: string;
 }
 
+/**
+ * An agent's shared state (AG-UI's `state`): a JSON object the page and the
+ * agent both change. The thread holds its current value; each run holds the
+ * value it ended with.
+ */
+export type AgentState = Record<string, unknown>;
+
 export interface StoredThread {
   threadId: string;
   agentId: string;
@@ -21,6 +28,8 @@ export interface StoredThread {
   ownerId: string;
   createdAt: string;
   updatedAt: string;
+  /** The thread's shared state as its last committed step left it (absent: none yet). */
+  state?: AgentState;
 }
 
 export type RunStatus = "running" | "finished" | "cancelled" | "error";
@@ -39,6 +48,8 @@ export interface StoredRun {
   /** What a thread's chain shows of the request without reading it (absent on runs stored before it was kept). */
   requestSummary?: RunRequestSummary;
   log: RunLogEntry[];
+  /** The shared state the run started from or, once it committed a change, left (absent: it had none). */
+  state?: AgentState;
   createdAt: string;
   finishedAt?: string;
 }
@@ -102,6 +113,12 @@ export interface BeginRun {
    */
   supersede?: { afterMessageId: string; count: number };
   /**
+   * The state the run starts from, when the thread had none or the request
+   * changed it (a person's edit between runs): stored as the thread's and the
+   * run's in the same write. Absent: the run starts from the thread's.
+   */
+  state?: AgentState;
+  /**
    * Interrupts this run answers. Recorded in the same transaction that starts
    * the run, before anything executes: an answer is acted on at most once.
    */
@@ -122,6 +139,8 @@ export interface CommitStep {
   interrupts?: StoredInterrupt[];
   /** Facts for the run's record (the step's model call), stored in the same write. */
   facts?: StoredFact[];
+  /** The shared state after this step, when the step changed it: the thread's and the run's, with the step's messages. */
+  state?: AgentState;
 }
 
 /** An interrupt as the store keeps it: what was asked, about which call, and the answer once there is one. */
@@ -150,6 +169,8 @@ export interface FinishRun {
   events?: StoredEvent[];
   /** Facts for the run's record not stored yet (a last model call that committed no step). */
   facts?: StoredFact[];
+  /** The shared state, when it changed since the run's last commit (an answer applied, a step cut short). */
+  state?: AgentState;
 }
 
 /** Why a run whose process is gone was ended. */
