@@ -43,3 +43,4 @@ export {
 export { eventStream, readSse, readSseBatches, TetherHttpAgent, type EventStreamOptions, type SseMessage, type TetherAgentConfig } from "./transport/index.ts";
 export { allowListOf, compareHandlers, compareTools, formatDrift, formatNotes, hasDrift, type DriftReport } from "./drift.ts";
 export { errorFromResponse, errorFromRunError, type SessionError } from "./errors.ts";
+export type { JsonPatchOperation, SharedState, StateConflict } from "./state/index.ts";

@@ -7,6 +7,8 @@ export interface StoredThread {
   /** The agent whose conversation it is. */
   agentId?: string;
   messages: Message[];
+  /** The agent's shared state as last stored (while a run goes, as of its last committed step); absent from servers that keep none. */
+  state?: unknown;
   /** The run still going, if any: a page follows it without acting. */
   activeRun: { runId: string } | null;
   pendingToolCalls: Array<{ toolCallId: string; runId: string }>;

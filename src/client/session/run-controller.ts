@@ -10,6 +10,7 @@ import type { OutcomeReporter } from "./outcome-reporter.ts";
 import type { RunCancel } from "./run-cancel.ts";
 import { createRunEventReader, type RunEnd } from "./run-event-reader.ts";
 import type { SessionStore } from "./session-store.ts";
+import type { SessionSharedState } from "./shared-state.ts";
 import type { AgentSessionOptions, SurfaceAction } from "./session-types.ts";
 import { showInterrupts } from "./show-interrupts.ts";
 import type { ThreadChannel } from "./thread-channel.ts";
@@ -64,6 +65,8 @@ export interface RunControllerOptions {
   cancel: RunCancel;
   /** Tells the thread's other tabs that this one started a run; none without BroadcastChannel. */
   channel: ThreadChannel | undefined;
+  /** The agent's shared state: each request carries the person's edits, and those made while a run streams wait for its end. */
+  sharedState: Pick<SessionSharedState, "sending" | "following" | "ended" | "clearConflicts">;
 }
 
 /** What one run streamed: whether the server took it, and which browser calls' outcomes it owes. */
@@ -84,6 +87,8 @@ export function createRunController(options: RunControllerOptions): RunControlle
   const setState = store.set;
   let runEnd: RunEnd | undefined;
   let startedRunId: string | undefined;
+  // Whether the run being streamed started (any RUN_STARTED, whatever id a plain AG-UI server gives it).
+  let started = false;
   let reporting = 0;
 
   /** The end of the run just streamed, taken once. */
@@ -98,6 +103,7 @@ export function createRunController(options: RunControllerOptions): RunControlle
     runner,
     onRunStarted(runId) {
       startedRunId = runId;
+      started = true;
       // A run this tab started before a reload is still its own to stop (it only watches its events: they were acted on).
       setState({ runId, ...(store.get().observing && journal.owns(runId) ? { observing: false } : {}) });
       if (!store.get().observing) {
@@ -130,22 +136,24 @@ export function createRunController(options: RunControllerOptions): RunControlle
     takeRunEnd();
     const before = new Set(agent.messages.map((message) => message.id));
     let end: RunEnd | undefined;
+    started = false;
     try {
-      await agent.runAgent(
-        {
-          runId: requestedRunId,
-          tools: options.registry.list().map((handler) => toAgUiTool(handler.spec)),
-          ...(options.sessionOptions.context ? { context: options.sessionOptions.context() } : {}),
-          forwardedProps: { ...forwarded, tether: { trigger } },
-          ...(resume ? { resume } : {}),
-        },
-        options.subscriber,
-      );
+      const parameters = {
+        runId: requestedRunId,
+        tools: options.registry.list().map((handler) => toAgUiTool(handler.spec)),
+        ...(options.sessionOptions.context ? { context: options.sessionOptions.context() } : {}),
+        forwardedProps: { ...forwarded, tether: { trigger } },
+        ...(resume ? { resume } : {}),
+      };
+      // The request is made from `agent.state` as runAgent begins, in this same tick: it carries the person's edits.
+      options.sharedState.sending();
+      await agent.runAgent(parameters, options.subscriber);
       end = takeRunEnd();
     } catch (error) {
       setState({ error: errorJson(error) });
       return { taken: startedRunId === requestedRunId };
     } finally {
+      options.sharedState.ended(started);
       showInterrupts(agent, runner, store);
       setState({ running: false });
     }
@@ -173,6 +181,7 @@ export function createRunController(options: RunControllerOptions): RunControlle
   };
 
   const start = async (trigger: Trigger, resume?: ResumeEntry[], forwarded?: Record<string, unknown>): Promise<boolean> => {
+    options.sharedState.clearConflicts(); // the person moved on: what they were told is behind them
     const run = await stream(trigger, resume, forwarded);
     if (run.owed) await report(run.owed.runId, run.owed.toolCallIds, { continueRun: run.owed.continueRun });
     return run.taken;
@@ -182,6 +191,7 @@ export function createRunController(options: RunControllerOptions): RunControlle
     let finished: FollowedRun | undefined;
     setState({ running: true, observing: true });
     takeRunEnd();
+    options.sharedState.following();
     try {
       await agent.connectAgent({}, options.subscriber);
       const end = takeRunEnd();
@@ -189,6 +199,7 @@ export function createRunController(options: RunControllerOptions): RunControlle
     } catch (error) {
       setState({ error: errorJson(error) });
     } finally {
+      options.sharedState.ended(true); // a followed run carried none of this page's edits: they wait for its next request
       showInterrupts(agent, runner, store);
       setState({ running: false, observing: false });
     }

@@ -11,6 +11,8 @@ const initial: SessionState = {
   mode: "side",
   interrupts: [],
   stoppedMessageIds: [],
+  state: {},
+  stateConflicts: [],
 };
 
 afterEach(() => vi.useRealTimers());

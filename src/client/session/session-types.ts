@@ -3,6 +3,7 @@ import type { Context, Interrupt, Message } from "@ag-ui/core";
 import type { AgentWelcome, ApprovalResponse } from "../../protocol/index.ts";
 import type { DriftReport } from "../drift.ts";
 import type { SessionError } from "../errors.ts";
+import type { SharedState, StateConflict } from "../state/index.ts";
 import type { BrowserToolHandler, ToolActivity, ToolRegistry } from "../tools/index.ts";
 
 export interface AgentSessionOptions {
@@ -78,6 +79,16 @@ export interface SessionState {
   unsent?: UnsentMessage;
   /** Messages of runs this page stopped: the answer so far, or the last message when no answer had begun. */
   stoppedMessageIds: string[];
+  /**
+   * The agent's shared state as the page shows it: the agent's, with the person's edits (`setState`) on it.
+   * Read-only: change it with `setState`. A new object whenever it changes, and only then.
+   */
+  state: SharedState;
+  /**
+   * The person's edits that no longer applied once the agent changed the state under them (it removed what
+   * they changed), oldest first: dropped from `state`, and told here. Cleared when the person starts the next run.
+   */
+  stateConflicts: StateConflict[];
 }
 
 /** A message that was not sent, and why, in the server's words or the browser's. */
@@ -117,6 +128,13 @@ export interface AgentSession {
   registerTool(handler: BrowserToolHandler): () => void;
   /** Sets the mode tools are checked against (their `modes`); the app defines the words. */
   setMode(mode: string): void;
+  /**
+   * The person changes the agent's shared state: the next state, or a function of the one shown (handed a
+   * copy). It shows at once and reaches the agent with the next run. While a run streams, the person's
+   * edit wins on the paths it touched and the agent's changes win elsewhere; an edit the agent's change
+   * made impossible is dropped and listed in `state.stateConflicts`. Not a JSON object: `invalid_state`.
+   */
+  setState(update: SharedState | ((current: SharedState) => SharedState)): void;
   /**
    * Sends a user message and runs the agent, continuing after browser tools
    * until the agent is done. Open approvals are answered `cancelled`: the

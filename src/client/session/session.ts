@@ -15,6 +15,7 @@ import { createRunController } from "./run-controller.ts";
 import { createSessionRestore } from "./session-restore.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { createSessionStore } from "./session-store.ts";
+import { createSessionSharedState } from "./shared-state.ts";
 import type { AgentSession, AgentSessionOptions } from "./session-types.ts";
 import { openThreadChannel } from "./thread-channel.ts";
 import { createThreadFollower } from "./thread-follower.ts";
@@ -52,6 +53,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     mode: options.mode ?? "side",
     interrupts: [],
     stoppedMessageIds: [],
+    state: {},
+    stateConflicts: [],
   });
   const capabilities = routes.capabilities ? createCapabilitiesLoader(routes.capabilities, doFetch, headers) : undefined;
   const timing = options.onToolDispatch ? createToolDispatchTiming(options.onToolDispatch) : undefined;
@@ -74,15 +77,29 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     onError: (error) => store.set({ error }),
   });
   const channel = openThreadChannel(threadId);
-  const subscriber: AgentSubscriber = { onMessagesChanged: ({ messages }) => store.set({ messages: [...messages] }) };
-  const runs = createRunController({ agent, store, journal, registry, runner, subscriber, sessionOptions: options, answers, outcomes, cancel, channel });
+  const sharedState = createSessionSharedState({ agent, store });
+  const subscriber: AgentSubscriber = { ...sharedState.subscriber, onMessagesChanged: ({ messages }) => store.set({ messages: [...messages] }) };
+  const runs = createRunController({
+    agent,
+    store,
+    journal,
+    registry,
+    runner,
+    subscriber,
+    sessionOptions: options,
+    answers,
+    outcomes,
+    cancel,
+    channel,
+    sharedState,
+  });
   agent.use(readRunEvents(agent, timing ? timing.reading(runs.read) : runs.read));
 
   let driftChecked: Promise<DriftReport> | undefined;
   const checkDrift = () =>
     (driftChecked ??= checkAgainstServer({ capabilities, handlers: registry.list(), agentId: options.agentId ?? "", onDrift: options.drift ?? "warn" }));
   const load = () => loadThread(routes.thread, doFetch, headers);
-  const follower = createThreadFollower({ agent, store, load, runs, runner });
+  const follower = createThreadFollower({ agent, store, load, runs, runner, sharedState });
   const restore = createSessionRestore({ follower, journal, outcomes, runs, setState: store.set });
   const sender = createMessageSender({
     agent,
@@ -108,6 +125,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     subscribe: store.subscribe,
     registerTool: (handler) => registry.register(handler),
     setMode: (mode) => store.set({ mode }),
+    setState: sharedState.set,
     answer: runs.answer,
     send: sender.send,
     async retry() {

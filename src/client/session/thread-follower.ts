@@ -3,6 +3,7 @@ import type { TetherHttpAgent } from "../transport/index.ts";
 import type { StoredThread } from "./load-thread.ts";
 import type { FollowedRun, RunController } from "./run-controller.ts";
 import type { SessionStore } from "./session-store.ts";
+import type { SessionSharedState } from "./shared-state.ts";
 import { showInterrupts } from "./show-interrupts.ts";
 
 /** What `createThreadFollower` returns. */
@@ -21,6 +22,8 @@ export function createThreadFollower(deps: {
   runs: Pick<RunController, "follow">;
   /** Learns from the stored thread which calls already have results, and shows what waits for an approval. */
   runner: Pick<ToolRunner, "restore" | "markAwaiting">;
+  /** Takes the stored thread's shared state, beside its messages. */
+  sharedState: Pick<SessionSharedState, "loaded">;
 }) {
   const { agent, store } = deps;
 
@@ -33,6 +36,7 @@ export function createThreadFollower(deps: {
     const thread = await deps.load();
     if (!thread) return undefined;
     agent.setMessages(thread.messages);
+    deps.sharedState.loaded(thread.state);
     agent.pendingInterrupts = thread.pendingInterrupts ?? [];
     deps.runner.restore(thread.messages);
     store.set({ messages: [...thread.messages] });
@@ -51,6 +55,7 @@ export function createThreadFollower(deps: {
     // question that started the run is not among them: once nothing runs, the stored thread is the whole conversation.
     if (followed.size > 0 && latest && !latest.activeRun) {
       agent.setMessages(latest.messages);
+      deps.sharedState.loaded(latest.state);
       store.set({ messages: [...latest.messages] });
     }
     return { thread, latest, ...(last ? { last } : {}) };
