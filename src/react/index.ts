@@ -1,6 +1,6 @@
 /**
  * React bindings for Tether: a provider for the session, the assistant panel
- * and the parts it is arranged from, and hooks for sessions and browser tools.
+ * and the parts it is arranged from, and hooks for sessions, shared state and browser tools.
  *
  * @module
  */
@@ -17,6 +17,7 @@ export { TetherProvider, type TetherProviderProps } from "./tether-provider.tsx"
 export { ToolActivityItem } from "./tool-activity-item.tsx";
 export { ToolTimeline } from "./tool-timeline.tsx";
 export { useSessionState } from "./use-session-state.ts";
+export { useAgentState, type AgentStateUpdate } from "./use-agent-state.ts";
 export { useBrowserTool, type ReactBrowserToolHandler } from "./use-browser-tool.ts";
 export { createToolRenderers, type ToolCallDescriber, type ToolCallRenderer, type ToolCallView, type ToolRenderers, type ToolView } from "./tool-renderers.ts";
 export { useSessionStatus } from "./use-session-status.ts";
