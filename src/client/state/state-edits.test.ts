@@ -106,6 +106,15 @@ describe("createStateEdits", () => {
     expect(edits.conflicts()).toEqual([]);
   });
 
+  it("keeps the object shown when a new state has the same content", () => {
+    const edits = createStateEdits(RECIPE);
+    const shown = edits.shown();
+    edits.receive(structuredClone(RECIPE));
+    expect(edits.shown()).toBe(shown);
+    edits.receive({ ...RECIPE, note: "new" });
+    expect(edits.shown()).not.toBe(shown);
+  });
+
   it("edits lists by position: an edit of the second step follows the index, not the step (the documented caveat)", () => {
     const steps = { steps: [{ name: "chop" }, { name: "boil" }] };
     const edits = createStateEdits(steps);

@@ -83,7 +83,8 @@ export function createStateEdits(initial: SharedState = {}): StateEdits {
       }
     }
     pending = kept;
-    shown = document;
+    // The same content keeps the same object, so a page selecting the state is not rendered again for nothing.
+    if (diffState(shown, document).length > 0) shown = document;
   };
 
   return {
