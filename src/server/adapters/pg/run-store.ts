@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../../protocol/index.ts";
-import { beginRunRefusals, decodePage, endedRunRefusal, lostRunEvents, splitRunInput, closeUnaskedApprovals } from "../../store/shared/index.ts";
+import { beginRunRefusals, decodePage, endedRunRefusal, splitRunInput } from "../../store/shared/index.ts";
 import { isPgRetryable, toPgStoreError } from "./errors.ts";
-import { claimOwnerIfGone, holdInstanceLock, type PgInstanceLock } from "./instance.ts";
+import { holdInstanceLock, type PgInstanceLock } from "./instance.ts";
+import { pgLostRuns } from "./lost-runs.ts";
 import { pgClock } from "./clock.ts";
 import { pgInterrupt, pgThread, type PgInterruptRow, type PgThreadRow } from "./rows.ts";
 import { pgRunReads } from "./run-reads.ts";
@@ -17,7 +18,7 @@ import { pgReports } from "./reports.ts";
 import { pgStatements } from "./statements.ts";
 import { pgWrites } from "./writes.ts";
 import { pgRunInputs } from "./run-inputs.ts";
-import type { LostRunEnding, PendingToolCall, RunLogEntry, RunStore, StoredEvent, StoredFact } from "../../store/index.ts";
+import type { PendingToolCall, RunLogEntry, RunStore, StoredEvent, StoredFact } from "../../store/index.ts";
 
 export type { PgRunStoreOptions };
 
@@ -70,58 +71,12 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
   };
   const read = <T>(query: () => Promise<T>) => single("read from the database", query);
   const rows = async <Row>(text: string, values: unknown[]) => (await read(() => runner.query<Row>(text, values))).rows;
-  const { insertEvents, appendMessages, insertFacts, insertInterrupt, upsertPending } = pgWrites(sql);
+  const writes = pgWrites(sql);
+  const { insertEvents, appendMessages, insertFacts, insertInterrupt, upsertPending } = writes;
   const addReport = pgReports(schema);
   const inputs = pgRunInputs(schema);
 
-  /** Closes the approvals a run asked for that nobody will see, answering their calls in the thread. */
-  const closeApprovalsOf = async (tx: PgQueries, runId: string, threadId: string) => {
-    const pending = (await tx.query<PgInterruptRow>(sql.getPendingInterrupts, [threadId])).rows.map(pgInterrupt);
-    const closed = closeUnaskedApprovals(runId, pending);
-    for (const { interruptId, answer } of closed) await tx.query(sql.resolveInterrupt, [interruptId, "cancelled", JSON.stringify(answer), runId]);
-    await appendMessages(
-      tx,
-      threadId,
-      runId,
-      closed.map(({ result }) => result),
-    );
-  };
-
-  /**
-   * Ends a running run whose process is gone, inside the caller's transaction. A run another instance is executing is
-   * left alone while that instance lives (its liveness lock is held): "gone" is the database's word, not a guess.
-   */
-  const endLost = async (tx: PgQueries, runId: string, ending: LostRunEnding): Promise<StoredEvent[] | undefined> => {
-    const [run] = (await tx.query<{ thread_id: string; status: string; owner: string | null }>(sql.lockRunThread, [runId])).rows;
-    if (run?.status !== "running") return undefined;
-    if (run.owner !== instanceId && !(await claimOwnerIfGone(tx, ownerKey(run.owner ?? "")))) return undefined;
-    await closeApprovalsOf(tx, runId, run.thread_id);
-    const messages = (await tx.query<{ body: Message }>(sql.allMessages, [run.thread_id])).rows.map((row) => row.body);
-    const [last] = (await tx.query<{ last: number }>(sql.lastSeq, [runId])).rows;
-    const events = lostRunEvents({ runId, threadId: run.thread_id, lastStoredSeq: last?.last ?? 0, messages }, ending);
-    await insertEvents(tx, runId, events);
-    await tx.query(sql.finishRun, [runId, ending.status, null, JSON.stringify({ code: ending.code, message: ending.message }), null, now()]);
-    return events;
-  };
-
-  /**
-   * One transaction per gone owner; two instances sweeping at once never both end a run: the owner's lock, taken for
-   * the transaction, admits one, and the other finds the owner claimed (or, later, its runs ended).
-   */
-  const endRunsOf = (owner: string) =>
-    write("end the runs a stopped instance left", async (tx) => {
-      if (owner !== instanceId && !(await claimOwnerIfGone(tx, ownerKey(owner)))) return 0;
-      let count = 0;
-      for (const { run_id: runId } of (await tx.query<{ run_id: string }>(sql.runningRunsOf, [owner])).rows) {
-        if (await endLost(tx, runId, { code: "instance_lost", status: "error", message: "The server stopped while this run was in progress." })) count++;
-      }
-      return count;
-    });
-  const endRunsOfLostInstances = async () => {
-    let ended = 0;
-    for (const { owner } of await rows<{ owner: string }>(sql.runningOwners, [instanceId])) ended += await endRunsOf(owner);
-    return ended;
-  };
+  const { closeApprovalsOf, endLost, endRunsOf, endRunsOfLostInstances } = pgLostRuns({ sql, writes, instanceId, ownerKey, now, write, rows });
 
   return {
     async getThread(threadId) {
