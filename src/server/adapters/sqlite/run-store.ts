@@ -1,4 +1,4 @@
-import { beginRunRefusals, decodePage, endedRunRefusal, lostRunEvents, closeUnaskedApprovals, splitRunInput } from "../../store/shared/index.ts";
+import { beginRunRefusals, decodePage, endedRunRefusal, splitRunInput } from "../../store/shared/index.ts";
 import type { Message } from "@ag-ui/core";
 import { TetherError } from "../../../protocol/index.ts";
 import { sqliteAttempt } from "./attempt.ts";
@@ -6,6 +6,7 @@ import { checkpointInBackground } from "./checkpoints.ts";
 import { createGroupCommit } from "./group-commit.ts";
 import { cannotOpen, openSqliteDatabase } from "./database.ts";
 import { lockDatabaseFile } from "./lock.ts";
+import { sqliteLostRuns } from "./lost-runs.ts";
 import { toInterrupt, toThread } from "./rows.ts";
 import { sqliteRunReads } from "./run-reads.ts";
 import { applySchema } from "./schema.ts";
@@ -13,18 +14,7 @@ import { sqliteReports } from "./reports.ts";
 import { prepareStatements } from "./statements.ts";
 import { sqliteRunInputs } from "./run-inputs.ts";
 import { sqliteWrites } from "./writes.ts";
-import type {
-  BeginRun,
-  CommitStep,
-  FinishRun,
-  LostRunEnding,
-  PendingToolCall,
-  RunLogEntry,
-  RunReport,
-  RunStore,
-  StoredEvent,
-  StoredFact,
-} from "../../store/index.ts";
+import type { BeginRun, CommitStep, FinishRun, PendingToolCall, RunLogEntry, RunReport, RunStore, StoredEvent, StoredFact } from "../../store/index.ts";
 import { checkSqliteRunStoreOptions, type SqliteRunStoreOptions } from "./run-store-options.ts";
 
 /** Page writes are retried by the hub, so they wait only briefly here. */
@@ -59,7 +49,9 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
   const group = createGroupCommit(db);
   const checkpoints = file ? checkpointInBackground(db, options.filename, options) : undefined;
 
-  const { insertEvents, appendMessages, insertFacts, insertInterrupt } = sqliteWrites(statements);
+  const writes = sqliteWrites(statements);
+  const { insertEvents, appendMessages, insertFacts, insertInterrupt } = writes;
+  const { closeApprovalsOf, endLostRun, recoverInterruptedRuns } = sqliteLostRuns(db, statements, writes, now);
 
   const beginRun = db.transaction((begin: BeginRun) => {
     const { thread, run } = begin;
@@ -140,37 +132,6 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     insertEvents(finish.runId, finish.events ?? []);
     insertFacts(finish.runId, finish.facts);
     if (finish.status !== "finished") closeApprovalsOf(finish.runId);
-  });
-
-  /** Closes the approvals a run asked for that nobody will see, answering their calls in the thread. */
-  const closeApprovalsOf = (runId: string) => {
-    const row = statements.getRun.get(runId)!;
-    const closed = closeUnaskedApprovals(runId, statements.getPendingInterrupts.all(row.thread_id).map(toInterrupt));
-    for (const { interruptId, answer } of closed) statements.resolveInterrupt.run("cancelled", JSON.stringify(answer), runId, interruptId);
-    appendMessages(
-      row.thread_id,
-      runId,
-      closed.map(({ result }) => result),
-    );
-  };
-
-  const endLostRun = db.transaction((runId: string, ending: LostRunEnding): StoredEvent[] | undefined => {
-    const row = statements.getRun.get(runId);
-    if (row?.status !== "running") return undefined;
-    closeApprovalsOf(runId);
-    const messages = statements.allMessages.all(row.thread_id).map((message) => JSON.parse(message.body) as Message);
-    const events = lostRunEvents({ runId, threadId: row.thread_id, lastStoredSeq: statements.lastSeq.get(runId)!.last, messages }, ending);
-    insertEvents(runId, events);
-    statements.finishRun.run(ending.status, null, JSON.stringify({ code: ending.code, message: ending.message }), null, now(), runId);
-    return events;
-  });
-
-  const recoverInterruptedRuns = db.transaction(() => {
-    const runs = statements.runningRuns.all();
-    for (const { run_id: runId } of runs) {
-      endLostRun(runId, { code: "instance_lost", status: "error", message: "The server stopped while this run was in progress." });
-    }
-    return runs.length;
   });
 
   const appendLog = db.transaction((runId: string, entries: RunLogEntry[]) => {
