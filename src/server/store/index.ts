@@ -8,6 +8,7 @@
 export { createMemoryRunStore } from "./memory.ts";
 export { UNSTORED_EVENT_LIMIT } from "./port.ts";
 export type {
+  AgentState,
   BeginRun,
   CommitStep,
   FinishRun,

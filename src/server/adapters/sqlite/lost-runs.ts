@@ -36,7 +36,9 @@ export function sqliteLostRuns(
     if (row?.status !== "running") return undefined;
     closeApprovalsOf(runId);
     const messages = statements.allMessages.all(row.thread_id).map((message) => JSON.parse(message.body) as Message);
-    const events = lostRunEvents({ runId, threadId: row.thread_id, lastStoredSeq: statements.lastSeq.get(runId)!.last, messages }, ending);
+    const state = statements.getThread.get(row.thread_id)?.state;
+    const lastStoredSeq = statements.lastSeq.get(runId)!.last;
+    const events = lostRunEvents({ runId, threadId: row.thread_id, lastStoredSeq, messages, ...(state ? { state: JSON.parse(state) } : {}) }, ending);
     insertEvents(runId, events);
     statements.finishRun.run(ending.status, null, JSON.stringify({ code: ending.code, message: ending.message }), null, now(), runId);
     return events;

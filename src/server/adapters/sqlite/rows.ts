@@ -14,6 +14,7 @@ export interface RunRow {
   usage: string | null;
   request_summary: string | null;
   log: string;
+  state: string | null;
   created_at: string;
   finished_at: string | null;
 }
@@ -37,8 +38,24 @@ export function toInterrupt(row: InterruptRow): StoredInterrupt {
   };
 }
 
-export function toThread(row: { thread_id: string; agent_id: string; owner_id: string; created_at: string; updated_at: string }): StoredThread {
-  return { threadId: row.thread_id, agentId: row.agent_id, ownerId: row.owner_id, createdAt: row.created_at, updatedAt: row.updated_at };
+export interface ThreadRow {
+  thread_id: string;
+  agent_id: string;
+  owner_id: string;
+  created_at: string;
+  updated_at: string;
+  state: string | null;
+}
+
+export function toThread(row: ThreadRow): StoredThread {
+  return {
+    threadId: row.thread_id,
+    agentId: row.agent_id,
+    ownerId: row.owner_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    ...(row.state !== null ? { state: JSON.parse(row.state) } : {}),
+  };
 }
 
 export function toRun(row: RunRow): StoredRun {
@@ -55,6 +72,7 @@ export function toRun(row: RunRow): StoredRun {
     ...(row.usage ? { usage: JSON.parse(row.usage) } : {}),
     ...(row.request_summary ? { requestSummary: JSON.parse(row.request_summary) } : {}),
     log: JSON.parse(row.log),
+    ...(row.state !== null ? { state: JSON.parse(row.state) } : {}),
     createdAt: row.created_at,
     ...(row.finished_at ? { finishedAt: row.finished_at } : {}),
   };

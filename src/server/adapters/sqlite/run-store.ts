@@ -50,7 +50,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
   const checkpoints = file ? checkpointInBackground(db, options.filename, options) : undefined;
 
   const writes = sqliteWrites(statements);
-  const { insertEvents, appendMessages, insertFacts, insertInterrupt } = writes;
+  const { insertEvents, appendMessages, insertFacts, insertInterrupt, setState } = writes;
   const { closeApprovalsOf, endLostRun, recoverInterruptedRuns } = sqliteLostRuns(db, statements, writes, now);
 
   const beginRun = db.transaction((begin: BeginRun) => {
@@ -69,6 +69,8 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     }
     if (existing) statements.touchThread.run(at, thread.threadId);
     else statements.insertThread.run(thread.threadId, thread.agentId, thread.ownerId, at, at);
+    // Before the run's row, which starts from the thread's state.
+    if (begin.state) statements.setThreadState.run(JSON.stringify(begin.state), thread.threadId);
     statements.insertRun.run(
       run.runId,
       thread.agentId,
@@ -115,6 +117,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     }
     for (const stored of step.interrupts ?? []) insertInterrupt(stored);
     insertFacts(step.runId, step.facts);
+    if (step.state) setState(step.threadId, step.runId, step.state);
     statements.touchThread.run(now(), step.threadId);
   });
 
@@ -131,6 +134,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     if (ended.changes !== 1) return;
     insertEvents(finish.runId, finish.events ?? []);
     insertFacts(finish.runId, finish.facts);
+    if (finish.state) setState(statements.getRun.get(finish.runId)!.thread_id, finish.runId, finish.state);
     if (finish.status !== "finished") closeApprovalsOf(finish.runId);
   });
 

@@ -96,10 +96,24 @@ CREATE TABLE IF NOT EXISTS run_facts (
 CREATE INDEX IF NOT EXISTS run_facts_by_run ON run_facts (run_key);
 `;
 
+/**
+ * Columns added to the tables after they were first made, each added where a
+ * file lacks it: its rows read NULL there, as "none".
+ */
+const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; definition: string }> = [
+  // An agent's shared state, JSON: the thread's current value, and each run's latest (see AgentState).
+  { table: "threads", column: "state", definition: "TEXT" },
+  { table: "runs", column: "state", definition: "TEXT" },
+];
+
 /** Creates what is missing, and brings a database made by an earlier version up to date. */
 export function applySchema(db: Database.Database): void {
   if (isTextKeyed(db)) rekeyOnIntegers(db, SCHEMA);
   else db.exec(SCHEMA);
   addReportTotals(db);
   applyRunInputSchema(db);
+  for (const { table, column, definition } of ADDED_COLUMNS) {
+    const columns = (db.pragma(`table_info(${table})`) as Array<{ name: string }>).map((found) => found.name);
+    if (!columns.includes(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+  }
 }

@@ -1,21 +1,21 @@
 import type Database from "better-sqlite3";
-import type { InterruptRow, RunLinkRow, RunRow } from "./rows.ts";
+import type { InterruptRow, RunLinkRow, RunRow, ThreadRow } from "./rows.ts";
 
 // Tables key their rows by a thread's or run's integer key; statements take the client's id and look the key up.
 const THREAD_KEY = "(SELECT thread_key FROM threads WHERE thread_id = ?)";
 const RUN_KEY = "(SELECT run_key FROM runs WHERE run_id = ?)";
 // A run as listed and looked up: never its request (`input`), which only readRunInput reads.
 const RUN_COLUMNS =
-  "run_id, thread_id, agent_id, user_id, parent_run_id, trigger, status, outcome, error, usage, request_summary, log, created_at, finished_at";
+  "run_id, thread_id, agent_id, user_id, parent_run_id, trigger, status, outcome, error, usage, request_summary, log, state, created_at, finished_at";
 
 /** Every statement the SQLite store runs, prepared once per connection. @internal */
 export function prepareStatements(db: Database.Database) {
   return {
-    getThread: db.prepare<[string], { thread_id: string; agent_id: string; owner_id: string; created_at: string; updated_at: string }>(
-      "SELECT thread_id, agent_id, owner_id, created_at, updated_at FROM threads WHERE thread_id = ?",
-    ),
+    getThread: db.prepare<[string], ThreadRow>("SELECT thread_id, agent_id, owner_id, created_at, updated_at, state FROM threads WHERE thread_id = ?"),
     insertThread: db.prepare("INSERT INTO threads (thread_id, agent_id, owner_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"),
     touchThread: db.prepare("UPDATE threads SET updated_at = ? WHERE thread_id = ?"),
+    setThreadState: db.prepare<[string, string]>("UPDATE threads SET state = ? WHERE thread_id = ?"),
+    setRunState: db.prepare<[string, string]>("UPDATE runs SET state = ? WHERE run_id = ?"),
     getMessages: db.prepare<[string, string], { body: string }>(
       `SELECT body FROM messages WHERE thread_key = ${THREAD_KEY} AND run_id != ? AND superseded_by IS NULL ORDER BY position`,
     ),
@@ -48,11 +48,11 @@ export function prepareStatements(db: Database.Database) {
     listRunLinks: db.prepare<[string], RunLinkRow>(
       `SELECT run_id, parent_run_id, trigger, created_at FROM runs WHERE thread_key = ${THREAD_KEY} ORDER BY ordinal`,
     ),
-    /** Takes the thread's id last: the run goes into the thread stored before it. */
+    /** Takes the thread's id last: the run goes into the thread stored before it, and starts from the thread's state. */
     insertRun: db.prepare(
-      `INSERT INTO runs (run_id, thread_key, thread_id, agent_id, user_id, parent_run_id, trigger, status, input, log, created_at, ordinal)
+      `INSERT INTO runs (run_id, thread_key, thread_id, agent_id, user_id, parent_run_id, trigger, status, input, log, created_at, ordinal, state)
        SELECT ?, thread_key, thread_id, ?, ?, ?, ?, 'running', ?, ?, ?,
-         COALESCE((SELECT MAX(ordinal) FROM runs WHERE thread_key = threads.thread_key), 0) + 1
+         COALESCE((SELECT MAX(ordinal) FROM runs WHERE thread_key = threads.thread_key), 0) + 1, state
        FROM threads WHERE thread_id = ?`,
     ),
     finishRun: db.prepare("UPDATE runs SET status = ?, outcome = ?, error = ?, usage = ?, finished_at = ? WHERE run_id = ? AND status = 'running'"),

@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import { beginRunRefusals, encodePage, pages } from "../../store/shared/index.ts";
-import type { StoredEvent, StoredFact, StoredInterrupt } from "../../store/index.ts";
+import type { AgentState, StoredEvent, StoredFact, StoredInterrupt } from "../../store/index.ts";
 import type { prepareStatements } from "./statements.ts";
 
 /**
@@ -27,6 +27,12 @@ export function sqliteWrites(statements: ReturnType<typeof prepareStatements>) {
     },
     insertFacts(runId: string, facts: StoredFact[] | undefined) {
       for (const fact of facts ?? []) statements.insertFact.run(runId, JSON.stringify(fact));
+    },
+    /** A committed change of shared state: the thread's current value and the run's latest. */
+    setState(threadId: string, runId: string, state: AgentState) {
+      const json = JSON.stringify(state);
+      statements.setThreadState.run(json, threadId);
+      statements.setRunState.run(json, runId);
     },
     insertInterrupt(stored: StoredInterrupt) {
       const { status: _status, answer: _answer, resolvedByRunId: _by, ...body } = stored;
