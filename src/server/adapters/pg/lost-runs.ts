@@ -1,7 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import { closeUnaskedApprovals, lostRunEvents } from "../../store/shared/index.ts";
 import { claimOwnerIfGone } from "./instance.ts";
-import { pgInterrupt, type PgInterruptRow } from "./rows.ts";
+import { pgInterrupt, type PgInterruptRow, type PgThreadRow } from "./rows.ts";
 import type { PgQueries } from "./runner.ts";
 import type { PgStatements } from "./statements.ts";
 import type { pgWrites } from "./writes.ts";
@@ -49,7 +49,9 @@ export function pgLostRuns(options: {
     await closeApprovalsOf(tx, runId, run.thread_id);
     const messages = (await tx.query<{ body: Message }>(sql.allMessages, [run.thread_id])).rows.map((row) => row.body);
     const [last] = (await tx.query<{ last: number }>(sql.lastSeq, [runId])).rows;
-    const events = lostRunEvents({ runId, threadId: run.thread_id, lastStoredSeq: last?.last ?? 0, messages }, ending);
+    const [thread] = (await tx.query<PgThreadRow>(sql.getThread, [run.thread_id])).rows;
+    const state = thread?.state ? { state: thread.state } : {};
+    const events = lostRunEvents({ runId, threadId: run.thread_id, lastStoredSeq: last?.last ?? 0, messages, ...state }, ending);
     await insertEvents(tx, runId, events);
     await tx.query(sql.finishRun, [runId, ending.status, null, JSON.stringify({ code: ending.code, message: ending.message }), null, now()]);
     return events;

@@ -14,6 +14,7 @@ export interface PgRunRow {
   usage: StoredRun["usage"] | null;
   request_summary: StoredRun["requestSummary"] | null;
   log: StoredRun["log"];
+  state: StoredRun["state"] | null;
   created_at: Date;
   finished_at: Date | null;
 }
@@ -24,6 +25,7 @@ export interface PgThreadRow {
   owner_id: string;
   created_at: Date;
   updated_at: Date;
+  state: StoredThread["state"] | null;
 }
 
 export interface PgInterruptRow {
@@ -40,6 +42,7 @@ export function pgThread(row: PgThreadRow): StoredThread {
     ownerId: row.owner_id,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    ...(row.state ? { state: row.state } : {}),
   };
 }
 
@@ -68,6 +71,7 @@ export function pgRun(row: PgRunRow): StoredRun {
     ...(row.usage ? { usage: row.usage } : {}),
     ...(row.request_summary ? { requestSummary: row.request_summary } : {}),
     log: row.log,
+    ...(row.state ? { state: row.state } : {}),
     createdAt: row.created_at.toISOString(),
     ...(row.finished_at ? { finishedAt: row.finished_at.toISOString() } : {}),
   };

@@ -53,7 +53,8 @@ describe.each(backends)("run requests in a PostgreSQL schema made before migrati
     const s = quoteIdentifier(schema);
     await (await createPgRunStore(await backend.on(schema))).close();
     // Back to version 4, with two runs as it stored them: each request inline.
-    for (const column of ["input_history", "request_summary"]) await backend.run(`ALTER TABLE ${s}.runs DROP COLUMN IF EXISTS ${column}`);
+    for (const column of ["input_history", "request_summary", "state"]) await backend.run(`ALTER TABLE ${s}.runs DROP COLUMN IF EXISTS ${column}`);
+    await backend.run(`ALTER TABLE ${s}.threads DROP COLUMN IF EXISTS state`);
     for (const table of ["history_contents", "history_links"]) await backend.run(`DROP TABLE IF EXISTS ${s}.${table}`);
     await backend.run(`DELETE FROM ${s}.schema_migrations WHERE version > 4`);
     await backend.run(`INSERT INTO ${s}.threads VALUES ('t1', 'recipes', 'sam', now(), now())`);
@@ -67,7 +68,7 @@ describe.each(backends)("run requests in a PostgreSQL schema made before migrati
 
     const store = await createPgRunStore(await backend.on(schema));
     try {
-      expect(PG_MIGRATIONS.at(-1)!.version).toBe(5);
+      expect(PG_MIGRATIONS.at(-1)!.version).toBe(6);
       expect(await store.readRunInput("r1")).toEqual(clientInput);
       expect(await store.readRunInput("r2")).toEqual(serverInput);
       expect((await store.listRuns("t1")).map((run) => Object.keys(run).includes("input"))).toEqual([false, false]);

@@ -91,18 +91,26 @@ for (const backend of backends) {
       await Promise.all(opened.splice(0).map((store) => store.close()));
     });
 
-    it("migrates a new schema once when two instances start on it at the same moment", async () => {
+    it("migrates a new schema once, and one left at version 5, when two instances start on it at the same moment", async () => {
       const schema = backend.newSchema();
+      const quoted = quoteIdentifier(schema);
+      const versions = () => backend.scalar(`SELECT string_agg(version::text, ',' ORDER BY version) FROM ${quoted}.schema_migrations`);
+      const every = PG_MIGRATIONS.map((migration) => migration.version).join(",");
 
       const [first, second] = await Promise.all([open(schema), open(schema)]);
 
-      expect(await backend.scalar(`SELECT string_agg(version::text, ',' ORDER BY version) FROM ${quoteIdentifier(schema)}.schema_migrations`)).toBe(
-        PG_MIGRATIONS.map((migration) => migration.version).join(","),
-      );
+      expect(await versions()).toBe(every);
       await first!.beginRun(begin("thread_1", "run_1"));
       expect((await second!.getActiveRun("thread_1"))?.runId).toBe("run_1");
-      // A third start finds nothing left to do.
-      await open(schema);
+      await open(schema); // a third start finds nothing left to do
+      // Back to version 5, before shared state, with its running run: two instances starting at once add the columns once.
+      for (const table of ["threads", "runs"]) await backend.scalar(`ALTER TABLE ${quoted}.${table} DROP COLUMN state`);
+      await backend.scalar(`DELETE FROM ${quoted}.schema_migrations WHERE version > 5`);
+      const [third, fourth] = await Promise.all([open(schema), open(schema)]);
+      expect(await versions()).toBe(every);
+      for (const found of [await third!.getThread("thread_1"), await third!.getRun("run_1")]) expect(found).not.toHaveProperty("state");
+      await third!.finishRun({ runId: "run_1", status: "finished", state: { step: 1 } });
+      for (const found of [await fourth!.getThread("thread_1"), await fourth!.getRun("run_1")]) expect(found?.state).toEqual({ step: 1 });
     });
 
     it("brings a schema an earlier Tether made (version 1) up to date, keeping its threads", async () => {
@@ -116,7 +124,8 @@ for (const backend of backends) {
       await backend.scalar(`ALTER TABLE ${quoted}.messages DROP COLUMN superseded_by`);
       await backend.scalar(`ALTER TABLE ${quoted}.runs DROP COLUMN cancel_requested_at`);
       await backend.scalar(`DROP TABLE ${quoted}.report_totals`);
-      for (const column of ["input_history", "request_summary"]) await backend.scalar(`ALTER TABLE ${quoted}.runs DROP COLUMN ${column}`);
+      for (const column of ["input_history", "request_summary", "state"]) await backend.scalar(`ALTER TABLE ${quoted}.runs DROP COLUMN ${column}`);
+      await backend.scalar(`ALTER TABLE ${quoted}.threads DROP COLUMN state`);
       for (const table of ["history_contents", "history_links"]) await backend.scalar(`DROP TABLE ${quoted}.${table}`);
       await backend.scalar(`DELETE FROM ${quoted}.schema_migrations WHERE version > 1`);
 

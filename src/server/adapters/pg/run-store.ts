@@ -114,7 +114,8 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
       await write("start the run", async (tx) => {
         const at = now();
         // Creates the thread or takes its lock: two starts on one thread, on any instances, go one after the other from here.
-        const [row] = (await tx.query<{ owner_id: string }>(sql.upsertThread, [thread.threadId, thread.agentId, thread.ownerId, at])).rows;
+        const state = begin.state ? JSON.stringify(begin.state) : null;
+        const [row] = (await tx.query<{ owner_id: string }>(sql.upsertThread, [thread.threadId, thread.agentId, thread.ownerId, at, state])).rows;
         if (row?.owner_id !== thread.ownerId) throw beginRunRefusals.threadOfAnotherUser();
         const [checks] = (await tx.query<{ taken: boolean; busy: boolean }>(sql.beginChecks, [run.runId, thread.threadId])).rows;
         if (checks?.taken) throw beginRunRefusals.runExists(run.runId);
@@ -185,6 +186,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
         await upsertPending(tx, step.threadId, step.pending);
         for (const stored of step.interrupts ?? []) await insertInterrupt(tx, stored);
         await insertFacts(tx, step.runId, step.facts);
+        if (step.state) await tx.query(sql.setState, [step.threadId, step.runId, JSON.stringify(step.state)]);
       });
     },
     async finishRun(finish, { waitMs } = {}) {
@@ -203,6 +205,7 @@ export async function createPgRunStore(options: PgRunStoreOptions): Promise<RunS
         ]);
         await insertEvents(tx, finish.runId, finish.events ?? []);
         await insertFacts(tx, finish.runId, finish.facts);
+        if (finish.state) await tx.query(sql.setState, [run.thread_id, finish.runId, JSON.stringify(finish.state)]);
         if (finish.status !== "finished") await closeApprovalsOf(tx, finish.runId, run.thread_id);
       });
     },

@@ -138,6 +138,15 @@ CREATE TABLE ${s}.history_links (
 );
 `,
   },
+  {
+    version: 6,
+    name: "an agent's shared state on threads and runs",
+    // json, as every JSON column here, not jsonb: jsonb reorders keys and refuses strings JavaScript holds ("\u0000", a lone surrogate).
+    sql: (s) => `
+ALTER TABLE ${s}.threads ADD COLUMN state json;
+ALTER TABLE ${s}.runs ADD COLUMN state json;
+`,
+  },
 ];
 
 /** Advisory lock class of the migrations (the second key is the schema's hash): one migrating instance per schema at a time. */

@@ -8,26 +8,31 @@ import { quoteIdentifier } from "./schema.ts";
 export function pgStatements(schema: string) {
   const s = quoteIdentifier(schema);
   // A run as listed and looked up: never its request (`input`), which only readRunInput reads.
-  const runColumns = `run_id, thread_id, agent_id, user_id, parent_run_id, trigger, status, outcome, error, usage, request_summary, log, created_at, finished_at`;
+  const runColumns = `run_id, thread_id, agent_id, user_id, parent_run_id, trigger, status, outcome, error, usage, request_summary, log, state, created_at, finished_at`;
   return {
-    getThread: `SELECT thread_id, agent_id, owner_id, created_at, updated_at FROM ${s}.threads WHERE thread_id = $1`,
+    getThread: `SELECT thread_id, agent_id, owner_id, created_at, updated_at, state FROM ${s}.threads WHERE thread_id = $1`,
     /**
      * Creates the thread, or touches it and takes its row lock: every write
      * that changes what a thread's runs are, or appends to its messages, holds
      * this lock first, so they happen one at a time and always take their
      * locks in the same order (thread, then run). Returns its owner, and
-     * whether it is new.
+     * whether it is new. A state ($5) replaces the thread's; NULL keeps it.
      */
-    upsertThread: `INSERT INTO ${s}.threads AS t (thread_id, agent_id, owner_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
-      ON CONFLICT (thread_id) DO UPDATE SET updated_at = EXCLUDED.updated_at
+    upsertThread: `INSERT INTO ${s}.threads AS t (thread_id, agent_id, owner_id, created_at, updated_at, state) VALUES ($1, $2, $3, $4, $4, $5::json)
+      ON CONFLICT (thread_id) DO UPDATE SET updated_at = EXCLUDED.updated_at, state = COALESCE(EXCLUDED.state, t.state)
       RETURNING t.owner_id, (t.xmax = 0) AS created`,
     touchThread: `UPDATE ${s}.threads SET updated_at = $2 WHERE thread_id = $1`,
+    /** A committed change of shared state ($3): the thread's current value and the run's latest, in one round trip. */
+    setState: `WITH thread AS (UPDATE ${s}.threads SET state = $3::json WHERE thread_id = $1)
+      UPDATE ${s}.runs SET state = $3::json WHERE run_id = $2`,
     /** A run's thread, locked as upsertThread locks it. */
     lockRunThread: `SELECT r.thread_id, r.status, r.owner FROM ${s}.runs r JOIN ${s}.threads t ON t.thread_id = r.thread_id WHERE r.run_id = $1 FOR UPDATE OF t`,
     beginChecks: `SELECT EXISTS (SELECT 1 FROM ${s}.runs WHERE run_id = $1) AS taken,
       EXISTS (SELECT 1 FROM ${s}.runs WHERE thread_id = $2 AND status = 'running') AS busy`,
-    insertRun: `INSERT INTO ${s}.runs (run_id, thread_id, agent_id, user_id, parent_run_id, trigger, status, input, log, owner, created_at, ordinal)
-      SELECT $1, $2, $3, $4, $5, $6::json, 'running', $7::json, $8::json, $9, $10, COALESCE(MAX(ordinal), 0) + 1 FROM ${s}.runs WHERE thread_id = $2`,
+    // The run starts from its thread's state, written by upsertThread before it.
+    insertRun: `INSERT INTO ${s}.runs (run_id, thread_id, agent_id, user_id, parent_run_id, trigger, status, input, log, owner, created_at, ordinal, state)
+      SELECT $1, $2, $3, $4, $5, $6::json, 'running', $7::json, $8::json, $9, $10, COALESCE(MAX(ordinal), 0) + 1,
+        (SELECT state FROM ${s}.threads WHERE thread_id = $2) FROM ${s}.runs WHERE thread_id = $2`,
     // Never before the run began: the instance ending it (another, taking it for lost) may have a clock behind the one that began it.
     finishRun: `UPDATE ${s}.runs SET status = $2, outcome = $3::json, error = $4::json, usage = $5::json, finished_at = GREATEST($6::timestamptz, created_at)
       WHERE run_id = $1 AND status = 'running'`,
