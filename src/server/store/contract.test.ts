@@ -107,6 +107,209 @@ async function rejection(promise: Promise<unknown>): Promise<TetherErrorCode | "
   throw new Error("expected the promise to reject");
 }
 
+/** A state with what JSON can hold: nesting, arrays, unicode beyond the BMP, escapes, numbers at their edges, keys in an order of their own. */
+const richState = {
+  zeta: { list: [1, "two", null, true, { deep: [[], {}] }], empty: {} },
+  alpha: "Grüße, 東京 ✓ 🎉 e\u0301 \u05e9\u05dc\u05d5\u05dd",
+  escapes: 'tab\tnewline\nquote" backslash\\ nul\u0000 lone\ud800',
+  numbers: [0, -1, 0.1 + 0.2, 1e-7, 2 ** 53 - 1, -1.5e300],
+  "": "the empty key",
+  "a/b~c": "JSON Pointer's own characters",
+};
+
+/**
+ * The contract's cases about an agent's shared state (AG-UI `state`): the
+ * thread holds its current value and each run the one it started from or
+ * committed last, written in the transactions that start a run, commit a
+ * step and finish it, never by a run that already ended; a lost run ends
+ * with a snapshot of what the thread kept.
+ */
+function sharedStateContract(openStore: () => Promise<RunStore>, restart: (store: RunStore) => Promise<RunStore>, durable: boolean) {
+  const plan = { recipe: { title: "Risotto", servings: 2 } };
+  const edited = { recipe: { title: "Risotto", servings: 4 }, steps: ["toast the rice"] };
+  const done = { recipe: { title: "Risotto", servings: 4 }, steps: ["toast the rice", "stir"], finished: true };
+  const stateOf = async (store: RunStore, runId = "run_1", threadId = "thread_1") => ({
+    thread: (await store.getThread(threadId))?.state,
+    run: (await store.getRun(runId))?.state,
+  });
+
+  it("has no state on a thread and a run begun without one", async () => {
+    const store = await openStore();
+    await store.beginRun(begin());
+    await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: [] });
+
+    expect(await store.getThread("thread_1")).not.toHaveProperty("state");
+    for (const run of [await store.getRun("run_1"), await store.getActiveRun("thread_1"), ...(await store.listRuns("thread_1"))]) {
+      expect(run).not.toHaveProperty("state");
+    }
+  });
+
+  it("stores the state a run begins with as the thread's and the run's, and a later run without one starts from the thread's", async () => {
+    const store = await openStore();
+    await store.beginRun({ ...begin(), state: plan });
+
+    expect(await stateOf(store)).toEqual({ thread: plan, run: plan });
+    expect((await store.getActiveRun("thread_1"))?.state).toEqual(plan);
+    expect((await store.listRuns("thread_1")).map((run) => run.state)).toEqual([plan]);
+
+    await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" } });
+    await store.beginRun(begin({ runId: "run_2", messages: [userMessage("m3", "and for four?")] }));
+
+    expect(await stateOf(store, "run_2")).toEqual({ thread: plan, run: plan });
+    expect((await store.listRuns("thread_1")).map((run) => run.state)).toEqual([plan, plan]);
+  });
+
+  it("replaces the thread's and the run's state with a step's, keeps it through a step without one, and an earlier run keeps its own", async () => {
+    const store = await openStore();
+    await store.beginRun({ ...begin(), state: plan });
+
+    await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: [], state: edited });
+    expect(await stateOf(store)).toEqual({ thread: edited, run: edited });
+
+    await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [], pending: [] });
+    expect(await stateOf(store)).toEqual({ thread: edited, run: edited });
+
+    await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" } });
+    await store.beginRun({ ...begin({ runId: "run_2", messages: [userMessage("m3", "no, for two")] }), state: plan });
+    expect(await stateOf(store, "run_2")).toEqual({ thread: plan, run: plan });
+    expect((await store.getRun("run_1"))?.state).toEqual(edited);
+  });
+
+  it("stores the state finishRun carries as the thread's and the run's, once: a second finishRun changes nothing", async () => {
+    const store = await openStore();
+    await store.beginRun({ ...begin(), state: plan });
+
+    await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" }, state: edited });
+    expect(await stateOf(store)).toEqual({ thread: edited, run: edited });
+
+    await store.finishRun({ runId: "run_1", status: "error", error: { code: "internal", message: "late" }, state: done });
+    expect(await stateOf(store)).toEqual({ thread: edited, run: edited });
+    // Without state, finishRun leaves it as the run's last commit left it.
+    await store.beginRun(begin({ runId: "run_2", messages: [userMessage("m3", "go on")] }));
+    await store.finishRun({ runId: "run_2", status: "finished", outcome: { type: "success" } });
+    expect(await stateOf(store, "run_2")).toEqual({ thread: edited, run: edited });
+  });
+
+  it.each([
+    ["ended as lost", (store: RunStore) => store.endLostRun("run_1", { code: "instance_lost", status: "error", message: "The server stopped." })],
+    ["finished", (store: RunStore) => store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" } })],
+  ])("writes no state for a run %s: its step is refused and its late finishRun ignored, whatever the thread's next run did", async (_how, end) => {
+    const store = await openStore();
+    await store.beginRun({ ...begin(), state: plan });
+    await end(store);
+
+    expect(await rejection(store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: [], state: done }))).toBe(
+      "run_not_active",
+    );
+    await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" }, state: done });
+    expect(await stateOf(store)).toEqual({ thread: plan, run: plan });
+
+    await store.beginRun({ ...begin({ runId: "run_2", messages: [userMessage("m3", "still there?")] }), state: edited });
+    expect(await rejection(store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [], pending: [], state: done }))).toBe("run_not_active");
+    await store.finishRun({ runId: "run_1", status: "error", error: { code: "internal", message: "late" }, state: done });
+    expect(await stateOf(store, "run_2")).toEqual({ thread: edited, run: edited });
+    expect((await store.getRun("run_1"))?.state).toEqual(plan);
+  });
+
+  it("writes no state when beginRun is refused, even for a refusal found after the thread was written", async () => {
+    const store = await openStore();
+    await store.beginRun({ ...begin(), state: plan });
+    await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: pendingCalls });
+    await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success", pendingToolCallIds: ["call_1", "call_2"] } });
+    await store.beginRun({ ...begin({ runId: "run_2", messages: [], resolvedToolCallIds: ["call_1"] }), state: edited });
+    await store.finishRun({ runId: "run_2", status: "finished", outcome: { type: "success" } });
+
+    // call_1 was answered by run_2: the same answer again is refused, as are a taken run id and a thread of another user.
+    const again = store.beginRun({ ...begin({ runId: "run_3", messages: [], resolvedToolCallIds: ["call_1"] }), state: done });
+    expect(await rejection(again)).toBe("history_conflict");
+    expect(await rejection(store.beginRun({ ...begin({ runId: "run_2", messages: [] }), state: done }))).toBe("run_exists");
+    expect(await rejection(store.beginRun({ ...begin({ runId: "run_4", ownerId: "lee", messages: [] }), state: done }))).toBe("forbidden");
+
+    expect(await stateOf(store, "run_2")).toEqual({ thread: edited, run: edited });
+    expect(await store.getRun("run_3")).toBeUndefined();
+  });
+
+  it("ends a lost run of a thread with state with a snapshot of the state its last step committed, before the messages snapshot", async () => {
+    const store = await openStore();
+    await store.beginRun({ ...begin({ events: [started()] }), state: plan });
+    await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: [], state: edited });
+    await store.appendEvents("run_1", [event(2, "Open")]);
+
+    const ending = await store.endLostRun("run_1", { code: "instance_lost", status: "error", message: "The server stopped." });
+
+    // A thread without state ends with the messages snapshot and the error alone (see "ends a lost run in endLostRun ...").
+    const gapEnd = 2 + UNSTORED_EVENT_LIMIT;
+    expect(ending?.map(({ seq, event }) => [seq, event.type])).toEqual([
+      [gapEnd + 1, EventType.STATE_SNAPSHOT],
+      [gapEnd + 2, EventType.MESSAGES_SNAPSHOT],
+      [gapEnd + 3, EventType.RUN_ERROR],
+    ]);
+    expect(ending?.[0]?.event).toEqual({ type: EventType.STATE_SNAPSHOT, snapshot: edited });
+    expect(ending?.[1]?.event).toMatchObject({ messages: [userTurn, navigateCall] });
+    expect(await store.readEvents("run_1", 2)).toEqual(ending);
+    expect(await stateOf(store)).toEqual({ thread: edited, run: edited });
+  });
+
+  it("snapshots the thread's state, kept from an earlier run, when a run that began without one is lost", async () => {
+    const store = await openStore();
+    await store.beginRun({ ...begin(), state: plan });
+    await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" }, state: edited });
+    await store.beginRun(begin({ runId: "run_2", messages: [userMessage("m3", "go on")], events: [started("run_2")] }));
+
+    const ending = await store.endLostRun("run_2", { code: "run_cancelled", status: "cancelled", message: "Cancelled." });
+
+    expect(ending?.map(({ event }) => event.type)).toEqual([EventType.STATE_SNAPSHOT, EventType.MESSAGES_SNAPSHOT, EventType.RUN_ERROR]);
+    expect(ending?.[0]?.event).toEqual({ type: EventType.STATE_SNAPSHOT, snapshot: edited });
+  });
+
+  it("gives back exactly the state it was given, through every write and the lost run's snapshot, and copies of it", async () => {
+    const store = await openStore();
+    const exact = JSON.stringify(richState);
+    const through = (value: unknown) => expect(JSON.stringify(value)).toBe(exact);
+    await store.beginRun({ ...begin({ events: [started()] }), state: richState });
+    through((await store.getThread("thread_1"))?.state);
+    through((await store.getRun("run_1"))?.state);
+
+    await store.commitStep({ threadId: "thread_1", runId: "run_1", messages: [], pending: [], state: { ...richState, step: 1 } });
+    expect(JSON.stringify((await store.getActiveRun("thread_1"))?.state)).toBe(JSON.stringify({ ...richState, step: 1 }));
+    const given = structuredClone(richState);
+    await store.finishRun({ runId: "run_1", status: "finished", outcome: { type: "success" }, state: given });
+    given.zeta.list.push("changed after the write");
+    (await store.getThread("thread_1"))!.state!.alpha = "changed after the read";
+    through((await store.getThread("thread_1"))?.state);
+    through((await store.listRuns("thread_1"))[0]?.state);
+
+    await store.beginRun(begin({ runId: "run_2", messages: [userMessage("m3", "again")], events: [started("run_2")] }));
+    const ending = await store.endLostRun("run_2", { code: "instance_lost", status: "error", message: "The server stopped." });
+    const replayed = await store.readEvents("run_2", 1);
+    for (const snapshot of [ending?.[0], replayed[0]]) through((snapshot?.event as { snapshot?: unknown } | undefined)?.snapshot);
+
+    const reopened = await restart(store);
+    through((await reopened.getThread("thread_1"))?.state);
+    through((await reopened.getRun("run_2"))?.state);
+  });
+
+  if (durable) {
+    it("ends a run left running with a snapshot of its thread's committed state in recoverInterruptedRuns, kept across the restart", async () => {
+      const stopped = await openStore();
+      await stopped.beginRun({ ...begin({ events: [started()] }), state: plan });
+      await stopped.commitStep({ threadId: "thread_1", runId: "run_1", messages: [navigateCall], pending: [], state: edited });
+      const store = await restart(stopped);
+
+      expect(await store.recoverInterruptedRuns()).toBe(1);
+
+      expect((await store.readEvents("run_1")).map(({ seq, event }) => [seq, event.type])).toEqual([
+        [1, EventType.RUN_STARTED],
+        [UNSTORED_EVENT_LIMIT + 2, EventType.STATE_SNAPSHOT],
+        [UNSTORED_EVENT_LIMIT + 3, EventType.MESSAGES_SNAPSHOT],
+        [UNSTORED_EVENT_LIMIT + 4, EventType.RUN_ERROR],
+      ]);
+      expect((await store.readEvents("run_1", 1))[0]?.event).toEqual({ type: EventType.STATE_SNAPSHOT, snapshot: edited });
+      expect(await stateOf(store)).toEqual({ thread: edited, run: edited });
+    });
+  }
+}
+
 function runStoreContract(adapter: StoreAdapter) {
   describe(`RunStore contract: ${adapter.name}`, () => {
     const opened: RunStore[] = [];
@@ -120,6 +323,7 @@ function runStoreContract(adapter: StoreAdapter) {
     }
 
     runInputContract(openStore, adapter.storedBytes);
+    describe("shared state", () => sharedStateContract(openStore, (store) => restart(store), adapter.durable));
 
     /** The observable state of one thread, to compare before and after a refused call. */
     async function snapshot(store: RunStore, threadId: string) {

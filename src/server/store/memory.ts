@@ -173,13 +173,14 @@ export function createMemoryRunStore(options: { now?: () => Date } = {}): RunSto
       const added = copy(step.messages);
       const calls = copy(step.pending);
       const stepFacts = copy(step.facts);
+      const state = copy(step.state);
       for (const stored of copy(step.interrupts ?? [])) interrupts.set(stored.interrupt.id, { ...stored, status: "pending" });
       messages.set(step.threadId, [...(messages.get(step.threadId) ?? []), ...added.map((message) => ({ runId: step.runId, message }))]);
       for (const call of calls) pendingOf(step.threadId).set(call.toolCallId, call);
       addFacts(step.runId, stepFacts);
       const thread = threads.get(step.threadId);
       if (thread) thread.updatedAt = now();
-      if (step.state) setState(run, step.state);
+      if (state) setState(run, state);
     },
     async finishRun(finish) {
       const run = runs.get(finish.runId);
