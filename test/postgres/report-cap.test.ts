@@ -110,7 +110,8 @@ describe.skipIf("skipped" in postgres)("report totals on a schema made before th
     try {
       await admin.query(`DROP TABLE "${schema}".report_totals`);
       // And what later migrations added, so the upgrade applies them again.
-      for (const column of ["input_history", "request_summary"]) await admin.query(`ALTER TABLE "${schema}".runs DROP COLUMN ${column}`);
+      for (const column of ["input_history", "request_summary", "state"]) await admin.query(`ALTER TABLE "${schema}".runs DROP COLUMN ${column}`);
+      await admin.query(`ALTER TABLE "${schema}".threads DROP COLUMN state`);
       for (const table of ["history_contents", "history_links"]) await admin.query(`DROP TABLE "${schema}".${table}`);
       await admin.query(`DELETE FROM "${schema}".schema_migrations WHERE version > 3`);
 
