@@ -1,7 +1,8 @@
-import { useContext, useMemo, useSyncExternalStore } from "react";
+import { useCallback, useContext, useMemo, useSyncExternalStore } from "react";
 import { sessionStatus } from "../client/index.ts";
 import { isBusy } from "./is-busy.ts";
 import { MessageList, type MessageMarks, type SurfaceHandlers } from "./message-list.tsx";
+import type { ToolRendererError } from "./server-tool-call-item.tsx";
 import { ToolRenderersContext } from "./tool-renderers.ts";
 import { useSessionState } from "./use-session-state.ts";
 import { useTetherSession } from "./use-tether-session.ts";
@@ -27,6 +28,12 @@ export function Conversation() {
     }),
     [session],
   );
+  // The run that called the tool is not named: the report goes to the thread's latest run, where the view failed.
+  const onRendererError = useCallback(
+    ({ toolCallId, toolName, message }: ToolRendererError) =>
+      void session.reportRendererError({ message, details: { code: "RENDERER_THREW", toolCallId, toolName } }).catch(() => {}),
+    [session],
+  );
   // Worked out from the session's state on each change: which answer Regenerate would replace, if any.
   const regenerable = session.regenerableAnswer();
   const marks = useMemo(
@@ -45,6 +52,7 @@ export function Conversation() {
       running={isBusy(sessionStatus(state))}
       surfaces={surfaces}
       marks={marks}
+      onRendererError={onRendererError}
       {...(renderers ? { renderers } : {})}
     />
   );

@@ -21,5 +21,6 @@ export { useAgentState, type AgentStateUpdate } from "./use-agent-state.ts";
 export { useBrowserTool, type ReactBrowserToolHandler } from "./use-browser-tool.ts";
 export { createToolRenderers, type ToolCallDescriber, type ToolCallRenderer, type ToolCallView, type ToolRenderers, type ToolView } from "./tool-renderers.ts";
 export { useSessionStatus } from "./use-session-status.ts";
+export { useToolRenderer, type ServerToolCallStatus, type ServerToolCallView, type ServerToolRenderer, type ToolRendererOptions } from "./use-tool-renderer.ts";
 export { useTetherSession } from "./use-tether-session.ts";
 export { Welcome } from "./welcome.tsx";

@@ -2,6 +2,7 @@ import type { Message } from "@ag-ui/core";
 import { Fragment, useLayoutEffect, useRef, useState, type RefObject } from "react";
 import { describeSurfaceClick, readSurfaceActivity, type SurfaceAction, type ToolActivity, type UnsentMessage } from "../client/index.ts";
 import { Markdown } from "./markdown.tsx";
+import { ServerToolCallItem, type ToolRendererError } from "./server-tool-call-item.tsx";
 import { SurfaceView } from "./surface-view.tsx";
 import { ToolActivityItem } from "./tool-activity-item.tsx";
 import type { ToolCallView, ToolRenderers } from "./tool-renderers.ts";
@@ -37,12 +38,15 @@ export function MessageList({
   renderers,
   surfaces,
   marks,
+  onRendererError,
 }: {
   messages: Message[];
   activities: ToolActivity[];
   running: boolean;
-  /** How browser tools show their calls (useBrowserTool's `render`), beside the call's line. */
+  /** How tools show their calls: browser tools' beside the call's line (useBrowserTool's `render`), server tools' in its place (useToolRenderer). */
   renderers?: ToolRenderers;
+  /** A server tool's renderer threw: its call is shown as its line, and this is told once per call and error. */
+  onRendererError?: (error: ToolRendererError) => void;
   /** Where clicks on generated surfaces go; without them surfaces are shown and their buttons do nothing. */
   surfaces?: SurfaceHandlers;
   /** Not sent, stopped: shown beside the messages they concern. */
@@ -50,6 +54,7 @@ export function MessageList({
 }) {
   const log = useRef<HTMLDivElement>(null);
   const byCall = new Map(activities.map((activity) => [activity.toolCallId, activity]));
+  const resultOf = new Map(messages.flatMap((message) => (message.role === "tool" ? [[message.toolCallId, message.content] as const] : [])));
   const { unseen, follow, onScroll, showLatest } = useFollowLatest(log);
   const lastMessage = messages.at(-1);
   const regenerable = marks?.onRegenerate && !running ? marks.regenerable : undefined;
@@ -135,6 +140,19 @@ export function MessageList({
               {calls.length > 0 ? (
                 <ol className="tether-activities" aria-label="Tool activity">
                   {calls.map((activity) => {
+                    const server = activity.location === "server" ? renderers?.getServer(activity.toolName) : undefined;
+                    if (server) {
+                      return (
+                        <ServerToolCallItem
+                          key={activity.toolCallId}
+                          activity={activity}
+                          argumentsText={argumentsOf.get(activity.toolCallId)}
+                          resultContent={resultOf.get(activity.toolCallId)}
+                          render={server}
+                          onError={onRendererError}
+                        />
+                      );
+                    }
                     const view = renderers?.get(activity.toolName);
                     const call = view ? toolCallView(activity, argumentsOf.get(activity.toolCallId)) : undefined;
                     // The honest line first (what happened, in words), then the tool's own view of the call.

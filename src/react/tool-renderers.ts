@@ -1,5 +1,6 @@
 import { createContext, type ReactNode } from "react";
 import type { ToolActivity } from "../client/index.ts";
+import type { ServerToolRenderer } from "./server-tool-call.ts";
 
 /** One call of a browser tool, as its `render` sees it: the arguments the model sent, and how far the call got. */
 export interface ToolCallView<Args = unknown> {
@@ -24,10 +25,13 @@ export interface ToolView {
   describe?: ToolCallDescriber;
 }
 
-/** The views of one provider's browser tools, by tool name. */
+/** The views of one provider's tools, by tool name: browser tools' (useBrowserTool) and server tools' (useToolRenderer). */
 export interface ToolRenderers {
   register(toolName: string, view: ToolView): () => void;
   get(toolName: string): ToolView | undefined;
+  /** How a server tool's calls are drawn; kept apart from browser tools' views, so neither hook replaces the other's. */
+  registerServer(toolName: string, render: ServerToolRenderer): () => void;
+  getServer(toolName: string): ServerToolRenderer | undefined;
   subscribe(listener: () => void): () => void;
   /** Changes with every registration, for `useSyncExternalStore`. */
   version(): number;
@@ -35,24 +39,29 @@ export interface ToolRenderers {
 
 /** A registry per `TetherProvider`: views live as long as the components that registered them. */
 export function createToolRenderers(): ToolRenderers {
-  const renderers = new Map<string, ToolView>();
+  const views = new Map<string, ToolView>();
+  const serverRenderers = new Map<string, ServerToolRenderer>();
   const listeners = new Set<() => void>();
   let version = 0;
   const changed = () => {
     version++;
     for (const listener of listeners) listener();
   };
-  return {
-    register(toolName, view) {
-      renderers.set(toolName, view);
+  /** Sets an entry; what it returns removes it, unless a later registration has replaced it since. */
+  const register = <Entry>(entries: Map<string, Entry>, toolName: string, entry: Entry) => {
+    entries.set(toolName, entry);
+    changed();
+    return () => {
+      if (entries.get(toolName) !== entry) return;
+      entries.delete(toolName);
       changed();
-      return () => {
-        if (renderers.get(toolName) !== view) return;
-        renderers.delete(toolName);
-        changed();
-      };
-    },
-    get: (toolName) => renderers.get(toolName),
+    };
+  };
+  return {
+    register: (toolName, view) => register(views, toolName, view),
+    get: (toolName) => views.get(toolName),
+    registerServer: (toolName, render) => register(serverRenderers, toolName, render),
+    getServer: (toolName) => serverRenderers.get(toolName),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
