@@ -24,7 +24,7 @@ describe("accessibility, checked by axe-core", () => {
   const suite = browserSuite({ playbook: { chunkDelayMs: 4 } });
 
   for (const scheme of ["light", "dark"] as const) {
-    it(`the Workdesk (${scheme}): sign-in, the welcome, a conversation with tool lines, and an approval card`, async () => {
+    it(`the Workdesk (${scheme}): sign-in, the welcome, a conversation with tool lines, a server tool's card, and an approval card`, async () => {
       const context = await suite.browser().newContext({ viewport: DESKTOP, colorScheme: scheme });
       const page = await openWorkdesk(context, suite.server().url);
       await page.getByRole("button", { name: "Sign in as lee" }).waitFor();
@@ -34,6 +34,9 @@ describe("accessibility, checked by axe-core", () => {
       expect(await seriousViolations(page)).toEqual([]);
       await ask(page, "open the work request list");
       await lastReply(page, /open now/);
+      // A server tool drawn by the app (useToolRenderer): the record search's results.
+      await ask(page, "find badge reader requests");
+      await lastReply(page, /I found/);
       await ask(page, "close R-1042 as fixed");
       await page.getByRole("group", { name: "Approval needed" }).waitFor();
       expect(await seriousViolations(page)).toEqual([]);

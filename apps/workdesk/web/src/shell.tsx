@@ -5,6 +5,7 @@ import { navigateToScreen } from "../../agent/navigate-to-screen.ts";
 import { getJson, type Screen, type User } from "./api.ts";
 import { Menu } from "./menu.tsx";
 import { createNavigator, type Navigate } from "./navigation.ts";
+import { SearchResultsView } from "./search-results.tsx";
 import { matchRoute, refresh, replace, usePath } from "./router.ts";
 import { SCREEN_COMPONENTS } from "./screens/index.ts";
 import { createWorkdeskSession, workdeskAgentId } from "./session.ts";
@@ -60,6 +61,7 @@ export function Shell({ user, screens, onSignOut }: { user: User; screens: Scree
   return (
     <TetherProvider key={session.threadId} session={session}>
       <NavigationTool session={session} navigate={navigate} />
+      <SearchResultsView />
       <div className={`workdesk workdesk--${mode}${open ? "" : " workdesk--closed"}`}>
         <header className="topbar">
           <span className="topbar__brand">Workdesk</span>
