@@ -28,7 +28,7 @@ export function Conversation() {
     }),
     [session],
   );
-  // The run that called the tool is not named: the report goes to the thread's latest run, where the view failed.
+  // The session finds a report's run by call for surfaces only: this one goes to the thread's latest run, its details naming the call.
   const onRendererError = useCallback(
     ({ toolCallId, toolName, message }: ToolRendererError) =>
       void session.reportRendererError({ message, details: { code: "RENDERER_THREW", toolCallId, toolName } }).catch(() => {}),
