@@ -13,10 +13,10 @@ describe("parsePartialJson", () => {
     expect(parsePartialJson('{"path":"C:\\')).toEqual({ path: "C:" }); // a dangling escape is dropped
   });
 
-  it("leaves out what cannot be closed: a key without its value, half a literal, a trailing comma", () => {
+  it("leaves out what cannot be closed (a key without its value, a trailing comma) and completes half a literal", () => {
     expect(parsePartialJson('{"a":1,"loc')).toEqual({ a: 1 });
     expect(parsePartialJson('{"a":1,"location":')).toEqual({ a: 1 });
-    expect(parsePartialJson('{"a":1,"metric":tr')).toEqual({ a: 1 });
+    expect(parsePartialJson('{"a":1,"metric":tr')).toEqual({ a: 1, metric: true });
     expect(parsePartialJson('{"a":[1,2,')).toEqual({ a: [1, 2] });
     expect(parsePartialJson('{"a":{"b":1},"c":{"d"')).toEqual({ a: { b: 1 }, c: {} });
     expect(parsePartialJson("{")).toEqual({});
