@@ -1,6 +1,6 @@
 import { beginRunRefusals, summarizeRunRequest } from "../store/shared/index.ts";
 import type { Context, Message, RunAgentInput, State } from "@ag-ui/core";
-import { TetherError, TriggerSchema, formatIssues, isValidId, readTetherProps, type Trigger } from "../../protocol/index.ts";
+import { TetherError } from "../../protocol/index.ts";
 import type { Agent } from "../agent/index.ts";
 import type { TetherUser } from "../auth/index.ts";
 import { prepareClientHistory, reconcileServerHistory, type ReconciledHistory, prepareRegeneration, storedWordsToSetAside } from "../history/index.ts";
@@ -12,6 +12,7 @@ import type { IdSource } from "./ids.ts";
 import { offeredTools } from "../record/index.ts";
 import { answeredRunId } from "./answered-run.ts";
 import { repeatsActiveRun } from "./active-run-repeat.ts";
+import { checkIds, parseTrigger } from "./request-checks.ts";
 
 /**
  * A run request that passed every check: a new run, ready to be stored and
@@ -209,35 +210,6 @@ export async function prepareRun(options: {
     answers: resume.answers,
     surfaceCatalogs,
   };
-}
-
-function checkIds(input: RunAgentInput): void {
-  const ids: Array<[string, unknown]> = [
-    ["threadId", input.threadId],
-    ["runId", input.runId],
-  ];
-  if (input.parentRunId !== undefined) ids.push(["parentRunId", input.parentRunId]);
-  for (const message of input.messages) {
-    ids.push(["message id", message.id]);
-    if (message.role === "assistant") for (const call of message.toolCalls ?? []) ids.push(["tool call id", call.id]);
-    if (message.role === "tool") ids.push(["toolCallId", message.toolCallId]);
-  }
-  for (const [name, value] of ids) {
-    if (!isValidId(value)) {
-      const shown = typeof value === "string" ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : String(value);
-      throw new TetherError("invalid_id", `The ${name} ${shown} is not a valid id: use 1-128 letters, digits, "_", ".", ":" or "-".`);
-    }
-  }
-}
-
-function parseTrigger(input: RunAgentInput): Trigger | undefined {
-  const raw = readTetherProps(input.forwardedProps).trigger;
-  if (raw === undefined) return undefined;
-  const parsed = TriggerSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new TetherError("invalid_trigger", `forwardedProps.tether.trigger is not a valid trigger: ${formatIssues(parsed.error.issues, "(trigger)")}.`);
-  }
-  return parsed.data;
 }
 
 /** What the run record keeps of the request; in server mode the thread already holds the history. */
