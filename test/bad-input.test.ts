@@ -368,6 +368,20 @@ describe("bad input", () => {
     { name: "an unknown route", request: () => fetch(url("/api/nothing/here"), { headers: kim() }), status: 404, code: "not_found" },
     { name: "a GET on the run route", request: () => fetch(url("/api/agents/workdesk/run"), { headers: kim() }), status: 404, code: "not_found" },
     {
+      name: "a shared state that is not a JSON object",
+      request: () => post(fresh({ state: ["recipe"] })),
+      status: 400,
+      code: "invalid_state",
+      says: /state was refused for agent "workdesk": it must be a JSON object, not an array/,
+    },
+    {
+      name: "a shared state over the size limit",
+      request: () => post(fresh({ state: { notes: "n".repeat(300 * 1024) } })),
+      status: 400,
+      code: "invalid_state",
+      says: /over the 262144 a state may have/,
+    },
+    {
       name: "a sign-in as a user who does not exist",
       request: () =>
         fetch(url("/api/demo/login"), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: "mallory" }) }),

@@ -21,6 +21,8 @@ export {
   type ToolExecutors,
   type ApprovalByName,
 } from "./tools/index.ts";
+// Shared state: `defineAgent({ state })`, typed with defineState; tools change it through `context.state`.
+export { createRunState, defineState, type AgentStateOption, type RunState, type StateDefinition } from "./state/index.ts";
 // `defineAgent({ upstream })`: an AG-UI agent Tether stands in front of, and what bounds it.
 export type { UpstreamAgentOption, UpstreamEndpoint, UpstreamLimits, RunnableAgent } from "./upstream/index.ts";
 export { type Authenticate, type TetherUser, readSignedToken, signToken } from "./auth/index.ts";

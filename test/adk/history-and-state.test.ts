@@ -11,8 +11,9 @@ import { ofType } from "./model-requests.ts";
 
 /**
  * Where an ADK agent's conversation and state come from: the client's history when the client owns
- * it, the client's state as the session's start; and where ADK's state changes go: out as AG-UI
- * STATE_DELTA, except ADK's own `temp:` keys.
+ * it, the run's state (the client's edit, else the thread's) as the session's start; and where ADK's
+ * state changes go: through the run's state holder (checked, streamed as AG-UI STATE_DELTA, stored),
+ * except ADK's own `temp:` keys.
  */
 
 const weatherHistory: Message[] = [
@@ -207,5 +208,36 @@ describe("ADK state through Tether", () => {
       { units: "celsius", lastCity: null },
       { units: "celsius", lastCity: "Paris" },
     ]);
+  });
+
+  // Guards against state kept only in ADK's per-step session: the thread keeps it, a reload and the next run start from it.
+  it("stores the state ADK changed, and the next run's session starts from it though the client sends none", async () => {
+    const { agent, read } = stateful([{ toolCalls: [{ toolName: "get_weather", input: { city: "Oslo" } }] }, { text: "5C." }, { text: "Oslo again?" }]);
+    const app = await createAdkApp(agent);
+    await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "weather in Oslo?")], state: { units: "celsius" } });
+    const stored = { units: "celsius", lastCity: "Oslo", "ui/panel": "weather" };
+    expect((await app.store.getThread("t1"))?.state).toEqual(stored);
+    expect((await app.store.getRun("r1"))?.state).toEqual(stored);
+
+    const events = await app.run({ threadId: "t1", runId: "r2", messages: [userMessage("u2", "and now?")], state: {} });
+    expect(events[1]).toMatchObject({ type: "STATE_SNAPSHOT", snapshot: stored });
+    expect(read).toEqual([{ units: "celsius", lastCity: null }]);
+    expect(finished(events)).toEqual({ type: "success" });
+  });
+
+  it("leaves out, and logs, a state change the agent's schema refuses: Tether's state stays valid", async () => {
+    const { agent } = stateful([{ toolCalls: [{ toolName: "get_weather", input: { city: "Oslo" } }] }, { text: "5C." }]);
+    // lastCity must be one of two cities; ADK's tool writes Oslo.
+    const schema = z.object({ units: z.string(), lastCity: z.enum(["Paris", "Lima"]).optional(), "ui/panel": z.string().optional() });
+    const app = await createAdkApp(agent, { state: { schema, initial: { units: "celsius" } } });
+    const events = await app.run({ threadId: "t1", runId: "r1", messages: [userMessage("u1", "weather in Oslo?")] });
+
+    expect(ofType(events, "STATE_DELTA")).toEqual([]);
+    expect(finished(events)).toEqual({ type: "success" });
+    expect((await app.store.getThread("t1"))?.state).toEqual({ units: "celsius" });
+    const log = (await app.store.getRun("r1"))!.log.map((entry) => entry.message).join("\n");
+    expect(log).toMatch(
+      /STATE_DELTA \(The state change \(add "\/lastCity", add "\/ui~1panel"\) was refused: .*\/lastCity must be equal to one of the allowed values/,
+    );
   });
 });

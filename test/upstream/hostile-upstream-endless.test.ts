@@ -34,7 +34,8 @@ beforeAll(async () => {
     {
       "only comments": forever([], () => ": keep-alive\n\n", 100),
       "comments after start": forever([frame(started())], () => ": keep-alive\n\n", 100),
-      "state for ever": forever([frame(started())], (count) => frame({ type: "STATE_DELTA", delta: [{ op: "add", path: `/n${count}`, value: count }] }), 20),
+      // Events Tether sets aside (a state delta is taken now: it changes the thread's state).
+      "custom for ever": forever([frame(started())], (count) => frame({ type: "CUSTOM", name: "tick", value: count }), 20),
       "text for ever": forever(
         [frame(started()), frame({ type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant" })],
         () => frame({ type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "la " }),
@@ -80,9 +81,9 @@ describe("an upstream that never ends", () => {
   });
 
   it("is stopped at the run timeout when its events never stop, and its run log stays short", async () => {
-    await stopped("state-forever", "state for ever", /run took longer than 3000 ms/);
-    const log = hostile.logs.get("state-forever-r1")!.join("\n");
-    expect(log).toMatch(/STATE_DELTA .* and \d+ more\.$/);
+    await stopped("custom-forever", "custom for ever", /run took longer than 3000 ms/);
+    const log = hostile.logs.get("custom-forever-r1")!.join("\n");
+    expect(log).toMatch(/CUSTOM .* and \d+ more\.$/);
     expect(log.length).toBeLessThan(4_000);
   });
 

@@ -41,7 +41,7 @@ beforeAll(async () => {
       finished,
     ],
   });
-  // Step 1: a call to a tool it was never given (refused, so Tether asks again) and state Tether does not relay.
+  // Step 1: a call to a tool it was never given (refused, so Tether asks again) and state (taken as the thread's, re-sent).
   upstream.addFixture({
     match: { message: "delete everything" },
     events: [
@@ -64,13 +64,13 @@ beforeAll(async () => {
       finished,
     ],
   });
-  // Bigger events than a step keeps: one over an event's cap, then state (which Tether sets aside) past the step's.
+  // Bigger events than a step keeps: one over an event's cap, then custom events (which Tether sets aside) past the step's.
   upstream.addFixture({
     match: { message: "send big state" },
     events: [
       started,
       { type: "STATE_SNAPSHOT", snapshot: { huge: "h".repeat(40_000) } },
-      ...Array.from({ length: 20 }, (_, index): AGUIEvent => ({ type: "STATE_SNAPSHOT", snapshot: { index, filler: "f".repeat(9_000) } })),
+      ...Array.from({ length: 20 }, (_, index): AGUIEvent => ({ type: "CUSTOM", name: "filler", value: { index, filler: "f".repeat(9_000) } })),
       ...text("up-m4", "Done."),
       finished,
     ],
@@ -154,15 +154,8 @@ describe("the upstream's events in the run record", () => {
       toolCallName: "deleteEverything",
       parentMessageId: "up-m1",
     });
-    // The state was set aside, and the run's start noted (aimock names a thread of its own); the refused call was taken (and refused), so it is not marked.
-    expect(first!.events.map((entry) => entry.ignored)).toEqual([
-      expect.stringMatching(/^it names thread upstream-thread/),
-      undefined,
-      undefined,
-      undefined,
-      "not part of the conversation",
-      undefined,
-    ]);
+    // The run's start noted (aimock names a thread of its own); the refused call was taken (and refused), and the state taken, so neither is marked.
+    expect(first!.events.map((entry) => entry.ignored)).toEqual([expect.stringMatching(/^it names thread upstream-thread/), ...Array(5).fill(undefined)]);
     expect(withoutTimestamp(first!.events[4]!.event)).toEqual({ type: "STATE_SNAPSHOT", snapshot: { password: "[redacted]", note: "token [redacted]" } });
 
     // As received: the chunks, not the start, content and end Tether read them as and sent.
@@ -174,6 +167,8 @@ describe("the upstream's events in the run record", () => {
     expect(deltas).toContain(" is safe.");
     // The key, split across two chunks, is redacted as the text they make.
     expect(JSON.stringify(modelCalls)).not.toMatch(/abcdefghij|klmnopqrst|hunter2/);
+    // The state it took is the run's: sent on.
+    expect(sent).toContainEqual({ type: "STATE_SNAPSHOT", snapshot: { password: "hunter2", note: `token ${SECRET}` } });
     expect(output.events.map((event) => event.type)).toContain("TEXT_MESSAGE_START");
   });
 
@@ -206,7 +201,8 @@ describe("the upstream's events in the run record", () => {
     expect(document.cuts).toContain("/modelCalls/0/upstream/events/1/event/snapshot/huge");
     // 9 KB events fill the rest of the 128 KiB: 14 of the 20 fit, then nothing more is kept (the text and the end neither).
     expect(upstreamEvents.events).toHaveLength(16);
-    expect(upstreamEvents.events.slice(1).every((entry) => entry.ignored === "not part of the conversation")).toBe(true);
+    expect(upstreamEvents.events[1]!.ignored).toBeUndefined();
+    expect(upstreamEvents.events.slice(2).every((entry) => entry.ignored === "not part of the conversation")).toBe(true);
     expect(upstreamEvents.leftOut).toEqual({ count: 10, ignored: 6 });
     expect(JSON.stringify(upstreamEvents).length).toBeLessThan(140 * 1024);
     // Read again, from what the first read kept (the run had ended): the same, its cut still listed.

@@ -38,7 +38,7 @@ export function toAdkTool<Shape extends z.ZodRawShape>(
         }
       : {}),
     execute: async (args, context) => {
-      const { user, threadId, runId, signal } = scopeOf(tool.name, context);
+      const { user, threadId, runId, signal, state } = scopeOf(tool.name, context);
       const confirmation = context?.toolConfirmation;
       // ADK runs a call whose confirmation predicate turned false after a person said no; a "no" stays a no.
       if (confirmation && !confirmation.confirmed) return { error: "This tool call is rejected." };
@@ -46,7 +46,7 @@ export function toAdkTool<Shape extends z.ZodRawShape>(
         tool.authorize?.(args, user);
         const approved = confirmation?.payload as ApprovalResponse | undefined;
         const final = approved && tool.applyApproval ? tool.applyApproval(args, approved) : args;
-        return await tool.execute(final, { user, threadId, runId, toolCallId: context?.functionCallId ?? "", signal });
+        return await tool.execute(final, { user, threadId, runId, toolCallId: context?.functionCallId ?? "", signal, state });
       } catch (error) {
         // A refusal (not in your organisation, only a manager may) is an answer for the model, in ADK's shape for
         // a tool's error and in the tool's own words; anything else is a fault, which ADK reports as such.

@@ -1,5 +1,5 @@
 import type { WorkdeskUser } from "./users.ts";
-import { PLAYBOOK_PROVIDER, type ServerTool, type ToolContext } from "@tether-agent/tether/server";
+import { PLAYBOOK_PROVIDER, createRunState, type ServerTool, type ToolContext } from "@tether-agent/tether/server";
 import { createScriptedModel } from "@tether-agent/tether/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { createWorkdeskAgent, type WorkdeskAgentOptions } from "./index.ts";
@@ -23,7 +23,14 @@ function workdesk(options: Omit<WorkdeskAgentOptions, "requests"> = {}) {
 }
 
 function context(user: WorkdeskUser): ToolContext {
-  return { user, threadId: "thread-1", runId: "run-1", toolCallId: "call_1", signal: new AbortController().signal };
+  return {
+    user,
+    threadId: "thread-1",
+    runId: "run-1",
+    toolCallId: "call_1",
+    signal: new AbortController().signal,
+    state: createRunState({ initial: {}, emit: () => {} }),
+  };
 }
 
 function tool(name: string): ServerTool {

@@ -1,4 +1,4 @@
-import type { ToolContext } from "@tether-agent/tether/server";
+import { createRunState, type ToolContext } from "@tether-agent/tether/server";
 import { catchTetherError } from "@tether-agent/tether/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { closeWorkRequestTool } from "./close-work-request.ts";
@@ -14,6 +14,7 @@ const context = (who: WorkdeskUser): ToolContext<WorkdeskUser> => ({
   runId: "run-1",
   toolCallId: "call_1",
   signal: new AbortController().signal,
+  state: createRunState({ initial: {}, emit: () => {} }),
 });
 
 describe("closeWorkRequestTool", () => {

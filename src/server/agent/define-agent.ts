@@ -17,6 +17,7 @@ import { toUpstreamAgent, type UpstreamAgent, type UpstreamAgentOption } from ".
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.ts";
 import { renderA2uiTool, DEFAULT_MAX_ATTEMPTS } from "../genui/surfaces/index.ts";
 import type { StepEngine } from "./step-engine.ts";
+import { compileAgentState, type AgentStateConfig, type AgentStateOption } from "../state/index.ts";
 
 /**
  * `strict`: a declared browser tool off the allow-list, or with a different
@@ -81,6 +82,12 @@ export interface AgentDefinition<User extends TetherUser = TetherUser> {
    * agent's capabilities as `custom.welcome`.
    */
   welcome?: AgentWelcome | ((user: User) => AgentWelcome);
+  /**
+   * The thread's shared state (AG-UI `state`): its schema, a new thread's
+   * initial value and how the model sees it (`defineState` types it). Without
+   * it the agent takes any JSON object as state. See the guide's "Shared state".
+   */
+  state?: AgentStateOption<any>;
 }
 
 /** An agent as the runtime holds it; `User` is the app's user type its tools and instructions take. */
@@ -110,6 +117,8 @@ export interface Agent<User extends TetherUser = any> {
   checker: ArgumentChecker;
   /** What the agent offers this user before the first message; undefined when it offers nothing. */
   welcome(user: User): AgentWelcome | undefined;
+  /** The shared state it declares, compiled; absent: any JSON object. */
+  state?: AgentStateConfig;
 }
 
 /** Checks an agent's configuration once, at start-up, so runs never meet a broken one. */
@@ -138,6 +147,7 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
     checker.compile(tool.parameters, `tool "${tool.name}" of agent "${definition.id}"`);
   }
   const approvals = namedApprovals(definition, tools);
+  const state = definition.state === undefined ? undefined : compileAgentState(definition.id, definition.state, checker);
   const maxSteps = definition.maxSteps ?? 8;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new TetherError("config_invalid", `maxSteps must be a positive integer, got ${maxSteps}.`);
   const instructions = definition.instructions ?? "";
@@ -161,6 +171,7 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
     // A welcome that depends on the user is checked as it is made: a malformed one is left out, never sent.
     welcome: typeof welcome === "function" ? (user) => AgentWelcomeSchema.safeParse(welcome(user)).data : () => welcome,
     ...(generatedUi ? { generatedUi } : {}),
+    ...(state ? { state } : {}),
     checker,
   };
 }

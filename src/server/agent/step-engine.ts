@@ -1,8 +1,9 @@
-import type { AssistantMessage, BaseEvent, Context, Message, ResumeEntry, State, TokenUsage } from "@ag-ui/core";
+import type { AssistantMessage, BaseEvent, Context, Message, ResumeEntry, TokenUsage } from "@ag-ui/core";
 import type { TetherError } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/index.ts";
 import type { StoredInterrupt } from "../store/index.ts";
 import type { RunTool, ToolCall } from "../tools/index.ts";
+import type { RunState } from "../state/index.ts";
 
 /** One tool call as the model produced it in a step. */
 export interface StepCall extends ToolCall {
@@ -56,7 +57,8 @@ export interface EngineStepInput {
   user: TetherUser;
   /** The client's AG-UI context, for the prompt. */
   context: Context[];
-  state: State;
+  /** The thread's shared state: the engine reads it, and changes it only through it (checked, streamed). */
+  state: RunState;
   /** The run's tools as Tether settles them: the allow-listed browser tools are the engine's to declare. */
   tools: ReadonlyMap<string, RunTool>;
   /** The thread as the run holds it now (the stored thread, or the client's history). */

@@ -82,5 +82,6 @@ async function resultFor(
     runId: options.runId,
     toolCallId: stored.toolCallId,
     signal: options.signal,
+    state: options.state,
   });
 }

@@ -10,6 +10,6 @@ export { createRecordInputCache } from "./record-input-cache.ts";
 export type { EventPageRequest } from "./record-output.ts";
 export type { RecordSources } from "./record-sources.ts";
 export { redactString } from "./redact/index.ts";
-export type { ModelCallFact, ProviderErrorFact, RunFact, ToolCallFact, UpstreamEventsFact } from "./run-facts.ts";
+export type { ModelCallFact, ProviderErrorFact, RunFact, StateEditFact, ToolCallFact, UpstreamEventsFact } from "./run-facts.ts";
 export { createUpstreamEventLog, type UpstreamEventLog } from "./upstream-event-log.ts";
 export { threadRunChain } from "./thread-run-chain.ts";

@@ -1,3 +1,4 @@
+import type { JsonPatchOperation } from "@ag-ui/core";
 import type {
   RecordInput,
   RecordModelCall,
@@ -14,7 +15,17 @@ import type {
  * makes anyway (the run's start, a step's commit, the run's end), so the
  * record costs no transaction of its own.
  */
-export type RunFact = ToolsOfferedFact | ModelCallFact | UpstreamEventsFact | TraceFact | RecordRequestFact | RecordCallsFact;
+export type RunFact = ToolsOfferedFact | ModelCallFact | UpstreamEventsFact | TraceFact | RecordRequestFact | RecordCallsFact | StateEditFact;
+
+/**
+ * The person's edit of the shared state between runs: the request's state
+ * differed from the thread's and replaced it (server history). The JSON Patch
+ * from the thread's state to the request's; written with the run.
+ */
+export interface StateEditFact {
+  kind: "state-edit";
+  operations: JsonPatchOperation[];
+}
 
 /** The tools the run considered, as its start decided; written with the run. */
 export interface ToolsOfferedFact {

@@ -9,7 +9,8 @@ import type { ModelCallRequest } from "./model-call-fact.ts";
 import { providerMessage, toModelError } from "./model-error.ts";
 import { streamModelStep } from "./model-step.ts";
 import type { NewRun } from "./prepare-run.ts";
-import { toModelPrompt } from "./prompt.ts";
+import { statePrompt, toModelPrompt } from "./prompt.ts";
+import type { RunState } from "../state/index.ts";
 import { approvalsBypassed } from "./approvals-bypassed.ts";
 import { produced } from "./step-messages.ts";
 import { upstreamInput } from "./upstream-input.ts";
@@ -18,6 +19,8 @@ import { streamUpstreamStep } from "./upstream-step.ts";
 export interface AgentStepOptions {
   run: NewRun;
   services: RunServices;
+  /** The run's shared state: shown to the model, handed to the upstream or the engine. */
+  state: RunState;
   /** The thread as the run holds it now. */
   messages: Message[];
   /** 1, 2, … within the run. */
@@ -39,7 +42,7 @@ export interface AgentStepOptions {
  * and the calls it left open; the loop settles them the same way.
  */
 export async function takeAgentStep(options: AgentStepOptions): Promise<{ result: StepResult; request: ModelCallRequest }> {
-  const { run, services, messages, step } = options;
+  const { run, services, state, messages, step } = options;
   const { agent } = run;
   const ids = { signal: services.signal, emit: options.emit, newMessageId: services.ids.message, usedToolCallIds: options.usedToolCallIds };
   const ignored = createIgnoredLog();
@@ -55,7 +58,7 @@ export async function takeAgentStep(options: AgentStepOptions): Promise<{ result
       runId: run.runId,
       user: run.user,
       context: run.context,
-      state: run.state,
+      state,
       tools: run.toolSet.tools,
       messages,
       step,
@@ -78,7 +81,8 @@ export async function takeAgentStep(options: AgentStepOptions): Promise<{ result
       newToolCallId: services.ids.toolCall,
       upstream: agent.upstream,
       user: run.user,
-      input: upstreamInput(run, messages, step),
+      input: upstreamInput(run, messages, step, structuredClone(state.get())),
+      state,
       endMetadata: options.endMetadata,
       tetherTools,
       onIgnored: (event, why) => {
@@ -93,7 +97,8 @@ export async function takeAgentStep(options: AgentStepOptions): Promise<{ result
   }
 
   const settings = { ...(options.tools.length > 0 ? { toolChoice: "auto" } : {}), maxRetries: agent.retry.maxRetries };
-  const prompt = toModelPrompt(agent.instructions(run.user), run.context, messages);
+  // Rebuilt every step, so the model sees what a tool changed in the step before.
+  const prompt = toModelPrompt(agent.instructions(run.user), run.context, messages, statePrompt(state.get(), agent.state));
   const request = { step, model: agent.model!, settings, messageCount: prompt.length, toolCount: options.tools.length };
   const result = await streamModelStep({
     ...ids,

@@ -18,6 +18,7 @@ import type { RunFact } from "../record/index.ts";
 import type { RunServices } from "./run-services.ts";
 import { stopReason } from "./stop-reason.ts";
 import type { RecordSurfaceAttempt } from "../../protocol/index.ts";
+import { createRunState, type RunState } from "../state/index.ts";
 
 /**
  * Runs the agent: streams the model, executes server tools, and stops when
@@ -39,6 +40,8 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     inputSchema: tool.modelParameters,
   }));
   const decide = createCallDecisions(run.toolSet.tools, run.user, run.toolSet.checker);
+  // The one holder of the run's shared state: tools, the upstream and the engine change it through it.
+  const state = createRunState({ initial: run.state.start, ...(agent.state ? { schema: agent.state.schema } : {}), emit });
   // The current step's surface attempts, and record facts waiting for the run's next write to the store.
   const attempts: RecordSurfaceAttempt[] = [];
   const unstoredFacts: RunFact[] = [];
@@ -62,8 +65,11 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       }
     : emit;
   const summedUsage = () => (usage.length > 0 ? { usage: aggregateTokenUsage(usage) } : {});
-  // Every write takes the record facts waiting for one: they cost no write of their own.
-  const takeFacts = () => (unstoredFacts.length > 0 ? { facts: unstoredFacts.splice(0) } : {});
+  // Every write takes the record facts waiting for one, and the state when it changed: they cost no write of their own.
+  const takeUnstored = () => {
+    const changed = state.take();
+    return { ...(unstoredFacts.length > 0 ? { facts: unstoredFacts.splice(0) } : {}), ...(changed ? { state: changed } : {}) };
+  };
   const commit = (stepMessages: Message[], pending: ToolCall[], interrupts: StoredInterrupt[] = []) =>
     store.commitStep({
       threadId: run.threadId,
@@ -71,7 +77,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       messages: stepMessages,
       pending: agent.history === "server" ? pending.map((call) => toPending(call, run.runId)) : [],
       interrupts,
-      ...takeFacts(),
+      ...takeUnstored(),
     });
   // A surface the run leaves unfinished ends `failed`; the thread keeps it as the client last saw it.
   // Rare (the model stopped short of a retry), so its own small commit rather than a place in every step's.
@@ -86,7 +92,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     await endSurfaces();
     return channel.end(
       { type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome, ...summedUsage() },
-      { status: outcome.type === "cancelled" ? "cancelled" : "finished", outcome, ...summedUsage(), ...takeFacts() },
+      { status: outcome.type === "cancelled" ? "cancelled" : "finished", outcome, ...summedUsage(), ...takeUnstored() },
     );
   };
   // An aborted run was cancelled, unless its abort says why it was stopped instead: then it ends with that error.
@@ -117,7 +123,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
     }
 
     const settled = await settleToolCalls({
-      ...contextFor(run, services),
+      ...contextFor(run, services, state),
       calls: result.calls,
       decide,
       tools: run.toolSet.tools,
@@ -149,7 +155,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       // The snapshot then holds every surface with its final content.
       await endSurfaces();
       // What the client needs to show the question and come back to it later, before the run ends.
-      emit({ type: EventType.STATE_SNAPSHOT, snapshot: run.state ?? {} });
+      emit({ type: EventType.STATE_SNAPSHOT, snapshot: state.get() });
       emit({ type: EventType.MESSAGES_SNAPSHOT, messages: snapshotMessages(messages, agent.history) });
       await finish({ type: "interrupt", interrupts: settled.interrupts.map((stored) => stored.interrupt) });
       return true;
@@ -170,7 +176,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
   try {
     if (run.answers.length > 0) {
       const applied = await applyAnswers({
-        ...contextFor(run, services),
+        ...contextFor(run, services, state),
         answers: run.answers,
         tools: run.toolSet.tools,
         emit,
@@ -190,6 +196,7 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
       const { result, request } = await takeAgentStep({
         run,
         services,
+        state,
         messages,
         step: step + 1,
         emit: stepEmit,
@@ -219,14 +226,15 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
         metadata: { tether: { runId: run.runId, threadId: run.threadId } },
         ...summedUsage(),
       },
-      { status: "error", error: { code: error.code, message: error.message }, ...summedUsage(), ...takeFacts() },
+      { status: "error", error: { code: error.code, message: error.message }, ...summedUsage(), ...takeUnstored() },
     );
   }
 }
 
-/** Who and where, for tools that act in this run. */
-function contextFor(run: NewRun, services: RunServices) {
+/** Who and where, for tools that act in this run, and the state they change. */
+function contextFor(run: NewRun, services: RunServices, state: RunState) {
   return {
+    state,
     user: run.user,
     threadId: run.threadId,
     runId: run.runId,

@@ -1,5 +1,5 @@
 import { beginRunRefusals, summarizeRunRequest } from "../store/shared/index.ts";
-import type { Context, Message, RunAgentInput, State } from "@ag-ui/core";
+import type { Context, Message, RunAgentInput } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
 import type { Agent } from "../agent/index.ts";
 import type { TetherUser } from "../auth/index.ts";
@@ -9,10 +9,11 @@ import type { BeginRun, RunStore } from "../store/index.ts";
 import { buildToolSet, type ToolSet } from "../tools/index.ts";
 import { clientCatalogs, describeCatalogIds, type ClientCatalog, RENDER_A2UI, prepareUiAction } from "../genui/surfaces/index.ts";
 import type { IdSource } from "./ids.ts";
-import { offeredTools } from "../record/index.ts";
+import { offeredTools, type StateEditFact } from "../record/index.ts";
 import { answeredRunId } from "./answered-run.ts";
 import { repeatsActiveRun } from "./active-run-repeat.ts";
 import { checkIds, parseTrigger } from "./request-checks.ts";
+import { ANY_OBJECT_STATE, startingState, type StartingState } from "../state/index.ts";
 
 /**
  * A run request that passed every check: a new run, ready to be stored and
@@ -29,8 +30,8 @@ export interface NewRun {
   threadId: string;
   runId: string;
   context: Context[];
-  /** The client's state, sent back in the snapshot before an interrupt. */
-  state: State;
+  /** The shared state the run starts from (the thread's, the person's edit, the client's), as starting-state.ts decided. */
+  state: StartingState;
   /** What the store records as the run begins, but for its first events, which the runner makes. */
   begin: Omit<BeginRun, "events">;
   parentRunId?: string;
@@ -87,6 +88,15 @@ export async function prepareRun(options: {
       throw new TetherError("invalid_trigger", `The parent run ${parentRunId} is not a run of thread ${input.threadId}.`);
     }
   }
+
+  const state = startingState({
+    agentId: agent.id,
+    mode: agent.history,
+    requested: input.state,
+    stored: thread?.state,
+    schema: agent.state?.schema ?? ANY_OBJECT_STATE,
+    ...(agent.state ? { declared: agent.state } : {}),
+  });
 
   const toolSet = buildToolSet(agent, user, input.tools);
   const surfaceCatalogs = agent.generatedUi ? clientCatalogs(input) : [];
@@ -182,7 +192,7 @@ export async function prepareRun(options: {
     threadId: input.threadId,
     runId: input.runId,
     context: input.context,
-    state: input.state,
+    state,
     begin: {
       thread: { threadId: input.threadId, agentId: agent.id, ownerId: user.id },
       run: {
@@ -194,10 +204,11 @@ export async function prepareRun(options: {
         requestSummary: summarizeRunRequest(input.messages, input.resume),
         log: toolSet.log,
       },
-      facts: [offeredTools(toolSet)],
+      facts: [offeredTools(toolSet), ...stateEdited(state)],
       messages: defer ? [] : added,
       resolvedToolCallIds: reconciled.resolvedToolCallIds,
       ...(supersede ? { supersede } : {}),
+      ...(state.store ? { state: state.store } : {}),
       resolvedInterrupts: resume.answers.map(({ stored: interrupt, answer }) => ({ interruptId: interrupt.interrupt.id, answer, interrupt })),
     },
     ...(parentRunId ? { parentRunId } : {}),
@@ -222,4 +233,9 @@ function recordableInput(input: RunAgentInput, mode: Agent["history"]): unknown 
 /** Whether the agent needs a browser tool's outcome to go on (`follow-up`, the default), as its allow-list declares it. */
 function isFollowUp(agent: Agent, toolName: string): boolean {
   return agent.browserTools.find((tool) => tool.name === toolName)?.kind !== "render-only";
+}
+
+/** The person's edit of the state, for the run's record. */
+function stateEdited(state: StartingState): StateEditFact[] {
+  return state.edit ? [{ kind: "state-edit", operations: state.edit }] : [];
 }

@@ -1,7 +1,10 @@
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { activityMessage, assistantMessage, toolCall, toolMessage, userMessage } from "../../../test/fixtures/messages.ts";
-import { toModelPrompt } from "./prompt.ts";
+import { z } from "zod";
+import { createArgumentChecker } from "../../protocol/index.ts";
+import { compileAgentState } from "../state/index.ts";
+import { STATE_HEADING, STATE_PROMPT_LIMIT, statePrompt, toModelPrompt } from "./prompt.ts";
 
 const outcome = { status: "succeeded", stage: "displayed" };
 
@@ -219,5 +222,50 @@ describe("toModelPrompt", () => {
     );
 
     expect(prompt).toEqual([{ role: "user", content: [{ type: "text", text: "what is on this screenshot?\n[image attachment omitted]" }] }]);
+  });
+});
+
+describe("statePrompt", () => {
+  const declare = (prompt?: false | ((state: { title: string }) => string)) =>
+    compileAgentState(
+      "recipes",
+      { schema: z.object({ title: z.string() }), initial: { title: "" }, ...(prompt === undefined ? {} : { prompt }) },
+      createArgumentChecker(),
+    );
+
+  it("shows the state as JSON under its heading, as the system message's last block, after the context", () => {
+    const prompt = toModelPrompt(
+      "Cook.",
+      [{ description: "Diet", value: "vegetarian" }],
+      [userMessage("m1", "hi")],
+      statePrompt({ title: "Leek soup" }, declare()),
+    );
+    expect(prompt[0]).toEqual({ role: "system", content: `Cook.\n\nDiet: vegetarian\n\n${STATE_HEADING}\n{"title":"Leek soup"}` });
+  });
+
+  it("leaves it out with prompt: false, and for an agent that declares no state and has none", () => {
+    expect(statePrompt({ title: "Soup" }, declare(false))).toBeUndefined();
+    expect(statePrompt({}, undefined)).toBeUndefined();
+    expect(statePrompt({ units: "metric" }, undefined)).toBe(`${STATE_HEADING}\n{"units":"metric"}`);
+    expect(statePrompt({ title: "" }, declare())).toBe(`${STATE_HEADING}\n{"title":""}`);
+  });
+
+  it("takes the agent's own words for it", () => {
+    expect(
+      statePrompt(
+        { title: "Soup" },
+        declare((state) => `The recipe is called ${state.title}.`),
+      ),
+    ).toBe("The recipe is called Soup.");
+  });
+
+  it("cuts a huge state at its limit, and says so", () => {
+    const state = { notes: "n".repeat(STATE_PROMPT_LIMIT) };
+    const block = statePrompt(state, undefined)!;
+    const whole = `${STATE_HEADING}\n${JSON.stringify(state)}`.length;
+    expect(block).toBe(
+      `${STATE_HEADING}\n${JSON.stringify(state)}`.slice(0, STATE_PROMPT_LIMIT) +
+        `\n[The state's block is ${whole} characters; only its first ${STATE_PROMPT_LIMIT} are shown.]`,
+    );
   });
 });

@@ -1,19 +1,27 @@
 import type { Context, Message } from "@ag-ui/core";
 import type { LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 import { noResultOutcome } from "../../protocol/index.ts";
+import type { AgentState, AgentStateConfig } from "../state/index.ts";
+
+/** How the model is told about the shared state, above its JSON. */
+export const STATE_HEADING = "Shared state (the page shows it and the person may edit it; change it with your tools):";
+
+/** The most characters of state the prompt carries: a huge state must not eat the model's context window. */
+export const STATE_PROMPT_LIMIT = 64 * 1024;
 
 /**
  * Turns the thread's AG-UI history into the AI SDK's prompt: the agent's
- * instructions and the request's context first, then the conversation.
+ * instructions, the request's context and the shared state's block first,
+ * then the conversation.
  *
  * Every tool call gets exactly one result, right after the message that made
  * it (providers refuse anything else), wherever the result sits in the
  * history; a call with no answer gets an explicit "no result was reported"
  * result rather than silently disappearing.
  */
-export function toModelPrompt(instructions: string, context: Context[], messages: Message[]): LanguageModelV3Prompt {
+export function toModelPrompt(instructions: string, context: Context[], messages: Message[], state?: string): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = [];
-  const system = [instructions, ...context.map((item) => `${item.description}: ${item.value}`)].filter(Boolean).join("\n\n");
+  const system = [instructions, ...context.map((item) => `${item.description}: ${item.value}`), state].filter(Boolean).join("\n\n");
   if (system) prompt.push({ role: "system", content: system });
 
   const results = new Map<string, unknown>();
@@ -55,6 +63,18 @@ export function toModelPrompt(instructions: string, context: Context[], messages
     }
   }
   return prompt;
+}
+
+/**
+ * The state's block of the system prompt: the agent's own words (`prompt`), or
+ * the state as JSON under a heading; none with `prompt: false`, or when an
+ * agent that declares no state has none. Cut at STATE_PROMPT_LIMIT, saying so.
+ */
+export function statePrompt(state: Readonly<AgentState>, declared: AgentStateConfig | undefined): string | undefined {
+  if (declared?.prompt === false || (!declared && Object.keys(state).length === 0)) return undefined;
+  const block = declared?.prompt ? declared.prompt(state) : `${STATE_HEADING}\n${JSON.stringify(state)}`;
+  if (block.length <= STATE_PROMPT_LIMIT) return block;
+  return `${block.slice(0, STATE_PROMPT_LIMIT)}\n[The state's block is ${block.length} characters; only its first ${STATE_PROMPT_LIMIT} are shown.]`;
 }
 
 function userText(content: Message["content"]): string {

@@ -168,7 +168,8 @@ function observedChannel(channel: RunChannel, observer: RunObserver): RunChannel
  * How a run begins, stored with the run itself: RUN_STARTED carries the run's
  * new messages, so a client that replays it (a reload, a second window) sees
  * what started it; a snapshot follows when the server added messages the
- * client lacks.
+ * client lacks; then the state the run starts from, when the thread has one,
+ * which puts every client (a stale one too) on the server's value.
  */
 function openingEvents(prepared: NewRun): BaseEvent[] {
   const started = {
@@ -178,5 +179,9 @@ function openingEvents(prepared: NewRun): BaseEvent[] {
     ...(prepared.parentRunId ? { parentRunId: prepared.parentRunId } : {}),
     input: { threadId: prepared.threadId, runId: prepared.runId, messages: prepared.added, tools: [], context: [] },
   } as BaseEvent;
-  return prepared.synthesized ? [started, { type: EventType.MESSAGES_SNAPSHOT, messages: prepared.history } as BaseEvent] : [started];
+  return [
+    started,
+    ...(prepared.synthesized ? [{ type: EventType.MESSAGES_SNAPSHOT, messages: prepared.history } as BaseEvent] : []),
+    ...(prepared.state.announce ? [{ type: EventType.STATE_SNAPSHOT, snapshot: prepared.state.start } as BaseEvent] : []),
+  ];
 }

@@ -90,6 +90,7 @@ async function decide(call: StepCall, options: SettleOptions): Promise<Decision>
           runId: options.runId,
           toolCallId: call.toolCallId,
           signal: options.signal,
+          state: options.state,
         });
   const durationMs = Math.round(performance.now() - started);
   return { result, fact: { ...named, location: "server", status: result.startsWith(ERROR_RESULT) ? "error" : "result", startedAt, durationMs } };

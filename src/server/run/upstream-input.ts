@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, RunAgentInput, ToolMessage } from "@ag-ui/core";
+import type { AssistantMessage, Message, RunAgentInput, State, ToolMessage } from "@ag-ui/core";
 import { noResultOutcome } from "../../protocol/index.ts";
 import type { NewRun } from "./prepare-run.ts";
 
@@ -6,10 +6,11 @@ import type { NewRun } from "./prepare-run.ts";
  * What an upstream agent is asked for one step of a run: the thread as Tether
  * holds it (the server's history, or the client's in client mode), the tools
  * Tether lets it call (the allow-listed browser tools, as the client worded
- * them, and the agent's own server tools), the client's context and state.
- * Each step is one upstream run; the first has the run's own id.
+ * them, and the agent's own server tools), the client's context, and the
+ * run's shared state as it is now. Each step is one upstream run; the first
+ * has the run's own id.
  */
-export function upstreamInput(run: NewRun, messages: Message[], step: number): RunAgentInput {
+export function upstreamInput(run: NewRun, messages: Message[], step: number, state: State): RunAgentInput {
   return {
     threadId: run.threadId,
     runId: step === 1 ? run.runId : `${run.runId}-${step}`,
@@ -19,7 +20,7 @@ export function upstreamInput(run: NewRun, messages: Message[], step: number): R
       .filter((tool) => tool.location !== "upstream")
       .map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.modelParameters })),
     context: run.context,
-    state: run.state ?? {},
+    state,
     forwardedProps: {},
   };
 }

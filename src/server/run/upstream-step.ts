@@ -14,12 +14,16 @@ import { upstreamFailure, type UpstreamAgent } from "../upstream/index.ts";
 import type { StepCall, StepResult } from "./model-step.ts";
 import { createStepMessages } from "./step-messages.ts";
 import { readUpstreamRun } from "./read-upstream-run.ts";
+import { applyUpstreamState } from "./upstream-state.ts";
+import type { RunState } from "../state/index.ts";
 
 export interface UpstreamStepOptions {
   upstream: UpstreamAgent;
   /** Who the run is for: the upstream may be told (its endpoint's `headers` as a function of the user). */
   user: TetherUser;
   input: RunAgentInput;
+  /** The run's shared state: the upstream's state events change it (checked), and it streams them. */
+  state: RunState;
   signal: AbortSignal;
   emit(event: BaseEvent): void;
   newMessageId(): string;
@@ -139,8 +143,13 @@ export async function streamUpstreamStep(options: UpstreamStepOptions): Promise<
       case EventType.RUN_ERROR:
         result.error = upstreamFailure("upstream_error", "failed", (event as { message?: unknown }).message);
         return "done";
+      case EventType.STATE_SNAPSHOT:
+      case EventType.STATE_DELTA: {
+        const refused = applyUpstreamState(event, options.state);
+        return refused === undefined ? "more" : ignored(event, refused);
+      }
       default:
-        // State, steps, reasoning, activity, custom and raw events are the upstream's own, not the conversation.
+        // Steps, reasoning, activity, custom and raw events are the upstream's own, not the conversation.
         return ignored(event, "not part of the conversation");
     }
   };

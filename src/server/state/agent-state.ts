@@ -19,14 +19,14 @@ export interface AgentStateOption<S extends object = AgentState> {
    * out (give the model a tool that reads it instead); a function writes the
    * whole block itself.
    */
-  prompt?: false | ((state: Readonly<S>) => string);
+  prompt?: false | ((state: S) => string);
 }
 
 /** An agent's declared state as the runtime holds it, compiled once. */
 export interface AgentStateConfig {
   schema: StateSchema;
   initial?: AgentState;
-  prompt?: false | ((state: Readonly<AgentState>) => string);
+  prompt?: false | ((state: AgentState) => string);
 }
 
 /** Compiles an agent's state option at definition: `config_invalid`, naming the agent, for a schema or initial state runs could not use. */

@@ -3,6 +3,7 @@ import { KIM, LEE } from "../../../test/fixtures/messages.ts";
 import type { ToolContext } from "./define-tool.ts";
 import { loadToolCatalog, type ToolDeclaration } from "./catalog.ts";
 import { catchTetherError } from "../../testing/index.ts";
+import { createRunState } from "../state/index.ts";
 
 const declarations: ToolDeclaration[] = [
   {
@@ -20,7 +21,14 @@ const declarations: ToolDeclaration[] = [
   },
 ];
 
-const context: ToolContext = { user: KIM, threadId: "t1", runId: "r1", toolCallId: "call_1", signal: new AbortController().signal };
+const context: ToolContext = {
+  user: KIM,
+  threadId: "t1",
+  runId: "r1",
+  toolCallId: "call_1",
+  signal: new AbortController().signal,
+  state: createRunState({ initial: {}, emit: () => {} }),
+};
 
 describe("loadToolCatalog", () => {
   it("binds each declaration to the executor named by its key", () => {

@@ -11,6 +11,7 @@ import {
   type ToolParameters,
 } from "../../protocol/index.ts";
 import type { TetherUser } from "../auth/index.ts";
+import type { RunState } from "../state/index.ts";
 
 /** What a server tool knows about the call it is answering; `user` is the app's own user type. */
 export interface ToolContext<User extends TetherUser = TetherUser> {
@@ -20,6 +21,12 @@ export interface ToolContext<User extends TetherUser = TetherUser> {
   toolCallId: string;
   /** Aborted when the run is cancelled, or stopped (its server lost its hold on a shared store). */
   signal: AbortSignal;
+  /**
+   * The thread's shared state: read it, change it with JSON Patch (`patch`) or
+   * whole (`set`). Each change is checked against the agent's state schema and
+   * streamed to the page at once, before the tool's result.
+   */
+  state: RunState;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { InMemorySessionService, Runner, StreamingMode, isBaseTool, type BaseTool, type LlmAgent } from "@google/adk";
-import { EventType, type TokenUsage } from "@ag-ui/core";
+import type { TokenUsage } from "@ag-ui/core";
 import { TetherError, isTetherError } from "../../../protocol/index.ts";
 import { adkFailure } from "./adk-failure.ts";
 import type { EngineStepInput, StepEngine, StepResult } from "../../agent/index.ts";
@@ -42,7 +42,7 @@ async function adkStep(base: LlmAgent, input: EngineStepInput, maxLlmCalls: numb
     captured,
     confirming: new Set(input.confirmations.map(({ stored }) => stored.toolCallId)),
     emit: input.emit,
-    changeState: (delta) => emitState(input, delta),
+    changeState: (delta) => changeState(input, delta),
     newMessageId: input.newMessageId,
     ...(input.endMetadata ? { endMetadata: input.endMetadata } : {}),
     ...(input.onIgnored ? { onIgnored: input.onIgnored } : {}),
@@ -51,7 +51,7 @@ async function adkStep(base: LlmAgent, input: EngineStepInput, maxLlmCalls: numb
   try {
     const step = base.clone({ model, tools: [...(base.tools ?? []), ...browser], afterToolCallback: [captured.callback] });
     const sessionService = new InMemorySessionService();
-    const scope = { user: input.user, threadId: input.threadId, runId: input.runId, signal: input.signal };
+    const scope = { user: input.user, threadId: input.threadId, runId: input.runId, signal: input.signal, state: input.state };
     const runner = new Runner({ appName: APP_NAME, agent: step, sessionService, plugins: [new RunScopePlugin(scope, captured)] });
     const { events, newMessage, lateText } = replayThread(input.messages, input.confirmations, base.name);
     model.lateText = lateText;
@@ -59,7 +59,7 @@ async function adkStep(base: LlmAgent, input: EngineStepInput, maxLlmCalls: numb
       appName: APP_NAME,
       userId: input.user.id,
       sessionId: input.runId,
-      state: clientState(input.state),
+      state: clientState(input.state.get()),
     });
     for (const event of events) await sessionService.appendEvent({ session, event });
     const run = runner.runAsync({
@@ -70,7 +70,7 @@ async function adkStep(base: LlmAgent, input: EngineStepInput, maxLlmCalls: numb
       abortSignal: signal,
     });
     for await (const event of run) {
-      emitState(input, event.actions?.stateDelta);
+      changeState(input, event.actions?.stateDelta);
       if (reader.handle(event) === "stop") break;
     }
   } catch (thrown) {
@@ -83,13 +83,19 @@ async function adkStep(base: LlmAgent, input: EngineStepInput, maxLlmCalls: numb
   return result;
 }
 
-/** ADK's state changes as the run's: one `add` (which replaces) per key; `temp:` keys are ADK's own. */
-function emitState(input: EngineStepInput, delta: Record<string, unknown> | undefined) {
+/**
+ * ADK's state changes as the run's, through its holder (checked, streamed, stored): one `add` (which
+ * replaces) per key; `temp:` keys are ADK's own. One the agent's schema refuses is not sent and is
+ * logged: ADK's session has it, Tether's state stays valid.
+ */
+function changeState(input: EngineStepInput, delta: Record<string, unknown> | undefined) {
   const keys = Object.keys(delta ?? {}).filter((key) => !key.startsWith("temp:"));
   if (keys.length === 0) return;
-  input.emit({ type: EventType.STATE_DELTA, delta: keys.map((key) => ({ op: "add", path: `/${escapePointer(key)}`, value: delta![key] })) });
-  // The run's state as the snapshot before a question shows it (a client's state that is not an object is not ADK's).
-  if (isObject(input.state)) for (const key of keys) input.state[key] = delta![key];
+  try {
+    input.state.patch(keys.map((key) => ({ op: "add", path: `/${escapePointer(key)}`, value: delta![key] })));
+  } catch (error) {
+    input.onIgnored?.("STATE_DELTA", isTetherError(error) ? error.message : String(error));
+  }
 }
 
 /**

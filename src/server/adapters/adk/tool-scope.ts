@@ -1,6 +1,7 @@
 import { BasePlugin, type InvocationContext, type ReadonlyContext } from "@google/adk";
 import { TetherError } from "../../../protocol/index.ts";
 import type { TetherUser } from "../../auth/index.ts";
+import type { RunState } from "../../state/index.ts";
 import type { CapturedResults } from "./captured-results.ts";
 
 /** Who a tool acts for and where, in a Tether run. */
@@ -10,6 +11,11 @@ export interface AdkToolScope<User extends TetherUser = TetherUser> {
   runId: string;
   /** Aborted when the run is cancelled or stopped. */
   signal: AbortSignal;
+  /**
+   * The thread's shared state as Tether holds it (a Tether tool run by ADK changes it here; an ADK
+   * tool's own `context.state` changes reach it as ADK's state deltas).
+   */
+  state: RunState;
 }
 
 // A `temp:` key: ADK never stores those, so the scope lives for one invocation only.
