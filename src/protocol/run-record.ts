@@ -94,7 +94,14 @@ export interface RecordInput {
   messages: Kept<unknown[]>;
   messageCount: number;
   newMessageIds: string[];
+  /** The shared state the client sent (in server history, `{}` means it sent none). */
   state: Kept<unknown>;
+  /**
+   * The person's edit of the shared state between runs: the request's state
+   * differed from the thread's and replaced it (server history). The JSON
+   * Patch from the thread's state to the request's; absent when there was none.
+   */
+  stateEdit?: Kept<Array<{ op: string; path: string; value?: unknown; from?: string }>>;
   context: Kept<unknown[]>;
   /** The client's other forwarded props (redacted). */
   forwardedProps: Kept<unknown>;
@@ -234,6 +241,8 @@ export interface RecordOutput {
   events: Array<{ seq: number; type: string; messageId?: string; toolCallId?: string; event: Kept<unknown> }>;
   /** Where the next page of events starts (`?afterSeq=`); absent when this is the rest. */
   next?: { afterSeq: number };
+  /** The shared state the run ended with, as the store kept it (its last committed change); absent when the thread had none. */
+  state?: Kept<unknown>;
   /** The final version of each surface the run showed. */
   surfaces: Array<{ messageId: string; surfaceId?: string; status: "rendered" | "failed" | "building" | "retrying"; content: Kept<unknown> }>;
 }

@@ -191,7 +191,10 @@ export async function createTetherApp<User extends TetherUser = TetherUser>(opti
   api.route("/", runAgentRoutes(runner, hub, logger));
   api.route("/", capabilityRoutes(agents));
   const records = { store, isLive: (runId: string) => isRunLive(hub, runId), generatedUi: (agentId: string) => Boolean(agents.get(agentId)?.generatedUi) };
-  api.route("/", threadRoutes(store, hub, logger, { ...(canReadRecord ? { canReadRecord } : {}) }));
+  api.route(
+    "/",
+    threadRoutes(store, hub, logger, { ...(canReadRecord ? { canReadRecord } : {}), initialState: (agentId) => agents.get(agentId)?.state?.initial }),
+  );
   api.route(
     "/",
     runRoutes(store, runner, hub, records, {

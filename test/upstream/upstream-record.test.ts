@@ -167,7 +167,8 @@ describe("the upstream's events in the run record", () => {
     expect(deltas).toContain(" is safe.");
     // The key, split across two chunks, is redacted as the text they make.
     expect(JSON.stringify(modelCalls)).not.toMatch(/abcdefghij|klmnopqrst|hunter2/);
-    // The state it took is the run's: sent on.
+    // The state it took is the run's: sent on, and the run's final state, redacted in the record as the events are.
+    expect(output.state).toEqual({ password: "[redacted]", note: "token [redacted]" });
     expect(sent).toContainEqual({ type: "STATE_SNAPSHOT", snapshot: { password: "hunter2", note: `token ${SECRET}` } });
     expect(output.events.map((event) => event.type)).toContain("TEXT_MESSAGE_START");
   });

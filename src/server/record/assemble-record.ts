@@ -10,6 +10,8 @@ import { recordModelCalls } from "./record-model-calls.ts";
 import { recordOutcome } from "./record-outcome.ts";
 import { recordOutput, type EventPageRequest } from "./record-output.ts";
 import { recordReports } from "./record-reports.ts";
+import { keep } from "./keep.ts";
+import { RECORD_LIMITS } from "./record-limits.ts";
 import type { RecordSources } from "./record-sources.ts";
 import { runCompletion } from "./run-completion.ts";
 import { redactString } from "./redact/index.ts";
@@ -42,7 +44,8 @@ export async function assembleRecord(sources: RecordSources, run: StoredRun, pag
     !kept.request || !kept.modelCalls || reports.length > 0 ? indexMessages(await store.getMessages(run.threadId, { withSetAside: true })) : undefined;
   const requestPart = kept.request ?? (await readRequestPart(sources, run, messages!.byId, events[0]?.event, facts));
   const { surfaceCatalogs, ...keptInput } = requestPart.input;
-  const output = recordOutput(events, page);
+  // The run's final state is its row's: what its last committed step left.
+  const output = { ...recordOutput(events, page), ...(run.state ? { state: keep<unknown>(run.state, RECORD_LIMITS.value) } : {}) };
   const modelCalls = kept.modelCalls ?? recordModelCalls(facts, messages!.byId, messages!.results);
   // An ended run's calls are settled: its facts are all written, and the messages they name are its own.
   const ended = run.status !== "running";

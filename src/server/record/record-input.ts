@@ -12,7 +12,7 @@ const UI_ONLY_ROLES = new Set(["activity", "reasoning"]);
 /**
  * Part 2 of a record, what the agent was given: the history (the thread as the
  * run found it in server mode, the request's in client mode) with the run's
- * new messages, the state, context and forwarded props (Tether's own props
+ * new messages, the state (and the person's edit of it), context and forwarded props (Tether's own props
  * left out), the tools with the allow-list's decisions, and the catalogs
  * surfaces were checked against.
  */
@@ -32,11 +32,13 @@ export function recordInput(options: {
   const messages = [...base, ...added.filter((message) => !known.has(message.id))];
   const { tether: _tether, ...forwardedProps } = (request.forwardedProps ?? {}) as Record<string, unknown>;
   const tools = recordedTools(options.facts);
+  const edit = options.facts.find((fact) => fact.kind === "state-edit");
   return {
     messages: keep(messages, RECORD_LIMITS.messages),
     messageCount: messages.length,
     newMessageIds: added.map((message) => message.id),
     state: keep(request.state, RECORD_LIMITS.value),
+    ...(edit?.kind === "state-edit" ? { stateEdit: keep(edit.operations, RECORD_LIMITS.value) } : {}),
     context: keep(request.context, RECORD_LIMITS.value),
     forwardedProps: keep(forwardedProps, RECORD_LIMITS.value),
     tools,

@@ -26,7 +26,8 @@ export function capabilityRoutes(agents: Map<string, Agent>) {
           .filter((tool) => !tool.visibleTo || tool.visibleTo(user))
           .map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
       },
-      state: { snapshots: true, persistentState: agent.history === "server" },
+      // A run opens with a snapshot when its thread has state, and streams each change as a delta; server history keeps it between runs.
+      state: { snapshots: true, deltas: true, persistentState: agent.history === "server" },
       execution: { maxIterations: agent.maxSteps },
       custom: {
         browserTools: agent.browserTools.map((spec) => ({ ...toAgUiTool(spec), metadata: { tether: { kind: spec.kind, required: spec.required ?? false } } })),

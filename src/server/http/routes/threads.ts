@@ -10,7 +10,16 @@ import type { AuthEnv } from "../middleware/auth.ts";
 import { ownedThread, readableThread, type CanReadRecord } from "../owned.ts";
 import { threadRunChain } from "../../record/index.ts";
 
-export function threadRoutes(store: RunStore, hub: RunHub, logger: Logger, options: { canReadRecord?: CanReadRecord } = {}) {
+export function threadRoutes(
+  store: RunStore,
+  hub: RunHub,
+  logger: Logger,
+  options: {
+    canReadRecord?: CanReadRecord;
+    /** A new thread's state for this agent (its declared `initial`): what a thread that stored none holds. */
+    initialState?: (agentId: string) => Record<string, unknown> | undefined;
+  } = {},
+) {
   const routes = new Hono<AuthEnv>()
     /** The thread's chain of runs (`ThreadRunChain`): what started each, and the links between them. */
     .get("/threads/:threadId/runs", async (c) => {
@@ -34,7 +43,8 @@ export function threadRoutes(store: RunStore, hub: RunHub, logger: Logger, optio
         createdAt: thread.createdAt,
         updatedAt: thread.updatedAt,
         messages,
-        state: {},
+        // The last committed step's (a running run's too: its replay starts with the snapshot it started from).
+        state: thread.state ?? options.initialState?.(thread.agentId) ?? {},
         pendingToolCalls: pending,
         pendingInterrupts: interrupts.map((stored) => stored.interrupt),
         /** Set while a run is going: `messages` stop before it; replay its events to see the rest. */
