@@ -25,6 +25,19 @@ describe("defineAgent", () => {
     }
   });
 
+  it("refuses a state schema that does not compile, or an initial state it refuses, naming the agent", () => {
+    const model = createScriptedModel([]);
+    expect(refusal({ id: "recipes", model, state: { schema: { type: "object", properties: { n: { type: "nmber" } } } } })).toMatchObject({
+      code: "config_invalid",
+      message: expect.stringMatching(/^Agent "recipes" has a state schema that is not a valid JSON Schema/),
+    });
+    expect(refusal({ id: "recipes", model, state: { schema: { type: "object", required: ["n"] }, initial: { m: 1 } } })).toEqual({
+      code: "config_invalid",
+      message: `Agent "recipes" has a state.initial that does not fit: it does not match the state schema: (the state) must have required property 'n'.`,
+    });
+    expect(defineAgent({ id: "recipes", model, state: { schema: { type: "object" }, initial: { n: 1 } } }).state?.initial).toEqual({ n: 1 });
+  });
+
   it("takes any object that streams as an AI SDK model does", () => {
     expect(defineAgent({ id: "helper", model: createScriptedModel([{ text: "hi" }]) }).id).toBe("helper");
   });
