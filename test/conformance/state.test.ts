@@ -1,4 +1,4 @@
-import { HttpAgent, type BaseEvent } from "@ag-ui/client";
+import { HttpAgent, buildResumeArray, type BaseEvent } from "@ag-ui/client";
 import { defineState, defineTool, type ServerTool } from "@tether-agent/tether/server";
 import type { ScriptedStep } from "@tether-agent/tether/testing";
 import type { RunRecordDocument } from "@tether-agent/tether/protocol";
@@ -34,6 +34,16 @@ const tools: ServerTool[] = [
         await sleep(1);
       }
       return { added: ingredients.length };
+    },
+  }),
+  defineTool({
+    name: "clear",
+    description: "Empties the ingredient list, once a person approves.",
+    parameters: z.object({}),
+    needsApproval: true,
+    execute: (_, context) => {
+      recipeState.in(context).patch([{ op: "replace", path: "/recipe/ingredients", value: [] }]);
+      return { cleared: true };
     },
   }),
   defineTool({
@@ -112,6 +122,26 @@ describe("shared state over the unmodified @ag-ui/client", () => {
     expect((await tether.store.getRun(runIdOf(events)))?.state).toEqual(cooked);
     // The model saw the state it changed on its next step.
     expect(tether.model.calls[1]!.prompt[0]!.content).toContain(JSON.stringify(cooked));
+  });
+
+  it("gives an approved call the state too: its change streams before its result, and is stored", async () => {
+    const tether = await app([{ toolCalls: [{ toolName: "clear", input: {} }] }, { text: "Cleared." }]);
+    const agent = clientOf(tether, "clear-1");
+    const asked = await run(agent, "clear the list");
+    expect(asked.at(-3)).toMatchObject({ type: "STATE_SNAPSHOT", snapshot: recipeState.initial });
+    const events: BaseEvent[] = [];
+    const resume = buildResumeArray(agent.pendingInterrupts, { [agent.pendingInterrupts[0]!.id]: { status: "resolved", payload: { approved: true } } });
+    await agent.runAgent({ resume }, { onEvent: ({ event }) => void events.push(event) });
+
+    expect(stateAndResults([...asked, ...events]).slice(-3)).toEqual(["STATE_SNAPSHOT", "STATE_DELTA", "TOOL_CALL_RESULT clear"]);
+    const cleared = { recipe: { ...recipeState.initial!.recipe, ingredients: [] } };
+    expect(agent.state).toEqual(cleared);
+    expect((await get(tether, "/api/threads/clear-1")).state).toEqual(cleared);
+  });
+
+  it("says in its capabilities that it sends state snapshots and deltas, kept between runs", async () => {
+    const tether = await app([]);
+    expect((await get(tether, "/api/agents/test/capabilities")).state).toEqual({ snapshots: true, deltas: true, persistentState: true });
   });
 
   it("refuses a state that breaks the schema with 400 invalid_state naming the path, and stores nothing", async () => {
