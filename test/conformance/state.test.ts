@@ -3,8 +3,13 @@ import { defineState, defineTool, type ServerTool } from "@tether-agent/tether/s
 import type { ScriptedStep } from "@tether-agent/tether/testing";
 import type { RunRecordDocument } from "@tether-agent/tether/protocol";
 import { EventSchemas, HttpAgent as HttpAgent0 } from "ag-ui-client-0.0";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { describe, expect, it } from "vitest";
+import { createSqliteRunStore } from "@tether-agent/tether/sqlite";
+import type { RunStore } from "@tether-agent/tether/store";
+import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createScriptedApp, type ScriptedApp } from "../helpers/scripted-app.ts";
 
@@ -70,7 +75,18 @@ const cook: ScriptedStep[] = [
 ];
 const cooked = { recipe: { title: "Leek and potato soup", servings: 4, ingredients: ["leek", "potato", "salt", "pepper"] } };
 
-const app = (steps: ScriptedStep[]) => createScriptedApp(steps, { tools, agent: { state: recipeState } });
+/** Every app the file makes, on the memory store or a SQLite file, closed at its end. */
+const apps: ScriptedApp[] = [];
+afterAll(async () => {
+  await Promise.all(apps.map((made) => made.tether.close()));
+});
+async function appOn(steps: ScriptedStep[], storeKind: "memory" | "sqlite" = "memory") {
+  const store: RunStore | undefined =
+    storeKind === "sqlite" ? createSqliteRunStore({ filename: join(mkdtempSync(join(tmpdir(), "tether-state-")), "tether.db") }) : undefined;
+  const made = await createScriptedApp(steps, { tools, agent: { state: recipeState }, ...(store ? { store } : {}) });
+  apps.push(made);
+  return made;
+}
 const fetchInto = (tether: ScriptedApp) => (url: string, init?: RequestInit) => Promise.resolve(tether.tether.app.request(url, init));
 const clientOf = (tether: ScriptedApp, threadId: string, query = "") =>
   new HttpAgent({ url: `http://tether.test/api/agents/test/run${query}`, headers: { "x-user": "kim" }, threadId, fetch: fetchInto(tether) });
@@ -94,7 +110,9 @@ function stateAndResults(events: BaseEvent[]): string[] {
   });
 }
 
-describe("shared state over the unmodified @ag-ui/client", () => {
+describe.each(["memory", "sqlite"] as const)("shared state over the unmodified @ag-ui/client, on the %s store", (kind) => {
+  const app = (steps: ScriptedStep[]) => appOn(steps, kind);
+
   it("opens a thread's run with its state, second after RUN_STARTED", async () => {
     const tether = await app([{ text: "Hello." }]);
     const events = await run(clientOf(tether, "open-1"), "hi");
@@ -106,17 +124,15 @@ describe("shared state over the unmodified @ag-ui/client", () => {
     const agent = clientOf(tether, "cook-1");
     const events = await run(agent, "make it a leek and potato soup for four");
 
-    expect(stateAndResults(events)).toMatchInlineSnapshot(`
-      [
-        "STATE_SNAPSHOT",
-        "STATE_DELTA",
-        "STATE_DELTA",
-        "TOOL_CALL_RESULT rename",
-        "STATE_DELTA",
-        "STATE_DELTA",
-        "TOOL_CALL_RESULT add_ingredients",
-      ]
-    `);
+    expect(stateAndResults(events)).toEqual([
+      "STATE_SNAPSHOT",
+      "STATE_DELTA",
+      "STATE_DELTA",
+      "TOOL_CALL_RESULT rename",
+      "STATE_DELTA",
+      "STATE_DELTA",
+      "TOOL_CALL_RESULT add_ingredients",
+    ]);
     expect(agent.state).toEqual(cooked);
     expect((await get(tether, "/api/threads/cook-1")).state).toEqual(cooked);
     expect((await tether.store.getRun(runIdOf(events)))?.state).toEqual(cooked);
@@ -194,7 +210,7 @@ describe("shared state over the unmodified @ag-ui/client", () => {
 
 describe("shared state over an AG-UI 0.0.x client, with ?compat=ag-ui-0.0", () => {
   it("passes the 0.0.x schemas, and the client lands on the server's state", async () => {
-    const tether = await app(cook);
+    const tether = await appOn(cook);
     const agent = new HttpAgent0({
       url: "http://tether.test/api/agents/test/run?compat=ag-ui-0.0",
       headers: { "x-user": "kim" },

@@ -1,7 +1,8 @@
 import type { Context, Message } from "@ag-ui/core";
 import type { LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 import { noResultOutcome } from "../../protocol/index.ts";
-import type { AgentState, AgentStateConfig } from "../state/index.ts";
+import type { AgentStateConfig } from "../state/index.ts";
+import type { AgentState } from "../store/index.ts";
 
 /** How the model is told about the shared state, above its JSON. */
 export const STATE_HEADING = "Shared state (the page shows it and the person may edit it; change it with your tools):";

@@ -1,11 +1,6 @@
 import { TetherError, toJsonSchema, type ArgumentChecker, type ToolParameters } from "../../protocol/index.ts";
+import type { AgentState } from "../store/index.ts";
 import { compileStateSchema, type StateSchema } from "./state-schema.ts";
-
-/**
- * An agent's shared state: a JSON object the page and the agent both change
- * (the same type as the store port's `AgentState`).
- */
-export type AgentState = Record<string, unknown>;
 
 /** `defineAgent({ state })`: the shared state the agent and the page both change. */
 export interface AgentStateOption<S extends object = AgentState> {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { compileAgentState, type AgentState, type AgentStateConfig, type AgentStateOption } from "./agent-state.ts";
+export { compileAgentState, type AgentStateConfig, type AgentStateOption } from "./agent-state.ts";
 export { defineState, type StateDefinition } from "./define-state.ts";
 export { diffOperations } from "./json-patch.ts";
 export { createRunState, type RunState } from "./run-state.ts";

@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent, type JsonPatchOperation } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
-import type { AgentState } from "./agent-state.ts";
+import type { AgentState } from "../store/index.ts";
 import { applyOperations, diffOperations, patchFailure } from "./json-patch.ts";
 import { ANY_OBJECT_STATE, type StateSchema } from "./state-schema.ts";
 

@@ -1,6 +1,6 @@
 import type { JsonPatchOperation } from "@ag-ui/core";
 import { TetherError } from "../../protocol/index.ts";
-import type { AgentState } from "./agent-state.ts";
+import type { AgentState } from "../store/index.ts";
 import { diffOperations } from "./json-patch.ts";
 import type { StateSchema } from "./state-schema.ts";
 
