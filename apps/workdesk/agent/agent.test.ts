@@ -162,6 +162,7 @@ describe("from what the user typed to what they are told", () => {
   async function ask(said: string, user: WorkdeskUser): Promise<string> {
     const first = workdeskPlaybook.respond({
       userText: said,
+      userTexts: [said],
       results: [],
       sinceUser: [],
       tools: ["lookupScreens", "searchWorkRequests", "navigateToScreen"],
@@ -175,6 +176,7 @@ describe("from what the user typed to what they are told", () => {
     const output = await tool("searchWorkRequests").execute(call.input, context(user));
     const second = workdeskPlaybook.respond({
       userText: said,
+      userTexts: [said],
       results: [{ toolCallId: "call_1", toolName: "searchWorkRequests", input: call.input, output, isError: false }],
       sinceUser: [],
       tools: ["lookupScreens", "searchWorkRequests", "navigateToScreen"],

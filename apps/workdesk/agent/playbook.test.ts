@@ -19,7 +19,7 @@ const park = WORKDESK_USERS.find((user) => user.id === "park")!;
 const KIM_LIST_LOOKUP = await lookupScreens("work request list", kim, requests);
 
 function conversation(parts: Partial<PlaybookConversation>): PlaybookConversation {
-  return { userText: "", results: [], sinceUser: [], tools: ALL_TOOLS, offered: [], all: [], system: "", turnsSinceUser: 0, ...parts };
+  return { userText: "", userTexts: [], results: [], sinceUser: [], tools: ALL_TOOLS, offered: [], all: [], system: "", turnsSinceUser: 0, ...parts };
 }
 
 function said(userText: string): ScriptedTurn {

@@ -39,3 +39,19 @@ describe("readConversation", () => {
     expect(conversation.userText).toBe("show R-1042 as a card");
   });
 });
+
+describe("readConversation's memory of the person's words", () => {
+  it("keeps every user message, oldest first, so a playbook can answer from earlier turns", () => {
+    const prompt: LanguageModelV3Prompt = [
+      { role: "system", content: "You help." },
+      { role: "user", content: [{ type: "text", text: "my name is Alex" }] },
+      { role: "assistant", content: [{ type: "text", text: "Hello Alex." }] },
+      { role: "user", content: [{ type: "text", text: "what is the capital of France?" }] },
+      { role: "assistant", content: [{ type: "text", text: "Paris." }] },
+      { role: "user", content: [{ type: "text", text: "what is my name?" }] },
+    ];
+    const conversation = readConversation(prompt, []);
+    expect(conversation.userTexts).toEqual(["my name is Alex", "what is the capital of France?", "what is my name?"]);
+    expect(conversation.userText).toBe("what is my name?");
+  });
+});

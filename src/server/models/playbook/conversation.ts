@@ -21,6 +21,8 @@ export interface PlaybookTool {
 export interface PlaybookConversation {
   /** The latest user message, as text. */
   userText: string;
+  /** Every user message, as text, oldest first (the latest last): what a chat with memory answers from. */
+  userTexts: string[];
   /** Tool results that arrived after the model's last words, oldest first; empty on a new user message. */
   results: PlaybookResult[];
   /** Every tool result since the latest user message, oldest first (the lookup before a navigation, say). */
@@ -39,6 +41,7 @@ export interface PlaybookConversation {
 
 export function readConversation(prompt: LanguageModelV3Prompt, offered: PlaybookTool[]): PlaybookConversation {
   let userText = "";
+  const userTexts: string[] = [];
   let results: PlaybookResult[] = [];
   let sinceUser: PlaybookResult[] = [];
   const all: PlaybookResult[] = [];
@@ -50,6 +53,7 @@ export function readConversation(prompt: LanguageModelV3Prompt, offered: Playboo
       system = [system, message.content].filter(Boolean).join("\n\n");
     } else if (message.role === "user") {
       userText = message.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+      userTexts.push(userText);
       results = [];
       sinceUser = [];
       turnsSinceUser = 0;
@@ -81,7 +85,7 @@ export function readConversation(prompt: LanguageModelV3Prompt, offered: Playboo
       }
     }
   }
-  return { userText, results, sinceUser, all, system, tools: offered.map((tool) => tool.name), offered, turnsSinceUser };
+  return { userText, userTexts, results, sinceUser, all, system, tools: offered.map((tool) => tool.name), offered, turnsSinceUser };
 }
 
 function parseMaybe(value: unknown): unknown {

@@ -21,6 +21,7 @@ interface OpenCall {
  */
 export function readAdkConversation(request: LlmRequest): PlaybookConversation {
   let userText = "";
+  const userTexts: string[] = [];
   let results: PlaybookResult[] = [];
   let sinceUser: PlaybookResult[] = [];
   const all: PlaybookResult[] = [];
@@ -53,6 +54,7 @@ export function readAdkConversation(request: LlmRequest): PlaybookConversation {
       }
       if (hasText(content)) {
         userText = textOf(content);
+        userTexts.push(userText);
         results = [];
         sinceUser = [];
         turnsSinceUser = 0;
@@ -61,7 +63,7 @@ export function readAdkConversation(request: LlmRequest): PlaybookConversation {
     previousRole = content.role;
   }
   const offered = declaredFunctions(request);
-  return { userText, results, sinceUser, all, system: systemText(request), tools: offered.map((tool) => tool.name), offered, turnsSinceUser };
+  return { userText, userTexts, results, sinceUser, all, system: systemText(request), tools: offered.map((tool) => tool.name), offered, turnsSinceUser };
 }
 
 /**
