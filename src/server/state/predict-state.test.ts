@@ -1,0 +1,61 @@
+import { EventType, type BaseEvent } from "@ag-ui/core";
+import { describe, expect, it } from "vitest";
+import { createStatePredictor } from "./predict-state.ts";
+
+const RULES = [{ tool: "write_document_local", argument: "document", stateKey: "document" }];
+
+function follow(everyMs = 0) {
+  const events: BaseEvent[] = [];
+  const predicted: Array<[string, unknown]> = [];
+  let clock = 0;
+  const predictor = createStatePredictor(RULES, { emit: (event) => events.push(event), predict: (key, value) => predicted.push([key, value]) }, { everyMs, now: () => clock });
+  return { predictor, events, predicted, tick: (ms: number) => (clock += ms) };
+}
+
+describe("predictive state", () => {
+  it("announces the prediction as CopilotKit's PredictState event, then shows the argument growing as it streams", () => {
+    const { predictor, events, predicted } = follow();
+    const call = { toolCallId: "c1", toolName: "write_document_local", argumentsText: "" };
+    predictor.started(call);
+    expect(events).toEqual([{ type: EventType.CUSTOM, name: "PredictState", value: [{ state_key: "document", tool: "write_document_local", tool_argument: "document" }] }]);
+    for (const delta of ['{"docu', 'ment":"# Dra', "gon\\n", "Once", ' upon"}']) {
+      call.argumentsText += delta;
+      predictor.streamed(call);
+    }
+    predictor.ended(call);
+    // Nothing before the key arrives, each new prefix once, the escape read as JSON reads it, the end not repeated.
+    expect(predicted).toEqual([
+      ["document", "# Dra"],
+      ["document", "# Dragon\n"],
+      ["document", "# Dragon\nOnce"],
+      ["document", "# Dragon\nOnce upon"],
+    ]);
+  });
+
+  it("leaves other tools alone, and re-reads a long argument no more than once per interval, the complete one always", () => {
+    const { predictor, events, predicted, tick } = follow(50);
+    const other = { toolCallId: "c0", toolName: "get_weather", argumentsText: '{"location":"Oslo"}' };
+    predictor.started(other);
+    predictor.streamed(other);
+    predictor.ended(other);
+    expect(events).toEqual([]);
+    const call = { toolCallId: "c1", toolName: "write_document_local", argumentsText: '{"document":"a' };
+    predictor.streamed(call);
+    call.argumentsText += "b";
+    tick(10);
+    predictor.streamed(call);
+    call.argumentsText += "c";
+    tick(45);
+    predictor.streamed(call);
+    call.argumentsText += 'd"}';
+    predictor.ended(call);
+    expect(predicted.map(([, value]) => value)).toEqual(["a", "abc", "abcd"]);
+  });
+
+  it("predicts nothing from arguments that are not an object", () => {
+    const { predictor, predicted } = follow();
+    predictor.ended({ toolCallId: "c1", toolName: "write_document_local", argumentsText: "[1,2]" });
+    predictor.ended({ toolCallId: "c2", toolName: "write_document_local", argumentsText: "not json" });
+    expect(predicted).toEqual([]);
+  });
+});
