@@ -29,6 +29,7 @@ import { modelFromEnvironment } from "./model-from-environment.ts";
 import { stopOnSignals } from "./stop-on-signals.ts";
 import { telemetryFromEnvironment } from "./telemetry-from-environment.ts";
 import { RECIPES_USERS, createRecipesAgent, type RecipesUser } from "./recipes/agent/index.ts";
+import { createDojoAgents } from "./dojo/agent/index.ts";
 import { recipesApi } from "./recipes/api.ts";
 import { WORKDESK_USERS, createWorkdeskAgent, workdeskRecordReaders, type WorkdeskUser } from "./workdesk/agent/index.ts";
 import { workdeskApi } from "./workdesk/api.ts";
@@ -128,6 +129,8 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
         ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
       }),
       upstream.agent,
+      // The AG-UI dojo's features, one agent each under the dojo's own ids (the dojo's frontends and /dojo/ drive them).
+      ...createDojoAgents({ ...(model ? { model } : options.playbook ? { playbook: options.playbook } : {}) }),
       createWorkdeskAdkAgent({
         requests,
         env,

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { defineTool, type Playbook } from "@tether-agent/tether/server";
+import { defineState, defineTool, type Playbook } from "@tether-agent/tether/server";
 import { z } from "zod";
 
 const step = z.object({
@@ -8,8 +8,7 @@ const step = z.object({
 });
 
 /** The page draws `steps` as a progress list; only the agent changes it. */
-export const taskProgressState = z.object({ steps: z.array(step).max(20) });
-type TaskProgress = z.infer<typeof taskProgressState>;
+export const taskProgress = defineState(z.object({ steps: z.array(step).max(20) }), { initial: { steps: [] } });
 
 export interface AgenticGenerativeUiOptions {
   /** How long each step "takes", so the page shows progress. Default 600 ms; 0 in tests. */
@@ -30,11 +29,11 @@ export function generateTaskStepsTool(options: AgenticGenerativeUiOptions = {}) 
       "Make up 10 steps (only a couple of words per step) that are required for a task. The step should be in gerund form (i.e. Digging hole, opening door, ...)",
     parameters: z.object({ steps: z.array(step).min(1).max(20) }),
     execute: async ({ steps }, context) => {
-      const progress = context.state as { set(next: TaskProgress): void };
+      const progress = taskProgress.in(context);
       progress.set({ steps: steps.map((s) => ({ description: s.description, status: "pending" as const })) });
       for (const [index] of steps.entries()) {
         await sleep(stepMs, undefined, { signal: context.signal });
-        context.state.patch([{ op: "replace", path: `/steps/${index}/status`, value: "completed" }]);
+        progress.patch([{ op: "replace", path: `/steps/${index}/status`, value: "completed" }]);
       }
       return { completed: steps.length };
     },
@@ -49,7 +48,7 @@ export function agenticGenerativeUi(options: AgenticGenerativeUiOptions = {}) {
       "When asked to do or plan a task, call generate_task_steps_generative_ui with the steps, all pending. " +
       "The page shows the steps' progress from the shared state as the tool completes them; once it returns, say in one sentence that the task is done.",
     tools: [generateTaskStepsTool(options)],
-    state: { schema: taskProgressState, initial: { steps: [] } },
+    state: taskProgress,
     welcome: { greeting: "How can I help you today?", suggestions: ["Give me a plan to make brownies", "Go to Mars"] },
   };
 }

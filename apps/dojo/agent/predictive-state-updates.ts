@@ -1,9 +1,10 @@
 import { defineBrowserTool } from "@tether-agent/tether/protocol";
-import { defineTool, type Playbook } from "@tether-agent/tether/server";
+import { defineState, defineTool, type Playbook } from "@tether-agent/tether/server";
 import { z } from "zod";
 import { stateFromPrompt } from "./state-in-prompt.ts";
 
 export const documentState = z.object({ document: z.string().max(100_000) });
+export const sharedDocument = defineState(documentState, { initial: { document: "" } });
 
 /**
  * Writes the document. Its `document` argument is predicted into state while
@@ -17,7 +18,7 @@ export const writeDocumentLocal = defineTool({
     "You MUST write the full document, even when changing only a few words. When making edits to the document, try to make them minimal - do not change every word.",
   parameters: z.object({ document: z.string().max(100_000).describe("The document to write") }),
   execute: ({ document }, context) => {
-    context.state.set({ document });
+    sharedDocument.in(context).set({ document });
     return { written: true, characters: document.length };
   },
 });
@@ -44,7 +45,7 @@ export const predictiveStateUpdates = {
     "If they reject it, say the change was not kept.",
   tools: [writeDocumentLocal],
   browserTools: [confirmChanges, writeDocument],
-  state: { schema: documentState, initial: { document: "" } },
+  state: sharedDocument,
   predictState: [{ tool: "write_document_local", argument: "document", stateKey: "document" }],
   welcome: { greeting: "How can I help you today?", suggestions: ["Write a pirate story", "Give me a story for a dragon called Atlantis in document"] },
 };

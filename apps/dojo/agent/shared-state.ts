@@ -1,4 +1,4 @@
-import { defineTool, type Playbook, type ScriptedTurn } from "@tether-agent/tether/server";
+import { defineState, defineTool, type Playbook, type ScriptedTurn } from "@tether-agent/tether/server";
 import { z } from "zod";
 import { stateFromPrompt } from "./state-in-prompt.ts";
 
@@ -12,7 +12,6 @@ export const recipeSchema = z.object({
   instructions: z.array(z.string().max(500)).max(60),
 });
 export type Recipe = z.infer<typeof recipeSchema>;
-export const recipeState = z.object({ recipe: recipeSchema });
 
 /** The page's starting recipe (the dojo's INITIAL_STATE). */
 export const INITIAL_RECIPE: Recipe = {
@@ -27,6 +26,9 @@ export const INITIAL_RECIPE: Recipe = {
   instructions: ["Preheat oven to 350°F (175°C)"],
 };
 
+export const recipeState = z.object({ recipe: recipeSchema });
+export const sharedRecipe = defineState(recipeState, { initial: { recipe: INITIAL_RECIPE } });
+
 /**
  * Writes the whole recipe into the shared state. Its `recipe` argument is
  * also predicted into state as the model streams it (the agent's
@@ -37,7 +39,7 @@ export const generateRecipe = defineTool({
   description: "Write the recipe into the shared state the page shows. Always send the whole recipe: every ingredient and every instruction, changed or not.",
   parameters: z.object({ recipe: recipeSchema }),
   execute: ({ recipe }, context) => {
-    context.state.set({ recipe });
+    sharedRecipe.in(context).set({ recipe });
     return { updated: true, title: recipe.title };
   },
 });
@@ -49,7 +51,7 @@ export const sharedState = {
     "You help the person with the recipe in the shared state. The page may have changed it since your last turn: always start from the state you are shown. " +
     "To change it, call generate_recipe with the whole recipe. Respect the special preferences (Vegetarian, Vegan, Low Carb…).",
   tools: [generateRecipe],
-  state: { schema: recipeState, initial: { recipe: INITIAL_RECIPE } },
+  state: sharedRecipe,
   predictState: [{ tool: "generate_recipe", argument: "recipe", stateKey: "recipe" }],
   welcome: { greeting: "How can I help you today?", suggestions: ["Give me a pasta recipe", "Improve the recipe", "Give me all the ingredients"] },
 };

@@ -17,7 +17,7 @@ import { toUpstreamAgent, type UpstreamAgent, type UpstreamAgentOption } from ".
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.ts";
 import { renderA2uiTool, DEFAULT_MAX_ATTEMPTS } from "../genui/surfaces/index.ts";
 import type { StepEngine } from "./step-engine.ts";
-import { compileAgentState, type AgentStateConfig, type AgentStateOption } from "../state/index.ts";
+import { checkPredictedState, compileAgentState, type PredictedState, type AgentStateConfig, type AgentStateOption } from "../state/index.ts";
 
 /**
  * `strict`: a declared browser tool off the allow-list, or with a different
@@ -88,6 +88,13 @@ export interface AgentDefinition<User extends TetherUser = TetherUser> {
    * it the agent takes any JSON object as state. See the guide's "Shared state".
    */
   state?: AgentStateOption<any>;
+  /**
+   * Predictive state: while the model streams a call to `tool`, its `argument`
+   * is shown as the state's `stateKey` (CopilotKit's `PredictState`), so the
+   * page shows a document growing before the call ends; the tool's own change
+   * replaces it, and a step's end takes back what no change confirmed.
+   */
+  predictState?: PredictedState[];
 }
 
 /** An agent as the runtime holds it; `User` is the app's user type its tools and instructions take. */
@@ -119,6 +126,8 @@ export interface Agent<User extends TetherUser = any> {
   welcome(user: User): AgentWelcome | undefined;
   /** The shared state it declares, compiled; absent: any JSON object. */
   state?: AgentStateConfig;
+  /** The calls whose streamed arguments it shows as state (empty for most agents). */
+  predictState: readonly PredictedState[];
 }
 
 /** Checks an agent's configuration once, at start-up, so runs never meet a broken one. */
@@ -148,6 +157,7 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
   }
   const approvals = namedApprovals(definition, tools);
   const state = definition.state === undefined ? undefined : compileAgentState(definition.id, definition.state, checker);
+  const predictState = checkPredictedState(definition.id, definition.predictState, seen, "model" in source);
   const maxSteps = definition.maxSteps ?? 8;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new TetherError("config_invalid", `maxSteps must be a positive integer, got ${maxSteps}.`);
   const instructions = definition.instructions ?? "";
@@ -172,6 +182,7 @@ export function defineAgent<User extends TetherUser = TetherUser>(definition: Ag
     welcome: typeof welcome === "function" ? (user) => AgentWelcomeSchema.safeParse(welcome(user)).data : () => welcome,
     ...(generatedUi ? { generatedUi } : {}),
     ...(state ? { state } : {}),
+    predictState,
     checker,
   };
 }

@@ -10,7 +10,7 @@ import { providerMessage, toModelError } from "./model-error.ts";
 import { streamModelStep } from "./model-step.ts";
 import type { NewRun } from "./prepare-run.ts";
 import { statePrompt, toModelPrompt } from "./prompt.ts";
-import type { RunState } from "../state/index.ts";
+import { createStatePredictor, type RunState } from "../state/index.ts";
 import { approvalsBypassed } from "./approvals-bypassed.ts";
 import { produced } from "./step-messages.ts";
 import { upstreamInput } from "./upstream-input.ts";
@@ -107,6 +107,8 @@ export async function takeAgentStep(options: AgentStepOptions): Promise<{ result
     prompt,
     tools: options.tools,
     endMetadata: options.endMetadata,
+    // The agent's predictive state: a call's argument shown in the state while the model streams it.
+    ...(agent.predictState.length > 0 ? { predictor: createStatePredictor(agent.predictState, { emit: options.emit, predict: state.predict }) } : {}),
     retry: agent.retry,
     onRetry: (error, attempt, delayMs) =>
       writeLog([

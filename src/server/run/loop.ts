@@ -67,6 +67,8 @@ export async function runLoop(run: NewRun, services: RunServices): Promise<void>
   const summedUsage = () => (usage.length > 0 ? { usage: aggregateTokenUsage(usage) } : {});
   // Every write takes the record facts waiting for one, and the state when it changed: they cost no write of their own.
   const takeUnstored = () => {
+    // A step's predictions end with it: what no change confirmed is taken back before the step is stored.
+    state.settle();
     const changed = state.take();
     return { ...(unstoredFacts.length > 0 ? { facts: unstoredFacts.splice(0) } : {}), ...(changed ? { state: changed } : {}) };
   };

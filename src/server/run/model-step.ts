@@ -6,6 +6,7 @@ import { DEFAULT_RETRY, type RetryPolicy, type StepCall, type StepResult } from 
 export type { StepCall, StepResult } from "../agent/index.ts";
 import { openModelStream } from "./open-model-stream.ts";
 import { toTokenUsage } from "./usage.ts";
+import type { StatePredictor } from "../state/index.ts";
 
 /**
  * Parts read from an already buffered stream before the event loop is let turn. Only a burst hits it (a
@@ -30,6 +31,8 @@ export interface ModelStepOptions {
   endMetadata?(call: StepCall): Record<string, unknown> | undefined;
   /** Told about each retry, for the run's log. */
   onRetry?(error: unknown, attempt: number, delayMs: number): void;
+  /** Follows the calls as they stream, for the agent's predictive state. */
+  predictor?: StatePredictor;
 }
 
 /**
@@ -68,6 +71,7 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
     const call: StepCall = { toolCallId, toolName, argumentsText: "", ended: false };
     calls.push(call);
     if (providerId) byProviderId.set(providerId, call);
+    options.predictor?.started(call);
     emit({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: toolName, parentMessageId: messageId });
     return call;
   };
@@ -75,12 +79,14 @@ export async function streamModelStep(options: ModelStepOptions): Promise<StepRe
     if (!delta || call.ended) return;
     call.argumentsText += delta;
     emit({ type: EventType.TOOL_CALL_ARGS, toolCallId: call.toolCallId, delta });
+    options.predictor?.streamed(call);
   };
   const endCall = (call: StepCall) => {
     if (call.ended) return;
     call.ended = true;
     const metadata = options.endMetadata?.(call);
     emit({ type: EventType.TOOL_CALL_END, toolCallId: call.toolCallId, ...(metadata ? { metadata } : {}) });
+    options.predictor?.ended(call);
   };
   const handle = (part: LanguageModelV3StreamPart) => {
     switch (part.type) {

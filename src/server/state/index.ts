@@ -9,5 +9,6 @@ export { compileAgentState, type AgentStateConfig, type AgentStateOption } from 
 export { defineState, type StateDefinition } from "./define-state.ts";
 export { diffOperations } from "./json-patch.ts";
 export { createRunState, type RunState } from "./run-state.ts";
+export { checkPredictedState, createStatePredictor, type PredictedState, type StatePredictor } from "./predict-state.ts";
 export { ANY_OBJECT_STATE, STATE_SIZE_LIMIT, type StateRefusal, type StateSchema } from "./state-schema.ts";
 export { startingState, type StartingState } from "./starting-state.ts";

@@ -8,7 +8,11 @@ function follow(everyMs = 0) {
   const events: BaseEvent[] = [];
   const predicted: Array<[string, unknown]> = [];
   let clock = 0;
-  const predictor = createStatePredictor(RULES, { emit: (event) => events.push(event), predict: (key, value) => predicted.push([key, value]) }, { everyMs, now: () => clock });
+  const predictor = createStatePredictor(
+    RULES,
+    { emit: (event) => events.push(event), predict: (key, value) => predicted.push([key, value]) },
+    { everyMs, now: () => clock },
+  );
   return { predictor, events, predicted, tick: (ms: number) => (clock += ms) };
 }
 
@@ -17,7 +21,9 @@ describe("predictive state", () => {
     const { predictor, events, predicted } = follow();
     const call = { toolCallId: "c1", toolName: "write_document_local", argumentsText: "" };
     predictor.started(call);
-    expect(events).toEqual([{ type: EventType.CUSTOM, name: "PredictState", value: [{ state_key: "document", tool: "write_document_local", tool_argument: "document" }] }]);
+    expect(events).toEqual([
+      { type: EventType.CUSTOM, name: "PredictState", value: [{ state_key: "document", tool: "write_document_local", tool_argument: "document" }] },
+    ]);
     for (const delta of ['{"docu', 'ment":"# Dra', "gon\\n", "Once", ' upon"}']) {
       call.argumentsText += delta;
       predictor.streamed(call);

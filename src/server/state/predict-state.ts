@@ -1,5 +1,6 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import untruncateJsonModule from "untruncate-json";
+import { TetherError } from "../../protocol/index.ts";
 
 /**
  * Predictive state: while the model streams a call to `tool`, its `argument`
@@ -48,18 +49,22 @@ const untruncateJson: (text: string) => string =
  * `@ag-ui/client` reads partial tool arguments with, so a page and the server
  * read the same prefix alike.
  */
-export function createStatePredictor(rules: readonly PredictedState[], target: PredictionTarget, options: { everyMs?: number; now?: () => number } = {}): StatePredictor {
+export function createStatePredictor(
+  rules: readonly PredictedState[],
+  target: PredictionTarget,
+  options: { everyMs?: number; now?: () => number } = {},
+): StatePredictor {
   const everyMs = options.everyMs ?? DEFAULT_EVERY_MS;
   const now = options.now ?? (() => performance.now());
   const lastAt = new Map<string, number>();
   const lastJson = new Map<string, string>();
   const rulesOf = (toolName: string) => rules.filter((rule) => rule.tool === toolName);
 
-  const predict = (call: StreamingCall, complete: boolean) => {
+  /** Whether the arguments held anything to show (the interval then starts again). */
+  const predict = (call: StreamingCall, complete: boolean): boolean => {
     const matching = rulesOf(call.toolName);
-    if (matching.length === 0) return;
     const args = readArguments(call.argumentsText, complete);
-    if (!args) return;
+    if (!args || !matching.some((rule) => rule.argument in args)) return false;
     for (const rule of matching) {
       if (!(rule.argument in args)) continue;
       const value = args[rule.argument];
@@ -69,6 +74,7 @@ export function createStatePredictor(rules: readonly PredictedState[], target: P
       lastJson.set(key, json);
       target.predict(rule.stateKey, value);
     }
+    return true;
   };
 
   return {
@@ -85,8 +91,7 @@ export function createStatePredictor(rules: readonly PredictedState[], target: P
       if (rulesOf(call.toolName).length === 0) return;
       const at = now();
       if (at - (lastAt.get(call.toolCallId) ?? -Infinity) < everyMs) return;
-      lastAt.set(call.toolCallId, at);
-      predict(call, false);
+      if (predict(call, false)) lastAt.set(call.toolCallId, at);
     },
     ended(call) {
       predict(call, true);
@@ -103,4 +108,24 @@ function readArguments(text: string, complete: boolean): Record<string, unknown>
   } catch {
     return undefined; // a prefix untruncate-json cannot complete (mid-escape, say): the next delta will do
   }
+}
+
+/**
+ * Checks an agent's predictive-state rules once, at definition: each names a
+ * tool the agent has (Tether predicts only from its own model's calls), the
+ * argument to read and the state key to show it as.
+ */
+export function checkPredictedState(agentId: string, rules: unknown, toolNames: ReadonlySet<string>, runsModel: boolean): readonly PredictedState[] {
+  if (rules === undefined) return [];
+  const refuse = (why: string) => new TetherError("config_invalid", `Agent "${agentId}": predictState ${why}.`);
+  if (!Array.isArray(rules)) throw refuse("is a list of { tool, argument, stateKey }");
+  if (rules.length > 0 && !runsModel) throw refuse("applies to a model Tether runs; an upstream agent or an engine sends its own state");
+  return rules.map((rule: Partial<PredictedState> | null, index) => {
+    const nonEmpty = (value: unknown) => typeof value === "string" && value.length > 0;
+    if (!rule || !nonEmpty(rule.tool) || !nonEmpty(rule.argument) || !nonEmpty(rule.stateKey)) {
+      throw refuse(`entry ${index} needs a tool, an argument and a stateKey, each a non-empty string`);
+    }
+    if (!toolNames.has(rule.tool!)) throw refuse(`entry ${index} names the tool "${rule.tool}", which the agent does not have`);
+    return Object.freeze({ tool: rule.tool!, argument: rule.argument!, stateKey: rule.stateKey! });
+  });
 }

@@ -31,6 +31,15 @@ export interface RunState<S extends object = AgentState> {
   set(next: S): void;
   /** Replaces the state whole, streamed as a STATE_SNAPSHOT (nothing when it is equal). For an agent's own snapshot. */
   replace(snapshot: S): void;
+  /**
+   * Shows `value` as the state's `key` before any tool set it (predictive
+   * state: a call's argument as it streams), streamed as a STATE_DELTA. Not
+   * checked, not stored, not what `get` reads: the next change replaces it,
+   * and `settle` takes back what no change confirmed.
+   */
+  predict(key: string, value: unknown): void;
+  /** Takes back the predictions no change confirmed, streamed as the delta back to the state (at a step's end). */
+  settle(): void;
   /** Whether it changed since the last `take`. */
   changed(): boolean;
   /** The state, when it changed since the last `take` (for the run's next write to the store); undefined when not. */
@@ -50,7 +59,18 @@ export function createRunState<S extends object = AgentState>(options: {
 }): RunState<S> {
   const schema = options.schema ?? ANY_OBJECT_STATE;
   let current = deepFreeze(asJson(options.initial) as S);
+  // What clients were last sent: the state, or the state with predictions over it.
+  let shown: object = current;
   let dirty = false;
+  const emitDelta = (delta: JsonPatchOperation[]) => options.emit({ type: EventType.STATE_DELTA, delta } as BaseEvent);
+  /** Makes the state `next` and sends clients what takes them there: the operations as given, or from a prediction the difference. */
+  const commitChange = (next: S, operations: JsonPatchOperation[]) => {
+    const delta = shown === current ? operations : diffOperations(shown, next);
+    current = deepFreeze(next);
+    shown = current;
+    dirty = true;
+    if (delta.length > 0) emitDelta(delta);
+  };
 
   const refused = (operations: unknown, why: string, details?: unknown) =>
     new TetherError("state_patch_invalid", `The state change (${describe(operations)}) was refused: ${why}. The state is unchanged.`, {
@@ -77,9 +97,7 @@ export function createRunState<S extends object = AgentState>(options: {
     if (refusal) throw refused(operations, `the state it leaves ${refusal.reason}`, refusal.details);
     // A patch that changes nothing (a lone `test`) is not news.
     if (diffOperations(current, next).length === 0) return;
-    current = deepFreeze(next);
-    dirty = true;
-    options.emit({ type: EventType.STATE_DELTA, delta: operations } as BaseEvent);
+    commitChange(next, operations);
   };
 
   return {
@@ -107,8 +125,27 @@ export function createRunState<S extends object = AgentState>(options: {
       if (refusal) throw refused("snapshot", `the snapshot ${refusal.reason}`, refusal.details);
       if (diffOperations(current, value as object).length === 0) return;
       current = deepFreeze(value as S);
+      shown = current;
       dirty = true;
       options.emit({ type: EventType.STATE_SNAPSHOT, snapshot: asJson(value) } as BaseEvent);
+    },
+    predict(key, value) {
+      let predicted: object;
+      try {
+        predicted = { ...shown, [key]: asJson(value) };
+      } catch {
+        return; // a prediction is a courtesy: what JSON cannot carry is not shown
+      }
+      const delta = diffOperations(shown, predicted);
+      if (delta.length === 0) return;
+      shown = deepFreeze(predicted);
+      emitDelta(delta);
+    },
+    settle() {
+      if (shown === current) return;
+      const delta = diffOperations(shown, current);
+      shown = current;
+      if (delta.length > 0) emitDelta(delta);
     },
     changed: () => dirty,
     take() {
