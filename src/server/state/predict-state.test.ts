@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
-import { createStatePredictor } from "./predict-state.ts";
+import { checkPredictedState, createStatePredictor } from "./predict-state.ts";
 
 const RULES = [{ tool: "write_document_local", argument: "document", stateKey: "document" }];
 
@@ -63,5 +63,27 @@ describe("predictive state", () => {
     predictor.ended({ toolCallId: "c1", toolName: "write_document_local", argumentsText: "[1,2]" });
     predictor.ended({ toolCallId: "c2", toolName: "write_document_local", argumentsText: "not json" });
     expect(predicted).toEqual([]);
+  });
+});
+
+describe("checkPredictedState", () => {
+  const tools = new Set(["write_document_local"]);
+  it("takes rules that name the agent's own tools, and refuses others in words that name the agent", () => {
+    expect(checkPredictedState("docs", RULES, tools, true)).toEqual(RULES);
+    expect(checkPredictedState("docs", undefined, tools, true)).toEqual([]);
+    const refusal = (rules: unknown, runsModel = true) => {
+      try {
+        checkPredictedState("docs", rules, tools, runsModel);
+      } catch (error) {
+        return (error as { code: string; message: string }).code + ": " + (error as Error).message;
+      }
+      return "accepted";
+    };
+    expect(refusal([{ tool: "write_poem", argument: "poem", stateKey: "poem" }])).toBe(
+      'config_invalid: Agent "docs": predictState entry 0 names the tool "write_poem", which the agent does not have.',
+    );
+    expect(refusal([{ tool: "write_document_local", argument: "", stateKey: "document" }])).toMatch(/entry 0 needs a tool, an argument and a stateKey/);
+    expect(refusal({ tool: "write_document_local" })).toMatch(/is a list/);
+    expect(refusal(RULES, false)).toMatch(/applies to a model Tether runs/);
   });
 });

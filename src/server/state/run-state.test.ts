@@ -143,3 +143,36 @@ describe("createRunState", () => {
     expect(state.get()).toEqual({ steps: [3, 2, 1] });
   });
 });
+
+describe("createRunState's predictions", () => {
+  /** What a client holds after applying every event in order, as @ag-ui/client does. */
+  const clientView = (initial: object, events: Array<BaseEvent & { delta?: JsonPatchOperation[]; snapshot?: unknown }>) =>
+    events.reduce<object>((value, event) => (event.type === "STATE_SNAPSHOT" ? (event.snapshot as object) : applyOperations(value, event.delta!)), initial);
+
+  it("shows a prediction to clients without storing it, and the tool's change lands every client on the state", () => {
+    const { state, events } = holder();
+    const initial = state.get();
+    state.predict("recipe", { title: "Pas" });
+    state.predict("recipe", { title: "Pasta", servings: 2 });
+    expect(state.get()).toEqual(initial); // not the state: unchecked, unstored
+    expect(state.changed()).toBe(false);
+    expect(clientView(initial, events)).toEqual({ recipe: { title: "Pasta", servings: 2 } });
+
+    state.set({ recipe: { title: "Pasta", servings: 2, ingredients: ["pasta"] } });
+    expect(clientView(initial, events)).toEqual(state.get());
+    // From the prediction, only what it lacked travels.
+    expect(events.at(-1)!.delta).toEqual([{ op: "add", path: "/recipe/ingredients", value: ["pasta"] }]);
+    state.settle();
+    expect(events).toHaveLength(3);
+  });
+
+  it("takes back, at the step's end, a prediction no change confirmed", () => {
+    const { state, events } = holder();
+    const initial = state.get();
+    state.predict("recipe", { title: "Half a recip" });
+    state.settle();
+    expect(clientView(initial, events)).toEqual(initial);
+    state.settle();
+    expect(events).toHaveLength(2);
+  });
+});
