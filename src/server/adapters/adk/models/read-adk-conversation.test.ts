@@ -32,7 +32,7 @@ describe("readAdkConversation", () => {
     );
     expect(conversation).toEqual({
       userText: "open the work request list",
-      userTexts: ["open the work request list"],
+      userTexts: ["hello", "open the work request list"],
       results: [],
       sinceUser: [],
       all: [],
