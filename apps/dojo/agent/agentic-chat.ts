@@ -4,12 +4,15 @@ import { z } from "zod";
 import { readBrowserResult } from "./browser-result.ts";
 import { getWeather, type Weather } from "./weather.ts";
 
-/** The dojo page's own browser tool, as its page declares it. */
+/**
+ * The dojo page's own browser tool, exactly as its page declares it: the
+ * allow-list compares shape, and the page's zod has no length bounds.
+ */
 export const changeBackground = defineBrowserTool({
   name: "change_background",
   description:
     "Change the background color of the chat. Can be anything that the CSS background attribute accepts. Regular colors, linear of radial gradients etc.",
-  parameters: z.object({ background: z.string().min(1).max(500).describe("The background. Prefer gradients. Only use when asked.") }),
+  parameters: z.object({ background: z.string().describe("The background. Prefer gradients. Only use when asked.") }),
 });
 
 export const agenticChat = {

@@ -2,13 +2,17 @@ import { defineBrowserTool } from "@tether-agent/tether/protocol";
 import type { Playbook, PlaybookResult, ScriptedTurn } from "@tether-agent/tether/server";
 import { z } from "zod";
 
-const step = z.object({ description: z.string().min(1).max(200), status: z.enum(["enabled", "disabled", "executing"]) });
+const step = z.object({ description: z.string(), status: z.enum(["enabled", "disabled", "executing"]) });
 
-/** The dojo page's tool: it shows the steps, the person unticks some and confirms or rejects. */
+/**
+ * The dojo page's tool: it shows the steps, the person unticks some and
+ * confirms or rejects. Its shape is the page's declaration, without bounds of
+ * its own: the allow-list compares shape, and the page's zod has none.
+ */
 export const generateTaskSteps = defineBrowserTool({
   name: "generate_task_steps",
   description: "Generates a list of steps for the user to perform",
-  parameters: z.object({ steps: z.array(step).min(1).max(20) }),
+  parameters: z.object({ steps: z.array(step) }),
 });
 
 export const humanInTheLoop = {

@@ -30,11 +30,14 @@ export const confirmChanges = defineBrowserTool({
   parameters: z.object({}),
 });
 
-/** The page's other way to propose a document for review (its own human-in-the-loop tool). */
+/**
+ * The page's other way to propose a document for review (its own
+ * human-in-the-loop tool), its shape exactly the page's: no length bound.
+ */
 export const writeDocument = defineBrowserTool({
   name: "write_document",
   description: "Present the proposed changes to the user for review",
-  parameters: z.object({ document: z.string().max(100_000).describe("The full updated document in markdown format") }),
+  parameters: z.object({ document: z.string().describe("The full updated document in markdown format") }),
 });
 
 export const predictiveStateUpdates = {

@@ -19,20 +19,19 @@ export const HAIKU_IMAGES = [
 /**
  * The dojo page's tool: it draws the haiku as a card. Render-only: the page
  * showing it is the whole of the answer, so no run follows its result (the
- * dojo's `followUp: false`).
+ * dojo's `followUp: false`). Its shape is the page's declaration, without
+ * length bounds (the allow-list compares shape; the page's zod has none); the
+ * description is ours, as the page declares none.
  */
 export const generateHaiku = defineBrowserTool({
   name: "generate_haiku",
   description: "Show a haiku as a card, in Japanese with its English translation, an image and a background gradient.",
   kind: "render-only",
   parameters: z.object({
-    japanese: z.array(z.string().max(200)).describe("3 lines of haiku in Japanese"),
-    english: z.array(z.string().max(200)).describe("3 lines of haiku translated to English"),
-    image_name: z
-      .string()
-      .max(200)
-      .describe(`One relevant image name from: ${HAIKU_IMAGES.join(", ")}`),
-    gradient: z.string().max(300).describe("CSS Gradient color for the background"),
+    japanese: z.array(z.string()).describe("3 lines of haiku in Japanese"),
+    english: z.array(z.string()).describe("3 lines of haiku translated to English"),
+    image_name: z.string().describe(`One relevant image name from: ${HAIKU_IMAGES.join(", ")}`),
+    gradient: z.string().describe("CSS Gradient color for the background"),
   }),
 });
 
