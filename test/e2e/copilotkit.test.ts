@@ -1,11 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { npm } from "../helpers/npm.ts";
 import { toAgUiTool } from "@tether-agent/tether/protocol";
-import { parseSseFrames } from "@tether-agent/tether/testing";
 import { EventSchemas, EventType, HttpAgent, verifyEvents, type BaseEvent, type Message } from "ag-ui-client-0.0";
 import type { Browser, Page } from "playwright-core";
 import { from, lastValueFrom, toArray } from "rxjs";
@@ -13,6 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigateToScreen } from "../../apps/workdesk/agent/index.ts";
 import { startDemoServer, type DemoServer } from "../helpers/demo-server.ts";
 import { launchChromium } from "./browser.ts";
+import {
+  ask,
+  installCopilotKitFixture,
+  recordRuns,
+  removeCopilotKitFixture,
+  spoken,
+  startCopilotKitRuntime,
+  type CopilotKitRuntime,
+  type PageRun,
+} from "./copilotkit-fixture.ts";
 
 /**
  * CopilotKit attaches to a Tether agent as it is: CopilotKit's own runtime (1.75.0, v2) serves one plain
@@ -20,48 +23,7 @@ import { launchChromium } from "./browser.ts";
  * frontend (react-core 1.74.0: provider, chat, useFrontendTool) runs the browser tool. Both come from
  * test/fixtures/copilotkit, installed from its lockfile into a temporary folder outside the repo.
  */
-const FIXTURE = fileURLToPath(new URL("../fixtures/copilotkit", import.meta.url));
 const tools = [toAgUiTool(navigateToScreen)];
-
-interface Runtime {
-  url: string;
-  /** One RunAgentInput per line, as CopilotKit's runtime forwarded it to Tether. */
-  forwarded(): Array<{ runId: string; messages: Message[]; tools: Array<{ name: string }> }>;
-  process: ChildProcess;
-}
-
-/** runtime.mjs from the installed fixture, signed in to Tether as one user; resolves once it prints its ready line. */
-function startRuntime(cwd: string, env: Record<string, string>): Promise<Runtime> {
-  const log = join(cwd, `forwarded-${Math.random().toString(36).slice(2)}.jsonl`);
-  const child = spawn(process.execPath, ["runtime.mjs"], {
-    cwd,
-    env: { ...process.env, PORT: "0", RUN_LOG: log, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = /listening on (\S+)/.exec(output);
-      if (found)
-        resolve({
-          url: found[1]!,
-          process: child,
-          forwarded: () =>
-            existsSync(log)
-              ? readFileSync(log, "utf8")
-                  .trim()
-                  .split("\n")
-                  .filter(Boolean)
-                  .map((line) => JSON.parse(line))
-              : [],
-        });
-    };
-    child.stdout!.on("data", read);
-    child.stderr!.on("data", read);
-    child.once("exit", (code) => reject(new Error(`runtime.mjs exited (${code}):\n${output}`)));
-  });
-}
 
 interface Turn {
   events: BaseEvent[];
@@ -83,35 +45,23 @@ async function expectValid0_0(events: BaseEvent[]): Promise<void> {
   await expect(lastValueFrom(from(events).pipe(verifyEvents(false), toArray()))).resolves.toHaveLength(events.length);
 }
 
-/** The text an SSE body says, its TEXT_MESSAGE_CONTENT deltas joined (the runtime streams words in pieces). */
-const spoken = (body: string) =>
-  parseSseFrames(body)
-    .map((frame) => frame.data as { type?: string; delta?: string })
-    .filter((event) => event.type === EventType.TEXT_MESSAGE_CONTENT)
-    .map((event) => event.delta)
-    .join("");
-
 const lastText = (messages: Message[]) => (messages.filter((message) => message.role === "assistant" && message.content).at(-1)?.content as string) ?? "";
 
 describe("CopilotKit's runtime and frontend on a Tether agent", () => {
   let work: string;
   let server: DemoServer;
-  let kim: Runtime;
-  const runtimes: Runtime[] = [];
+  let kim: CopilotKitRuntime;
+  const runtimes: CopilotKitRuntime[] = [];
   let browser: Browser | undefined;
-  const runtimeAgent = (runtime: Runtime, threadId: string) => new HttpAgent({ url: `${runtime.url}/api/copilotkit/agent/tether/run`, threadId });
+  const runtimeAgent = (runtime: CopilotKitRuntime, threadId: string) => new HttpAgent({ url: `${runtime.url}/api/copilotkit/agent/tether/run`, threadId });
   const start = async (env: Record<string, string>) => {
-    const runtime = await startRuntime(work, { TETHER_URL: server.url, ...env });
+    const runtime = await startCopilotKitRuntime(work, { TETHER_URL: server.url, ...env });
     runtimes.push(runtime);
     return runtime;
   };
 
   beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), "tether-copilotkit-"));
-    cpSync(FIXTURE, work, { recursive: true, filter: (source) => !/[/\\](node_modules|dist)$/.test(source) });
-    // From the lockfile, exactly the versions pinned; then the page, with the fixture's own Vite.
-    await npm(work, ["ci", "--no-audit", "--no-fund", "--prefer-offline"]);
-    await npm(work, ["run", "build"]);
+    work = await installCopilotKitFixture();
     server = await startDemoServer();
     kim = await start({ TETHER_TOKEN: server.token("kim") });
   }, 900_000);
@@ -120,8 +70,7 @@ describe("CopilotKit's runtime and frontend on a Tether agent", () => {
     for (const runtime of runtimes) runtime.process.kill();
     await browser?.close();
     await server?.close();
-    // Over a thousand installed packages: removing them takes most of a minute on a slow disk.
-    if (work) rmSync(work, { recursive: true, force: true });
+    removeCopilotKitFixture(work);
   }, 300_000);
 
   describe("over HTTP: plain RunAgentInput to CopilotKit's runtime", () => {
@@ -200,24 +149,16 @@ describe("CopilotKit's runtime and frontend on a Tether agent", () => {
 
   describe("in Chromium: CopilotKit's React frontend", () => {
     /** The page with every run request it sends and every run response it gets, in order. */
-    async function openPage(): Promise<{ page: Page; runs: Array<{ request: string; response: Promise<string> }>; errors: string[] }> {
+    async function openPage(): Promise<{ page: Page; runs: PageRun[]; errors: string[] }> {
       browser ??= await launchChromium();
       const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-      const runs: Array<{ request: string; response: Promise<string> }> = [];
+      const runs = recordRuns(page, "tether");
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
-      page.on("request", (request) => {
-        if (!request.url().endsWith("/agent/tether/run")) return;
-        runs.push({ request: request.postData() ?? "", response: request.response().then((response) => response?.text() ?? "") });
-      });
       await page.goto(kim.url);
       await expect.poll(() => page.getByTestId("screen").textContent()).toBe("Home");
       return { page, runs, errors };
     }
-    const ask = async (page: Page, text: string) => {
-      await page.locator("textarea").first().fill(text);
-      await page.keyboard.press("Enter");
-    };
     const workdesk = (page: Page) =>
       page.evaluate(
         () => (window as unknown as { __workdesk: { opened: string[]; outcomes: Array<{ screenId: string; outcome: { status: string } }> } }).__workdesk,
