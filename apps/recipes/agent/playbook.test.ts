@@ -35,7 +35,18 @@ const TOOL_SETS: Array<[string, BrowserToolSpec[]]> = [
 /** A conversation whose latest message is the user's. */
 function conversation(userText: string, browserTools: BrowserToolSpec[], more: Partial<PlaybookConversation> = {}): PlaybookConversation {
   const tools = offered(browserTools);
-  return { userText, userTexts: [userText], results: [], sinceUser: [], all: [], system: "", tools: tools.map((tool) => tool.name), offered: tools, turnsSinceUser: 0, ...more };
+  return {
+    userText,
+    userTexts: [userText],
+    results: [],
+    sinceUser: [],
+    all: [],
+    system: "",
+    tools: tools.map((tool) => tool.name),
+    offered: tools,
+    turnsSinceUser: 0,
+    ...more,
+  };
 }
 
 /** The same conversation after tool results came back for the turn before. */
