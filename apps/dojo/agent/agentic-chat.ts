@@ -1,19 +1,10 @@
-import { defineBrowserTool } from "@tether-agent/tether/protocol";
 import type { Playbook, PlaybookConversation, ScriptedTurn } from "@tether-agent/tether/server";
-import { z } from "zod";
+import { changeBackground } from "./browser-tools.ts";
 import { readBrowserResult } from "./browser-result.ts";
 import { getWeather, type Weather } from "./weather.ts";
 
-/**
- * The dojo page's own browser tool, exactly as its page declares it: the
- * allow-list compares shape, and the page's zod has no length bounds.
- */
-export const changeBackground = defineBrowserTool({
-  name: "change_background",
-  description:
-    "Change the background color of the chat. Can be anything that the CSS background attribute accepts. Regular colors, linear of radial gradients etc.",
-  parameters: z.object({ background: z.string().describe("The background. Prefer gradients. Only use when asked.") }),
-});
+// The page's tool lives in browser-tools.ts (the /dojo/ pages bundle it); still exported here, beside its agent.
+export { changeBackground };
 
 export const agenticChat = {
   id: "agentic_chat",

@@ -1,19 +1,8 @@
-import { defineBrowserTool } from "@tether-agent/tether/protocol";
 import type { Playbook, PlaybookResult, ScriptedTurn } from "@tether-agent/tether/server";
-import { z } from "zod";
+import { generateTaskSteps } from "./browser-tools.ts";
 
-const step = z.object({ description: z.string(), status: z.enum(["enabled", "disabled", "executing"]) });
-
-/**
- * The dojo page's tool: it shows the steps, the person unticks some and
- * confirms or rejects. Its shape is the page's declaration, without bounds of
- * its own: the allow-list compares shape, and the page's zod has none.
- */
-export const generateTaskSteps = defineBrowserTool({
-  name: "generate_task_steps",
-  description: "Generates a list of steps for the user to perform",
-  parameters: z.object({ steps: z.array(step) }),
-});
+// The page's tool lives in browser-tools.ts (the /dojo/ pages bundle it); still exported here, beside its agent.
+export { generateTaskSteps };
 
 export const humanInTheLoop = {
   id: "human_in_the_loop",

@@ -1,6 +1,6 @@
-import { defineBrowserTool } from "@tether-agent/tether/protocol";
 import { defineState, defineTool, type Playbook } from "@tether-agent/tether/server";
 import { z } from "zod";
+import { confirmChanges, writeDocument } from "./browser-tools.ts";
 import { stateFromPrompt } from "./state-in-prompt.ts";
 
 export const documentState = z.object({ document: z.string().max(100_000) });
@@ -23,22 +23,8 @@ export const writeDocumentLocal = defineTool({
   },
 });
 
-/** The dojo page's confirmation: it asks the person to accept or reject the change (`{ accepted }`). */
-export const confirmChanges = defineBrowserTool({
-  name: "confirm_changes",
-  description: "Ask the person to accept or reject the changes just written to the document.",
-  parameters: z.object({}),
-});
-
-/**
- * The page's other way to propose a document for review (its own
- * human-in-the-loop tool), its shape exactly the page's: no length bound.
- */
-export const writeDocument = defineBrowserTool({
-  name: "write_document",
-  description: "Present the proposed changes to the user for review",
-  parameters: z.object({ document: z.string().describe("The full updated document in markdown format") }),
-});
+// The page's tool lives in browser-tools.ts (the /dojo/ pages bundle it); still exported here, beside its agent.
+export { confirmChanges, writeDocument };
 
 export const predictiveStateUpdates = {
   id: "predictive_state_updates",

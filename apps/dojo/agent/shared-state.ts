@@ -1,30 +1,10 @@
 import { defineState, defineTool, type Playbook, type ScriptedTurn } from "@tether-agent/tether/server";
 import { z } from "zod";
+import { INITIAL_RECIPE, recipeSchema, type Recipe } from "./recipe.ts";
 import { stateFromPrompt } from "./state-in-prompt.ts";
 
-/** The dojo's shared-state page's recipe: the page edits it between runs, the agent during them. */
-export const recipeSchema = z.object({
-  title: z.string().max(200),
-  skill_level: z.enum(["Beginner", "Intermediate", "Advanced"]),
-  cooking_time: z.enum(["5 min", "15 min", "30 min", "45 min", "60+ min"]),
-  special_preferences: z.array(z.string().max(60)).max(20),
-  ingredients: z.array(z.object({ icon: z.string().max(16), name: z.string().max(100), amount: z.string().max(100) })).max(60),
-  instructions: z.array(z.string().max(500)).max(60),
-});
-export type Recipe = z.infer<typeof recipeSchema>;
-
-/** The page's starting recipe (the dojo's INITIAL_STATE). */
-export const INITIAL_RECIPE: Recipe = {
-  title: "Make Your Recipe",
-  skill_level: "Intermediate",
-  cooking_time: "45 min",
-  special_preferences: [],
-  ingredients: [
-    { icon: "🥕", name: "Carrots", amount: "3 large, grated" },
-    { icon: "🌾", name: "All-Purpose Flour", amount: "2 cups" },
-  ],
-  instructions: ["Preheat oven to 350°F (175°C)"],
-};
+// The recipe lives in recipe.ts (the /dojo/ page bundles it); still exported here, beside its agent.
+export { INITIAL_RECIPE, recipeSchema, type Recipe };
 
 export const recipeState = z.object({ recipe: recipeSchema });
 export const sharedRecipe = defineState(recipeState, { initial: { recipe: INITIAL_RECIPE } });

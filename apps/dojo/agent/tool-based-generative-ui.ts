@@ -1,39 +1,8 @@
-import { defineBrowserTool } from "@tether-agent/tether/protocol";
 import type { Playbook } from "@tether-agent/tether/server";
-import { z } from "zod";
+import { HAIKU_IMAGES, generateHaiku } from "./browser-tools.ts";
 
-/** The images the dojo's haiku page has (public/images in the dojo; /dojo/images here). */
-export const HAIKU_IMAGES = [
-  "Osaka_Castle_Turret_Stone_Wall_Pine_Trees_Daytime.jpg",
-  "Tokyo_Skyline_Night_Tokyo_Tower_Mount_Fuji_View.jpg",
-  "Itsukushima_Shrine_Miyajima_Floating_Torii_Gate_Sunset_Long_Exposure.jpg",
-  "Takachiho_Gorge_Waterfall_River_Lush_Greenery_Japan.jpg",
-  "Bonsai_Tree_Potted_Japanese_Art_Green_Foliage.jpeg",
-  "Shirakawa-go_Gassho-zukuri_Thatched_Roof_Village_Aerial_View.jpg",
-  "Ginkaku-ji_Silver_Pavilion_Kyoto_Japanese_Garden_Pond_Reflection.jpg",
-  "Senso-ji_Temple_Asakusa_Cherry_Blossoms_Kimono_Umbrella.jpg",
-  "Cherry_Blossoms_Sakura_Night_View_City_Lights_Japan.jpg",
-  "Mount_Fuji_Lake_Reflection_Cherry_Blossoms_Sakura_Spring.jpg",
-] as const;
-
-/**
- * The dojo page's tool: it draws the haiku as a card. Render-only: the page
- * showing it is the whole of the answer, so no run follows its result (the
- * dojo's `followUp: false`). Its shape is the page's declaration, without
- * length bounds (the allow-list compares shape; the page's zod has none); the
- * description is ours, as the page declares none.
- */
-export const generateHaiku = defineBrowserTool({
-  name: "generate_haiku",
-  description: "Show a haiku as a card, in Japanese with its English translation, an image and a background gradient.",
-  kind: "render-only",
-  parameters: z.object({
-    japanese: z.array(z.string()).describe("3 lines of haiku in Japanese"),
-    english: z.array(z.string()).describe("3 lines of haiku translated to English"),
-    image_name: z.string().describe(`One relevant image name from: ${HAIKU_IMAGES.join(", ")}`),
-    gradient: z.string().describe("CSS Gradient color for the background"),
-  }),
-});
+// The page's tool lives in browser-tools.ts (the /dojo/ pages bundle it); still exported here, beside its agent.
+export { HAIKU_IMAGES, generateHaiku };
 
 export const toolBasedGenerativeUi = {
   id: "tool_based_generative_ui",
