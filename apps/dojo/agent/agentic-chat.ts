@@ -39,7 +39,7 @@ export const agenticChatPlaybook: Playbook = {
     const [latest] = conversation.results.slice(-1);
     if (latest?.toolName === "change_background") {
       const result = readBrowserResult(latest.output);
-      const asked = (latest.input as { background?: string } | undefined)?.background ?? "the new background";
+      const asked = askedBackground(conversation.userText) ?? (latest.input as { background?: string } | undefined)?.background ?? "the new background";
       if (result.done) return { text: `Done: the background is ${asked} now.` };
       return { text: `I couldn't confirm the background changed${result.message ? `: ${result.message}` : "."}` };
     }
@@ -50,10 +50,10 @@ export const agenticChatPlaybook: Playbook = {
 
 function answer(conversation: PlaybookConversation): ScriptedTurn {
   const said = conversation.userText.trim();
-  const background = /background(?: colou?r)?(?: to| into)?\s+(.+?)[.!?]*$/i.exec(said);
-  if (background && /change|set|make|turn/i.test(said)) {
+  const background = askedBackground(said);
+  if (background) {
     if (!conversation.tools.includes("change_background")) return { text: "This page doesn't let me change its background." };
-    return { toolCalls: [{ toolName: "change_background", input: { background: background[1]!.replace(/^(?:a|an|the)\s+/i, "") } }] };
+    return { toolCalls: [{ toolName: "change_background", input: { background: cssBackground(background.replace(/^(?:a|an|the)\s+/i, "")) } }] };
   }
   const weather = /weather (?:like )?in ([^?.!]+)/i.exec(said);
   if (weather) return { toolCalls: [{ toolName: "get_weather", input: { location: weather[1]!.trim() } }] };
@@ -74,6 +74,21 @@ function answer(conversation: PlaybookConversation): ScriptedTurn {
   return {
     text: 'I\'m the offline playbook model, a script rather than a language model. I can change the background, tell you the (demo) weather, and remember what you tell me ("my name is Alex", then "what is my name?").',
   };
+}
+
+/** The background the person asks for, in their words ("a blue gradient"), if they ask to change it. */
+function askedBackground(said: string): string | undefined {
+  const asked = /background(?: colou?r)?(?: to| into)?\s+(.+?)[.!?]*$/i.exec(said.trim());
+  return asked && /change|set|make|turn/i.test(said) ? asked[1] : undefined;
+}
+
+/**
+ * The background as CSS, which the tool takes: "blue gradient" becomes a gradient of blue, as a model would
+ * write it; anything else goes as said (a colour name is CSS already, and the page refuses what is not).
+ */
+function cssBackground(asked: string): string {
+  const gradient = /^([a-z]+)\s+gradient$/i.exec(asked);
+  return gradient ? `linear-gradient(135deg, ${gradient[1]!.toLowerCase()} 0%, white 100%)` : asked;
 }
 
 /** What the person said earlier about `subject`, or what the page's context says (the dojo page sends the user's name). */

@@ -25,6 +25,11 @@ describe("the dojo features' offline playbooks", () => {
     const ask = talk(["Change the background color to blue"], { tools: ["change_background"] });
     expect(agenticChatPlaybook.respond(ask).toolCalls).toEqual([{ toolName: "change_background", input: { background: "blue" } }]);
     expect(agenticChatPlaybook.respond(talk(["Change the background color to blue"])).text).toMatch(/doesn't let me/);
+    // Its own suggestion in words, sent to the page as the CSS the tool takes; the reply keeps the person's words.
+    const gradient = agenticChatPlaybook.respond(talk(["Change the background to a blue gradient"], { tools: ["change_background"] })).toolCalls![0]!;
+    expect(gradient.input).toEqual({ background: "linear-gradient(135deg, blue 0%, white 100%)" });
+    const drawn = result("change_background", gradient.input, { status: "succeeded", message: "The background is now linear-gradient(…)." });
+    expect(after(agenticChatPlaybook, "Change the background to a blue gradient", drawn).text).toBe("Done: the background is a blue gradient now.");
     // Only a result that says it worked is told as done; CopilotKit's page reports { status: "success" }, Tether's an outcome.
     const copilot = result("change_background", { background: "blue" }, { status: "success", message: "Background changed to blue" });
     expect(after(agenticChatPlaybook, "Change the background color to blue", copilot).text).toBe("Done: the background is blue now.");
