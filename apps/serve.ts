@@ -34,7 +34,7 @@ import { recipesApi } from "./recipes/api.ts";
 import { WORKDESK_USERS, createWorkdeskAgent, workdeskRecordReaders, type WorkdeskUser } from "./workdesk/agent/index.ts";
 import { workdeskApi } from "./workdesk/api.ts";
 import { startWorkdeskUpstream, type WorkdeskUpstream } from "./workdesk/upstream/index.ts";
-import { RECIPES_WEB, RUNS_WEB, WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";
+import { DOJO_WEB, RECIPES_WEB, RUNS_WEB, WEB_APPS, WORKDESK_WEB } from "./web-apps.ts";
 import { ensureWebBundles } from "./web-bundle/ensure-web-bundles.ts";
 import { servePages } from "./serve-pages.ts";
 
@@ -162,6 +162,7 @@ export async function createDemo(options: DemoOptions = {}): Promise<Demo> {
     app.route("/", tether.app);
     servePages(app, RECIPES_WEB.outDir, "/recipes");
     servePages(app, RUNS_WEB.outDir, "/runs");
+    servePages(app, DOJO_WEB.outDir, "/dojo");
     servePages(app, WORKDESK_WEB.outDir);
     return {
       app,
@@ -217,6 +218,8 @@ async function main() {
   const server = await listen(demo.app, { port, host, ...(allowedHosts?.length ? { allowedHosts } : {}) });
   logger.info(`Demo sign-in is for demos only: anyone can act as any demo user.`);
   for (const line of demo.describe()) logger.info(`agent ${line}`);
+  const url = server.url;
+  logger.info(`pages: ${url}/ (Workdesk), ${url}/recipes/ (Recipes), ${url}/runs/ (run records), ${url}/dojo/ (the AG-UI dojo's features)`);
   if (demo.telemetryUrl) logger.info(`OpenTelemetry spans go to ${demo.telemetryUrl}`);
   if (process.env.TETHER_DATABASE_URL)
     logger.info(`Threads and runs are stored in PostgreSQL (TETHER_DATABASE_URL); the apps' own data too, in ${demo.dataWhere}.`);

@@ -18,4 +18,7 @@ export const RECIPES_WEB = webApp("recipes", repository("apps/recipes/web"), [..
 // The run-record viewer reads records only: it bundles the protocol's types and reading helpers, not the client.
 export const RUNS_WEB = webApp("runs", repository("apps/runs/web"), [repository("src/protocol"), repository("package-lock.json"), repository("tsconfig.json")]);
 
-export const WEB_APPS = [WORKDESK_WEB, RECIPES_WEB, RUNS_WEB];
+// The dojo's pages bundle the browser tools their agents allow (apps/dojo/agent/browser-tools.ts) and the recipe's shape.
+export const DOJO_WEB = webApp("dojo", repository("apps/dojo/web"), [...LIBRARY_SOURCES, repository("apps/dojo/agent")]);
+
+export const WEB_APPS = [WORKDESK_WEB, RECIPES_WEB, RUNS_WEB, DOJO_WEB];
