@@ -146,9 +146,13 @@ describe("npm start with a current web bundle", () => {
     const before = bundleFiles();
     const started = npmStart();
     const url = await urlOf(started);
-    expect(started.stdout).toMatch(/Web pages are current \(workdesk, recipes, runs\): reusing them/);
+    expect(started.stdout).toMatch(/Web pages are current \(workdesk, recipes, runs, dojo\): reusing them/);
     expect(started.stdout).not.toMatch(/Building/);
+    expect(started.stdout).toContain(
+      `pages: ${url}/ (Workdesk), ${url}/recipes/ (Recipes), ${url}/runs/ (run records), ${url}/dojo/ (the AG-UI dojo's features)`,
+    );
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${url}/dojo/shared_state`)).text()).toContain("<title>AG-UI dojo · Tether</title>");
     expect((await fetch(`${url}/tools.manifest.json`)).status).toBe(200);
     expect(bundleFiles()).toEqual(before);
   });
