@@ -99,6 +99,11 @@ describe("the dojo's feature pages (/dojo/), in Chromium", () => {
     expect(await card.textContent()).toContain("✓ Accepted: 2 steps");
     await ask(page, "Does the planner include eggs?");
     expect(await lastReply(page, /plan/)).toBe("No, the plan does not include eggs.");
+    // The conversation's runs in the run-record viewer: the message, the person's answer, the next message.
+    await page.getByRole("link", { name: "Run record" }).click();
+    const runs = page.getByRole("navigation", { name: "Runs in this thread" }).getByRole("link");
+    await expect.poll(() => runs.count(), { timeout: 15_000 }).toBe(3);
+    await page.goBack();
   });
 
   it("agentic_generative_ui: the progress list follows the agent's state, from pending to all completed", async () => {
