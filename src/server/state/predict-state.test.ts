@@ -58,6 +58,25 @@ describe("predictive state", () => {
     expect(predicted.map(([, value]) => value)).toEqual(["a", "abc", "abcd"]);
   });
 
+  it("waits longer between predictions as the value grows, and never shows one too deep or too large to be a state", () => {
+    const { predictor, predicted, tick } = follow(50);
+    const long = "x".repeat(20 * 1024);
+    const call = { toolCallId: "c1", toolName: "write_document_local", argumentsText: `{"document":"${long}` };
+    predictor.streamed(call);
+    call.argumentsText += "y";
+    tick(100); // past 50 ms, not past the 250 ms a 20 KiB value waits
+    predictor.streamed(call);
+    tick(200);
+    predictor.streamed(call);
+    expect(predicted.map(([, value]) => (value as string).length)).toEqual([20 * 1024, 20 * 1024 + 1]);
+
+    const deep = { toolCallId: "c2", toolName: "write_document_local", argumentsText: `{"document":${"[".repeat(40)}${"]".repeat(40)}}` };
+    predictor.ended(deep);
+    const huge = { toolCallId: "c3", toolName: "write_document_local", argumentsText: `{"document":"${"z".repeat(300 * 1024)}"}` };
+    predictor.ended(huge);
+    expect(predicted).toHaveLength(2);
+  });
+
   it("predicts nothing from arguments that are not an object", () => {
     const { predictor, predicted } = follow();
     predictor.ended({ toolCallId: "c1", toolName: "write_document_local", argumentsText: "[1,2]" });

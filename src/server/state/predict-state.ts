@@ -1,6 +1,7 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import untruncateJsonModule from "untruncate-json";
 import { TetherError } from "../../protocol/index.ts";
+import { STATE_SIZE_LIMIT } from "./state-schema.ts";
 
 /**
  * Predictive state: while the model streams a call to `tool`, its `argument`
@@ -38,6 +39,10 @@ export interface StatePredictor {
 
 /** Re-reading the arguments is linear in their length: often enough to look live, not once per token. */
 const DEFAULT_EVERY_MS = 50;
+/** And longer between predictions as the value grows: a 20 KiB document is re-sent every quarter second. */
+const MS_PER_KIB = 10;
+/** Nesting a predicted value may have; deeper ones are not shown (a state never needs them, and each layer costs stack). */
+const MAX_DEPTH = 32;
 
 // untruncate-json ships CommonJS with an ES module beside it: Node hands the former's exports object, bundlers the function.
 const untruncateJson: (text: string) => string =
@@ -56,25 +61,30 @@ export function createStatePredictor(
 ): StatePredictor {
   const everyMs = options.everyMs ?? DEFAULT_EVERY_MS;
   const now = options.now ?? (() => performance.now());
-  const lastAt = new Map<string, number>();
+  // When each call may next be read, and what each of its keys last showed.
+  const nextAt = new Map<string, number>();
   const lastJson = new Map<string, string>();
   const rulesOf = (toolName: string) => rules.filter((rule) => rule.tool === toolName);
 
-  /** Whether the arguments held anything to show (the interval then starts again). */
-  const predict = (call: StreamingCall, complete: boolean): boolean => {
+  /** The size of what it showed, in characters of JSON; undefined when the arguments held nothing to show. */
+  const predict = (call: StreamingCall, complete: boolean): number | undefined => {
     const matching = rulesOf(call.toolName);
     const args = readArguments(call.argumentsText, complete);
-    if (!args || !matching.some((rule) => rule.argument in args)) return false;
+    if (!args || !matching.some((rule) => rule.argument in args)) return undefined;
+    let size = 0;
     for (const rule of matching) {
       if (!(rule.argument in args)) continue;
       const value = args[rule.argument];
       const key = `${call.toolCallId}\u0000${rule.stateKey}`;
-      const json = JSON.stringify(value);
+      // A prediction is a courtesy: a value too deep or too large to be a state is not shown (the tool's own change still is).
+      const json = depthWithin(value, MAX_DEPTH) ? safeJson(value) : undefined;
+      if (json === undefined || json.length > STATE_SIZE_LIMIT) continue;
+      size += json.length;
       if (lastJson.get(key) === json) continue;
       lastJson.set(key, json);
       target.predict(rule.stateKey, value);
     }
-    return true;
+    return size;
   };
 
   return {
@@ -90,8 +100,10 @@ export function createStatePredictor(
     streamed(call) {
       if (rulesOf(call.toolName).length === 0) return;
       const at = now();
-      if (at - (lastAt.get(call.toolCallId) ?? -Infinity) < everyMs) return;
-      if (predict(call, false)) lastAt.set(call.toolCallId, at);
+      if (at < (nextAt.get(call.toolCallId) ?? -Infinity)) return;
+      const size = predict(call, false);
+      // Each prediction sends the value whole: the larger it grew, the longer until the next, so a long document costs linearly more, not quadratically.
+      if (size !== undefined) nextAt.set(call.toolCallId, at + everyMs + Math.floor(size / 1024) * MS_PER_KIB);
     },
     ended(call) {
       predict(call, true);
@@ -128,4 +140,24 @@ export function checkPredictedState(agentId: string, rules: unknown, toolNames: 
     if (!toolNames.has(rule.tool!)) throw refuse(`entry ${index} names the tool "${rule.tool}", which the agent does not have`);
     return Object.freeze({ tool: rule.tool!, argument: rule.argument!, stateKey: rule.stateKey! });
   });
+}
+
+/** Whether the value nests no deeper than `limit`, checked without recursion. */
+function depthWithin(value: unknown, limit: number): boolean {
+  const open: Array<[unknown, number]> = [[value, 0]];
+  while (open.length > 0) {
+    const [item, depth] = open.pop()!;
+    if (typeof item !== "object" || item === null) continue;
+    if (depth >= limit) return false;
+    for (const child of Object.values(item)) open.push([child, depth + 1]);
+  }
+  return true;
+}
+
+function safeJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }

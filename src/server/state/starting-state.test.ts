@@ -25,6 +25,14 @@ describe("startingState, server history", () => {
     expect(recipes("server", requested)).toEqual({ start: stored, announce: true });
   });
 
+  it("checks the request's state as JSON will carry it: a number too large for JSON (null once stored) is refused, not stored", () => {
+    const measured = compileAgentState("scales", { schema: z.object({ grams: z.number() }), initial: { grams: 0 } }, createArgumentChecker());
+    const tooLarge = JSON.parse('{"grams":1e400}') as unknown; // Infinity, which JSON sends as null
+    const start = () =>
+      startingState({ agentId: "scales", mode: "server", requested: tooLarge, stored: undefined, schema: measured.schema, declared: measured });
+    expect(catchTetherError(start).code).toBe("invalid_state");
+  });
+
   it("starts a new thread from the agent's initial state, stored as the thread's", () => {
     expect(recipes("server", {}, "new thread")).toEqual({ start: declared.initial, store: declared.initial, announce: true });
   });

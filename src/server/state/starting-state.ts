@@ -38,7 +38,9 @@ export function startingState(options: {
   /** The agent's declared state (its initial value), when it declares one. */
   declared?: { initial?: AgentState };
 }): StartingState {
-  const { requested, stored, declared } = options;
+  const { stored, declared } = options;
+  // Checked as it will be stored and sent: a number JSON cannot carry (1e400 parses to Infinity) is null by then.
+  const requested = asSentJson(options.requested);
   const notSent = requested === undefined || requested === null || isEmptyObject(requested);
   if (!notSent) {
     const refusal = options.schema.check(requested);
@@ -62,4 +64,14 @@ export function startingState(options: {
 
 function isEmptyObject(value: unknown): boolean {
   return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
+/** The value as JSON carries it; what JSON cannot hold at all (a cycle cannot come from a parsed body) is kept as it is, for the check to refuse. */
+function asSentJson(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return value;
+  }
 }
