@@ -6,6 +6,13 @@ import type { prepareStatements } from "./statements.ts";
 import type { sqliteWrites } from "./writes.ts";
 import type { LostRunEnding, StoredEvent } from "../../store/index.ts";
 
+/** What the SQLite store does with runs whose process is gone (named, so the published declarations need no better-sqlite3 type). */
+export interface SqliteLostRuns {
+  closeApprovalsOf(runId: string): void;
+  endLostRun(runId: string, ending: LostRunEnding): StoredEvent[] | undefined;
+  recoverInterruptedRuns(): number;
+}
+
 /**
  * How the SQLite store ends runs whose process is gone, and closes the
  * approvals of a run that ends without them answered. `closeApprovalsOf`
@@ -16,7 +23,7 @@ export function sqliteLostRuns(
   statements: ReturnType<typeof prepareStatements>,
   writes: ReturnType<typeof sqliteWrites>,
   now: () => string,
-) {
+): SqliteLostRuns {
   const { insertEvents, appendMessages } = writes;
 
   /** Closes the approvals a run asked for that nobody will see, answering their calls in the thread. */
